@@ -1,0 +1,5 @@
+import { defineEndpoint } from '#shared/http/endpoint.ts';
+import { authEndpoint } from '#shared/schemas/auth.ts';
+
+/** GET /public/v1/auth — reaching the handler means the authorizer accepted the key. */
+export const handler = defineEndpoint(authEndpoint, async () => ({ signed_in: true }));

@@ -1,0 +1,24 @@
+import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
+import { verifyApiKey } from '#shared/auth/api-keys.ts';
+import { authorizerDecision, readApiKeyHeader } from '#shared/auth/authorizer.ts';
+import { logger } from '#shared/logger.ts';
+
+/**
+ * The REQUEST authorizer for `x-api-key`. A missing, malformed, unknown or
+ * revoked key is rejected with API Gateway's `Unauthorized` signal (401); a
+ * failure to reach the table is a deliberate authorizer failure (500), never a
+ * false 401 and never an unhandled error.
+ */
+export const handler = async (
+  event: APIGatewayRequestAuthorizerEvent,
+): Promise<APIGatewayAuthorizerResult> => {
+  let identity: Awaited<ReturnType<typeof verifyApiKey>>;
+  try {
+    identity = await verifyApiKey(readApiKeyHeader(event.headers));
+  } catch (error) {
+    logger.error('API key verification failed', { errorName: (error as Error).name });
+    throw new Error('Authorizer failure');
+  }
+  if (!identity) throw new Error('Unauthorized');
+  return authorizerDecision(event.methodArn, identity);
+};

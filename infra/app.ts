@@ -1,0 +1,12 @@
+import { App } from 'aws-cdk-lib';
+import { OutreachApiStack, type StageName } from './stack.ts';
+
+/** The CDK app: `cdk synth -c stage=prod` for production, `dev` by default. */
+const app = new App();
+const stage = (app.node.tryGetContext('stage') ?? 'dev') as StageName;
+if (stage !== 'dev' && stage !== 'prod')
+  throw new Error(`Unknown stage ${stage}: use -c stage=dev or -c stage=prod`);
+new OutreachApiStack(app, `OutreachPublicApi-${stage}`, {
+  stage,
+  env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
+});

@@ -1,0 +1,83 @@
+import { Duration, type RemovalPolicy } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { Construct } from 'constructs';
+import type { TableAccess } from '../../shared/routes.ts';
+import { PROJECT_ROOT } from '../paths.ts';
+
+/** Table actions per access level: the only grants a function ever gets on the table. */
+export const TABLE_ACTIONS: Record<Exclude<TableAccess, 'none'>, string[]> = {
+  read: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:ConditionCheckItem'],
+  readWrite: [
+    'dynamodb:GetItem',
+    'dynamodb:BatchGetItem',
+    'dynamodb:Query',
+    'dynamodb:ConditionCheckItem',
+    'dynamodb:PutItem',
+    'dynamodb:UpdateItem',
+    'dynamodb:DeleteItem',
+    'dynamodb:BatchWriteItem',
+  ],
+};
+
+export interface ServiceFunctionProps {
+  /** Project-relative entry file. */
+  entry: string;
+  description?: string;
+  timeout?: Duration;
+  memorySize?: number;
+  logRemovalPolicy: RemovalPolicy;
+}
+
+/**
+ * Every Lambda of the service: Node.js 24 on arm64, a minified ESM bundle of
+ * only what the entry imports, its own log group with retention, tracing on.
+ * `bindTable` sets the table's name and grants exactly the access asked for, so
+ * the code's configuration and its permissions cannot drift apart.
+ */
+export class ServiceFunction extends NodejsFunction {
+  constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
+    super(scope, id, {
+      entry: `${PROJECT_ROOT}/${props.entry}`,
+      projectRoot: PROJECT_ROOT,
+      depsLockFilePath: `${PROJECT_ROOT}/package-lock.json`,
+      handler: 'handler',
+      description: props.description,
+      runtime: Runtime.NODEJS_24_X,
+      architecture: Architecture.ARM_64,
+      memorySize: props.memorySize ?? 512,
+      timeout: props.timeout ?? Duration.seconds(10),
+      tracing: Tracing.ACTIVE,
+      logGroup: new LogGroup(scope, `${id}Logs`, {
+        retention: RetentionDays.ONE_MONTH,
+        removalPolicy: props.logRemovalPolicy,
+      }),
+      environment: {
+        NODE_OPTIONS: '--enable-source-maps',
+        POWERTOOLS_SERVICE_NAME: 'outreach-public-api',
+      },
+      bundling: {
+        format: OutputFormat.ESM,
+        minify: true,
+        sourceMap: true,
+        target: 'node24',
+        mainFields: ['module', 'main'],
+        // The AWS SDK is bundled, not taken from the runtime, so what is deployed is the version that was tested.
+        externalModules: [],
+        // Some bundled CommonJS dependencies call require(); ESM output needs it defined.
+        banner:
+          "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+      },
+    });
+  }
+
+  /** Passes the table name and grants the function exactly `access` on the table and its indexes. */
+  bindTable(table: ITable, access: TableAccess): this {
+    if (access === 'none') return this;
+    this.addEnvironment('TABLE_NAME', table.tableName);
+    table.grant(this, ...TABLE_ACTIONS[access]);
+    return this;
+  }
+}

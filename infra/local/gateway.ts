@@ -1,0 +1,302 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type {
+  APIGatewayAuthorizerResult,
+  APIGatewayProxyEvent,
+  APIGatewayProxyResult,
+  APIGatewayRequestAuthorizerEvent,
+  Context,
+} from 'aws-lambda';
+import { type GatewayResponseType, gatewayResponses } from '../../shared/gateway-responses.ts';
+import { MAX_BODY_BYTES } from '../../shared/http/limits.ts';
+import { API_KEY_HEADER, AUTHORIZER_CACHE_TTL_SECONDS, type RouteDefinition } from '../../shared/routes.ts';
+
+/**
+ * A local stand-in for API Gateway's REST API, built from the route manifest:
+ * it matches routes, runs the REQUEST authorizer the way API Gateway does
+ * (identity source, result cache, 401 on a missing or rejected key, context to
+ * the handler), turns each request into a REST proxy event, invokes the
+ * handler in-process and maps its result back to HTTP.
+ */
+
+export type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+export type AuthorizerHandler = (
+  event: APIGatewayRequestAuthorizerEvent,
+) => Promise<APIGatewayAuthorizerResult>;
+
+export interface LocalRoute extends RouteDefinition {
+  handler: ProxyHandler;
+}
+
+export interface GatewayOptions {
+  routes: LocalRoute[];
+  authorizer: AuthorizerHandler;
+  stage?: string;
+}
+
+const REGION = 'local';
+const ACCOUNT = '000000000000';
+const API_ID = 'local';
+
+interface CompiledRoute extends LocalRoute {
+  pattern: RegExp;
+  parameterNames: string[];
+}
+
+function compile(route: LocalRoute): CompiledRoute {
+  const parameterNames: string[] = [];
+  const source = route.path
+    .split('/')
+    .map((segment) => {
+      const parameter = /^\{(\w+)\}$/.exec(segment);
+      if (!parameter) return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      parameterNames.push(parameter[1]!);
+      return '([^/]+)';
+    })
+    .join('/');
+  return { ...route, pattern: new RegExp(`^${source}/?$`), parameterNames };
+}
+
+/** Sends one of the gateway's own responses, as the deployed stage would. */
+function sendGatewayResponse(
+  response: ServerResponse,
+  type: GatewayResponseType,
+  headers: Record<string, string> = {},
+) {
+  const { statusCode, message } = gatewayResponses[type];
+  response.writeHead(statusCode ?? 500, { 'content-type': 'application/json', ...headers });
+  response.end(JSON.stringify({ message: message ?? 'Internal server error' }));
+}
+
+class BodyTooLargeError extends Error {}
+
+async function readBody(request: IncomingMessage): Promise<Buffer> {
+  const declared = Number(request.headers['content-length'] ?? 0);
+  if (declared > MAX_BODY_BYTES) throw new BodyTooLargeError();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) throw new BodyTooLargeError();
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+function singleValueHeaders(request: IncomingMessage): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(',') : value;
+  }
+  return headers;
+}
+
+function queryParameters(url: URL) {
+  if ([...url.searchParams.keys()].length === 0) {
+    return { single: null, multi: null };
+  }
+  const single: Record<string, string> = {};
+  const multi: Record<string, string[]> = {};
+  for (const [name, value] of url.searchParams) {
+    single[name] = value; // API Gateway passes the last value of a repeated parameter
+    multi[name] = [...(multi[name] ?? []), value];
+  }
+  return { single, multi };
+}
+
+function lambdaContext(functionName: string, requestId: string): Context {
+  return {
+    callbackWaitsForEmptyEventLoop: true,
+    functionName,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:${REGION}:${ACCOUNT}:function:${functionName}`,
+    memoryLimitInMB: '512',
+    awsRequestId: requestId,
+    logGroupName: `/aws/lambda/${functionName}`,
+    logStreamName: 'local',
+    getRemainingTimeInMillis: () => 29_000,
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}
+
+type AuthorizerOutcome =
+  | {
+      kind: 'policy';
+      context: Record<string, string | number | boolean>;
+      principalId: string;
+      policy: APIGatewayAuthorizerResult['policyDocument'];
+    }
+  | { kind: 'unauthorized' }
+  | { kind: 'failure' };
+
+/** Whether an IAM policy statement's resource pattern covers the method ARN. */
+function resourceMatches(pattern: string, methodArn: string): boolean {
+  const regex = new RegExp(
+    `^${pattern
+      .split('*')
+      .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+  );
+  return regex.test(methodArn);
+}
+
+function allows(policy: APIGatewayAuthorizerResult['policyDocument'], methodArn: string): boolean {
+  let allowed = false;
+  for (const statement of policy.Statement) {
+    const resources = 'Resource' in statement ? [statement.Resource].flat() : [];
+    if (!resources.some((resource) => resourceMatches(String(resource), methodArn))) continue;
+    if (statement.Effect === 'Deny') return false;
+    if (statement.Effect === 'Allow') allowed = true;
+  }
+  return allowed;
+}
+
+/** Starts the local gateway on `port` (0 picks a free one). */
+export function startGateway(options: GatewayOptions, port: number, host = '127.0.0.1'): Promise<Server> {
+  const stage = options.stage ?? 'local';
+  const compiled = options.routes.map(compile);
+  const authorizerCache = new Map<string, { outcome: AuthorizerOutcome; expiresAt: number }>();
+
+  async function authorize(
+    apiKey: string,
+    event: APIGatewayRequestAuthorizerEvent,
+  ): Promise<AuthorizerOutcome> {
+    const cached = authorizerCache.get(apiKey);
+    if (cached && cached.expiresAt > Date.now()) return cached.outcome;
+    let outcome: AuthorizerOutcome;
+    try {
+      const result = await options.authorizer(event);
+      outcome = {
+        kind: 'policy',
+        principalId: result.principalId,
+        policy: result.policyDocument,
+        context: (result.context ?? {}) as Record<string, string | number | boolean>,
+      };
+    } catch (error) {
+      outcome = (error as Error).message === 'Unauthorized' ? { kind: 'unauthorized' } : { kind: 'failure' };
+    }
+    // API Gateway caches returned policies and the Unauthorized verdict, never a failure.
+    if (outcome.kind !== 'failure') {
+      authorizerCache.set(apiKey, { outcome, expiresAt: Date.now() + AUTHORIZER_CACHE_TTL_SECONDS * 1000 });
+    }
+    return outcome;
+  }
+
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const requestId = randomUUID();
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    const method = (request.method ?? 'GET').toUpperCase();
+    // Like API Gateway, an oversized payload is refused before routing.
+    let body: Buffer;
+    try {
+      body = await readBody(request);
+    } catch (error) {
+      if (error instanceof BodyTooLargeError) return sendGatewayResponse(response, 'REQUEST_TOO_LARGE');
+      throw error;
+    }
+
+    let matched: { route: CompiledRoute; parameters: Record<string, string> } | undefined;
+    for (const route of compiled) {
+      if (route.method !== method) continue;
+      const match = route.pattern.exec(url.pathname);
+      if (!match) continue;
+      const parameters: Record<string, string> = {};
+      route.parameterNames.forEach((name, index) => {
+        parameters[name] = decodeURIComponent(match[index + 1]!);
+      });
+      matched = { route, parameters };
+      break;
+    }
+    if (!matched) return sendGatewayResponse(response, 'MISSING_AUTHENTICATION_TOKEN');
+    const { route, parameters } = matched;
+
+    const headers = singleValueHeaders(request);
+    const query = queryParameters(url);
+    const methodArn = `arn:aws:execute-api:${REGION}:${ACCOUNT}:${API_ID}/${stage}/${method}${route.path}`;
+    let authorizerContext: Record<string, string | number | boolean> | null = null;
+    if (route.auth === 'apiKey') {
+      const apiKey = headers[API_KEY_HEADER];
+      // With a header identity source, API Gateway rejects a request lacking it without calling the authorizer.
+      if (apiKey === undefined || apiKey === '') return sendGatewayResponse(response, 'UNAUTHORIZED');
+      const outcome = await authorize(apiKey, {
+        type: 'REQUEST',
+        methodArn,
+        resource: route.path,
+        path: url.pathname,
+        httpMethod: method,
+        headers,
+        multiValueHeaders: {},
+        pathParameters: parameters,
+        queryStringParameters: query.single,
+        multiValueQueryStringParameters: query.multi,
+        stageVariables: null,
+        requestContext: {} as APIGatewayRequestAuthorizerEvent['requestContext'],
+      });
+      if (outcome.kind === 'unauthorized') return sendGatewayResponse(response, 'UNAUTHORIZED');
+      if (outcome.kind === 'failure') return sendGatewayResponse(response, 'AUTHORIZER_FAILURE');
+      if (!allows(outcome.policy, methodArn)) return sendGatewayResponse(response, 'ACCESS_DENIED');
+      authorizerContext = { ...outcome.context, principalId: outcome.principalId };
+    }
+
+    const event = {
+      resource: route.path,
+      path: url.pathname,
+      httpMethod: method,
+      headers,
+      multiValueHeaders: Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, [value]])),
+      queryStringParameters: query.single,
+      multiValueQueryStringParameters: query.multi,
+      pathParameters: route.parameterNames.length > 0 ? parameters : null,
+      stageVariables: null,
+      body: body.length > 0 ? body.toString('utf8') : null,
+      isBase64Encoded: false,
+      requestContext: {
+        accountId: ACCOUNT,
+        apiId: API_ID,
+        authorizer: authorizerContext,
+        httpMethod: method,
+        path: `/${stage}${url.pathname}`,
+        protocol: 'HTTP/1.1',
+        requestId,
+        requestTimeEpoch: Date.now(),
+        resourceId: route.name,
+        resourcePath: route.path,
+        stage,
+        identity: { sourceIp: request.socket.remoteAddress ?? '127.0.0.1' },
+      },
+    } as unknown as APIGatewayProxyEvent;
+
+    let result: APIGatewayProxyResult;
+    try {
+      result = await route.handler(event, lambdaContext(route.name, requestId));
+    } catch {
+      // A handler that throws is an integration failure: API Gateway answers 502.
+      response.writeHead(502, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ message: 'Internal server error' }));
+      return;
+    }
+    const responseHeaders: Record<string, string | string[]> = { 'x-amzn-requestid': requestId };
+    for (const [name, value] of Object.entries(result.headers ?? {})) responseHeaders[name] = String(value);
+    for (const [name, values] of Object.entries(result.multiValueHeaders ?? {})) {
+      responseHeaders[name] = values.map(String);
+    }
+    response.writeHead(result.statusCode, responseHeaders);
+    response.end(result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body);
+  }
+
+  const server = createServer((request, response) => {
+    handle(request, response).catch(() => {
+      if (!response.headersSent) sendGatewayResponse(response, 'DEFAULT_5XX');
+      else response.destroy();
+    });
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve(server);
+    });
+  });
+}

@@ -1,0 +1,76 @@
+import { parseArgs } from 'node:util';
+import { HttpError } from '../http/errors.ts';
+import { configureTarget, TargetError } from './target.ts';
+
+/**
+ * `outreach-admin`: the operator CLI. Run from the project folder it reaches the
+ * running local stack; `--stack NAME --region R` reaches a deployed one. Every
+ * command prints text, or JSON with `--json`. Usage errors exit 2, failures 1.
+ */
+
+const GLOBAL_FLAGS = {
+  json: { type: 'boolean' },
+  stack: { type: 'string' },
+  region: { type: 'string' },
+  help: { type: 'boolean' },
+} as const;
+
+async function main(argv: string[]): Promise<number> {
+  // Commands are loaded after the target is configured: the SDK reads its endpoint when the client is built.
+  const { commands, UsageError } = await import('./commands.ts');
+  const usage = () =>
+    [
+      'Usage: outreach-admin <command> [flags] [--json] [--stack NAME --region REGION]',
+      '',
+      'Commands:',
+      ...Object.values(commands).map((command) => `  ${command.usage}`),
+    ].join('\n');
+
+  const words = argv.filter((word) => !word.startsWith('-')).slice(0, 2);
+  const name = Object.keys(commands).find((candidate) => candidate === words.join(' '));
+  if (!name) {
+    console.error(
+      argv.length === 0 || argv.includes('--help')
+        ? usage()
+        : `Unknown command: ${argv.join(' ')}\n\n${usage()}`,
+    );
+    return 2;
+  }
+  const command = commands[name]!;
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      options: { ...GLOBAL_FLAGS, ...command.flags },
+      allowPositionals: true,
+      strict: true,
+    });
+  } catch (error) {
+    console.error(`${(error as Error).message}\n\nUsage: outreach-admin ${command.usage}`);
+    return 2;
+  }
+  const positionals = parsed.positionals.slice(name.split(' ').length);
+  const flags = parsed.values;
+  try {
+    await configureTarget({
+      stack: flags.stack as string | undefined,
+      region: flags.region as string | undefined,
+    });
+    const result = await command.run(flags, positionals);
+    console.log(flags.json ? JSON.stringify(result.json) : result.text);
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      console.error(`${error.message}\n\nUsage: outreach-admin ${command.usage}`);
+      return 2;
+    }
+    if (error instanceof TargetError || error instanceof HttpError) {
+      console.error(error.message);
+      return 1;
+    }
+    console.error(`Failed: ${(error as Error).message}`);
+    return 1;
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));

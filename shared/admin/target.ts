@@ -1,0 +1,60 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
+
+/**
+ * Where `outreach-admin` points the service's code: a running local stack (its
+ * endpoints file, found with no flags) or a deployed stack (its outputs).
+ * Resolving the target only sets configuration; the commands then run the same
+ * domain operations as the API.
+ */
+
+/** Fields of the local stack's endpoints file that the CLI uses. */
+interface LocalEndpointsFile {
+  region: string;
+  tableName: string;
+  dynamodbEndpoint: string;
+}
+
+/**
+ * Where a running local stack writes its endpoints (relative to the folder it
+ * was started in), so `outreach-admin` run from the same folder finds it
+ * without flags. OUTREACH_LOCAL_DIR moves it.
+ */
+export const localEndpointsFile = (): string =>
+  resolve(process.env.OUTREACH_LOCAL_DIR ?? '.local', 'endpoints.json');
+
+/** Thrown when there is nothing to talk to; the message says how to fix it. */
+export class TargetError extends Error {}
+
+/** The output keys of the CDK stack the CLI reads. */
+export const STACK_OUTPUTS = { tableName: 'TableName' } as const;
+
+/** Configures the process for the target named by the flags. */
+export async function configureTarget(options: { stack?: string; region?: string }): Promise<string> {
+  if (options.stack) {
+    const region = options.region ?? process.env.AWS_REGION;
+    if (!region) throw new TargetError('--region (or AWS_REGION) is required with --stack');
+    const client = new CloudFormationClient({ region });
+    const { Stacks } = await client.send(new DescribeStacksCommand({ StackName: options.stack }));
+    const output = Stacks?.[0]?.Outputs?.find((candidate) => candidate.OutputKey === STACK_OUTPUTS.tableName);
+    if (!output?.OutputValue)
+      throw new TargetError(`Stack ${options.stack} has no ${STACK_OUTPUTS.tableName} output`);
+    process.env.AWS_REGION = region;
+    process.env.TABLE_NAME = output.OutputValue;
+    return `stack ${options.stack} (${region})`;
+  }
+  const endpointsFile = localEndpointsFile();
+  if (!existsSync(endpointsFile)) {
+    throw new TargetError(
+      'No local stack is running here (start it with `npm start`), and no --stack was given.',
+    );
+  }
+  const endpoints = JSON.parse(readFileSync(endpointsFile, 'utf8')) as LocalEndpointsFile;
+  process.env.AWS_REGION = endpoints.region;
+  process.env.AWS_ACCESS_KEY_ID ??= 'local';
+  process.env.AWS_SECRET_ACCESS_KEY ??= 'local';
+  process.env.AWS_ENDPOINT_URL_DYNAMODB = endpoints.dynamodbEndpoint;
+  process.env.TABLE_NAME = endpoints.tableName;
+  return `local stack (${endpoints.dynamodbEndpoint})`;
+}

@@ -1,0 +1,23 @@
+/**
+ * Responses API Gateway generates itself (before or instead of a handler). The
+ * CDK stack installs them as gateway responses and the local gateway answers
+ * with the same ones, so both speak `{message}` JSON with the same statuses.
+ * `message: null` means "API Gateway's own error text".
+ */
+export const gatewayResponses = {
+  UNAUTHORIZED: { statusCode: 401, message: 'Unauthorized' },
+  // An authorizer Deny would be a 403; a bad key is an authentication failure, so it is 401 too.
+  ACCESS_DENIED: { statusCode: 401, message: 'Unauthorized' },
+  // API Gateway reports an unknown route (or an undefined method on a known one) as a missing token.
+  MISSING_AUTHENTICATION_TOKEN: { statusCode: 404, message: 'Not found' },
+  RESOURCE_NOT_FOUND: { statusCode: 404, message: 'Not found' },
+  REQUEST_TOO_LARGE: { statusCode: 413, message: 'Request body too large' },
+  THROTTLED: { statusCode: 429, message: 'Too many requests' },
+  QUOTA_EXCEEDED: { statusCode: 429, message: 'Too many requests' },
+  AUTHORIZER_FAILURE: { statusCode: 500, message: 'Internal server error' },
+  AUTHORIZER_CONFIGURATION_ERROR: { statusCode: 500, message: 'Internal server error' },
+  DEFAULT_4XX: { statusCode: null, message: null },
+  DEFAULT_5XX: { statusCode: null, message: null },
+} as const satisfies Record<string, { statusCode: number | null; message: string | null }>;
+
+export type GatewayResponseType = keyof typeof gatewayResponses;

@@ -1,0 +1,6 @@
+/**
+ * Request size limit. Lambda's synchronous invocation payload limit is 6 MB, so
+ * a larger body can never reach a handler on AWS; the local gateway and the
+ * endpoint wrapper enforce the same bound and answer 413.
+ */
+export const MAX_BODY_BYTES = 6 * 1024 * 1024;

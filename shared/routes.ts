@@ -1,0 +1,39 @@
+/**
+ * The route manifest: the single list of HTTP routes. The CDK stack builds one
+ * Lambda function (with exactly the table access named here) and one API
+ * Gateway method per entry, and the local gateway serves the same entries
+ * in-process. Adding an endpoint is one entry here plus
+ * its handler folder `functions/<name>/handler.ts`.
+ */
+
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+/** How API Gateway authenticates a route. */
+export type AuthMode = 'apiKey' | 'none';
+
+/** What the route's function may do to the table; the stack grants exactly this. */
+export type TableAccess = 'none' | 'read' | 'readWrite';
+
+export interface RouteDefinition {
+  /** The handler folder under `functions/`; also the function's name in the stack. */
+  name: string;
+  method: HttpMethod;
+  /** API Gateway resource path, with `{param}` placeholders. */
+  path: string;
+  auth: AuthMode;
+  table: TableAccess;
+}
+
+export const routes = [
+  { name: 'auth', method: 'GET', path: '/public/v1/auth', auth: 'apiKey', table: 'none' },
+] as const satisfies readonly RouteDefinition[];
+
+/** Project-relative entry file of a route's handler. */
+export const handlerEntry = (route: Pick<RouteDefinition, 'name'>): string =>
+  `functions/${route.name}/handler.ts`;
+
+/** The header API Gateway's authorizer reads the organization key from. */
+export const API_KEY_HEADER = 'x-api-key';
+
+/** How long API Gateway (and the local gateway) caches an authorizer decision per key. */
+export const AUTHORIZER_CACHE_TTL_SECONDS = 300;

@@ -1,0 +1,7 @@
+import { z } from 'zod';
+import type { EndpointSchemas } from '../http/endpoint.ts';
+
+/** GET /public/v1/auth */
+export const authEndpoint = {
+  response: z.object({ signed_in: z.boolean() }),
+} satisfies EndpointSchemas;

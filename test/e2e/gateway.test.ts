@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiKey, revokeApiKey } from '#shared/auth/api-keys.ts';
+import { createOrganization } from '#shared/domain/organizations.ts';
+import type { LocalStack } from '../../infra/local/stack.ts';
+import { startTestStack } from '../support/local-stack.ts';
+
+let stack: LocalStack;
+let apiKey: string;
+
+beforeAll(async () => {
+  stack = await startTestStack();
+  const { orgId } = await createOrganization('E2E Inc');
+  ({ apiKey } = await createApiKey(orgId));
+});
+afterAll(() => stack.stop());
+
+async function call(path: string, init: RequestInit = {}) {
+  const response = await fetch(`${stack.apiUrl}${path}`, init);
+  const text = await response.text();
+  return {
+    status: response.status,
+    contentType: response.headers.get('content-type'),
+    body: JSON.parse(text),
+  };
+}
+
+describe('GET /public/v1/auth over HTTP', () => {
+  it('answers signed_in true for a valid key', async () => {
+    const response = await call('/public/v1/auth', { headers: { 'x-api-key': apiKey } });
+    expect(response).toMatchObject({ status: 200, body: { signed_in: true } });
+    expect(response.contentType).toMatch(/^application\/json/);
+  });
+
+  it('answers 401 with a message when the key is missing', async () => {
+    expect(await call('/public/v1/auth')).toEqual({
+      status: 401,
+      contentType: 'application/json',
+      body: { message: 'Unauthorized' },
+    });
+  });
+
+  it.each([['abc'], ['.x'], ['1.'], ['j'.repeat(10_240)], [`${'9'.repeat(5)}.${'A'.repeat(43)}`]])(
+    'answers 401 for the bad key %#',
+    async (key) => {
+      const response = await call('/public/v1/auth', { headers: { 'x-api-key': key } });
+      expect(response).toMatchObject({ status: 401, body: { message: 'Unauthorized' } });
+    },
+  );
+
+  it('answers 401 for a key revoked before its first use', async () => {
+    const { orgId } = await createOrganization('Revoked Inc');
+    const revoked = await createApiKey(orgId);
+    await revokeApiKey(orgId, revoked.keyId);
+    const response = await call('/public/v1/auth', { headers: { 'x-api-key': revoked.apiKey } });
+    expect(response).toMatchObject({ status: 401, body: { message: 'Unauthorized' } });
+  });
+
+  it('reuses a cached authorizer decision, as API Gateway does, until the cache expires', async () => {
+    const { orgId } = await createOrganization('Cached Inc');
+    const cached = await createApiKey(orgId);
+    expect((await call('/public/v1/auth', { headers: { 'x-api-key': cached.apiKey } })).status).toBe(200);
+    await revokeApiKey(orgId, cached.keyId);
+    expect((await call('/public/v1/auth', { headers: { 'x-api-key': cached.apiKey } })).status).toBe(200);
+  });
+});
+
+describe('the local gateway', () => {
+  it('answers 404 JSON for an unknown route, before authorization', async () => {
+    expect(await call('/public/v1/nope')).toEqual({
+      status: 404,
+      contentType: 'application/json',
+      body: { message: 'Not found' },
+    });
+  });
+
+  it('answers 404 JSON for a method the route does not have', async () => {
+    const response = await call('/public/v1/auth', { method: 'DELETE', headers: { 'x-api-key': apiKey } });
+    expect(response).toMatchObject({ status: 404, body: { message: 'Not found' } });
+  });
+
+  it('answers 413 JSON for a body over the limit', async () => {
+    const response = await call('/public/v1/auth', {
+      method: 'POST',
+      headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+      body: 'x'.repeat(6 * 1024 * 1024 + 1),
+    });
+    expect(response).toMatchObject({ status: 413, body: { message: 'Request body too large' } });
+  });
+});

@@ -1,0 +1,162 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterEach, describe, expect, it } from 'vitest';
+import { PROJECT_ROOT } from '../../infra/paths.ts';
+
+/**
+ * `npm start` as a user runs it: a separate process with its own DynamoDB Local,
+ * the demo seed, the endpoints file for `outreach-admin`, and a clean shutdown.
+ */
+
+const run = promisify(execFile);
+const started: ChildProcess[] = [];
+
+interface RunningStack {
+  child: ChildProcess;
+  output: () => string;
+  baseUrl: string;
+}
+
+function startProcess(args: string[], env: Record<string, string>): Promise<RunningStack> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'infra/local/start.ts', ...args], {
+    cwd: PROJECT_ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  started.push(child);
+  let output = '';
+  child.stdout?.on('data', (chunk) => {
+    output += chunk;
+  });
+  child.stderr?.on('data', (chunk) => {
+    output += chunk;
+  });
+  return new Promise((resolve, reject) => {
+    const onData = () => {
+      const match = /Base URL:\s+(\S+)/.exec(output);
+      if (match && /(Try|New key):/.test(output))
+        resolve({ child, output: () => output, baseUrl: match[1]! });
+    };
+    child.stdout?.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`exited ${code}: ${output}`)));
+  });
+}
+
+function exitOf(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null) return Promise.resolve(child.exitCode);
+  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+}
+
+/** The DynamoDB Local (java) children of a process. */
+async function javaChildren(pid: number): Promise<number[]> {
+  const { stdout } = await run('ps', ['-o', 'pid=,comm=', '--ppid', String(pid)]).catch(() => ({
+    stdout: '',
+  }));
+  return stdout
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/))
+    .filter(([, command]) => command === 'java')
+    .map(([childPid]) => Number(childPid));
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+afterEach(() => {
+  for (const child of started.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+});
+
+describe('npm start', () => {
+  it('prints the base URL and a working demo API key, serves the CLI, and stops everything on SIGTERM', async () => {
+    const localDir = mkdtempSync(join(tmpdir(), 'outreach-local-'));
+    const stack = await startProcess(['--port', '0'], { OUTREACH_LOCAL_DIR: localDir });
+    const apiKey = /API key:\s+(\S+)/.exec(stack.output())![1]!;
+    const response = await fetch(`${stack.baseUrl}/auth`, { headers: { 'x-api-key': apiKey } });
+    expect(await response.json()).toEqual({ signed_in: true });
+
+    const cli = await run(
+      process.execPath,
+      ['bin/outreach-admin.mjs', 'org', 'create', '--name', 'Acme', '--json'],
+      {
+        cwd: PROJECT_ROOT,
+        env: { ...process.env, OUTREACH_LOCAL_DIR: localDir },
+      },
+    );
+    const created = JSON.parse(cli.stdout) as { orgId: number; apiKey: string };
+    expect(created.apiKey.startsWith(`${created.orgId}.`)).toBe(true);
+    const second = await fetch(`${stack.baseUrl}/auth`, { headers: { 'x-api-key': created.apiKey } });
+    expect(second.status).toBe(200);
+
+    const javaPids = await javaChildren(stack.child.pid!);
+    expect(javaPids).toHaveLength(1);
+    stack.child.kill('SIGTERM');
+    expect(await exitOf(stack.child)).toBe(0);
+    for (const pid of javaPids) expect(alive(pid)).toBe(false);
+  });
+
+  it('keeps data across restarts with a data directory', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'outreach-data-'));
+    const env = { OUTREACH_LOCAL_DIR: mkdtempSync(join(tmpdir(), 'outreach-local-')) };
+    const first = await startProcess(['--port', '0', '--data-dir', dataDir], env);
+    const apiKey = /API key:\s+(\S+)/.exec(first.output())![1]!;
+    first.child.kill('SIGTERM');
+    await exitOf(first.child);
+
+    const second = await startProcess(['--port', '0', '--data-dir', dataDir], env);
+    expect(second.output()).toMatch(/Demo org:\s+1 \(existing data/);
+    const response = await fetch(`${second.baseUrl}/auth`, { headers: { 'x-api-key': apiKey } });
+    expect(response.status).toBe(200);
+    second.child.kill('SIGTERM');
+    await exitOf(second.child);
+  });
+
+  it('says in one line what to do when the port is busy', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as { port: number }).port;
+    const result = await run(
+      process.execPath,
+      ['--import', 'tsx', 'infra/local/start.ts', '--port', String(port)],
+      {
+        cwd: PROJECT_ROOT,
+        env: { ...process.env, OUTREACH_LOCAL_DIR: mkdtempSync(join(tmpdir(), 'outreach-local-')) },
+      },
+    ).catch((error: { code: number; stderr: string }) => error);
+    blocker.close();
+    expect(result).toMatchObject({ code: 1 });
+    expect((result as { stderr: string }).stderr.trim()).toBe(
+      `Port ${port} is already in use: stop the other process or start with --port N (PORT=N).`,
+    );
+  });
+});
+
+describe('outreach-admin', () => {
+  it('prints usage and exits 2 for an unknown command or a bad flag', async () => {
+    for (const args of [['frobnicate'], ['key', 'list', '--org', '1', '--bogus']]) {
+      const result = await run(process.execPath, ['bin/outreach-admin.mjs', ...args], {
+        cwd: PROJECT_ROOT,
+      }).catch((error: { code: number; stderr: string }) => error);
+      expect(result).toMatchObject({ code: 2 });
+      expect((result as { stderr: string }).stderr).toContain('Usage: outreach-admin');
+    }
+  });
+
+  it('says how to start a stack when none is running', async () => {
+    const result = await run(process.execPath, ['bin/outreach-admin.mjs', 'key', 'list', '--org', '1'], {
+      cwd: PROJECT_ROOT,
+      env: { ...process.env, OUTREACH_LOCAL_DIR: mkdtempSync(join(tmpdir(), 'outreach-none-')) },
+    }).catch((error: { code: number; stderr: string }) => error);
+    expect(result).toMatchObject({ code: 1 });
+    expect((result as { stderr: string }).stderr).toMatch(/npm start/);
+  });
+});

@@ -1,0 +1,46 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * Test tiers, each runnable alone (`npx vitest run --project unit`):
+ * unit (aws-sdk-client-mock, no I/O), integration (DynamoDB Local),
+ * e2e (real HTTP against the local stack), infra (CDK template and cdk-nag).
+ * One DynamoDB Local serves every tier that needs one (test/support/global-setup.ts);
+ * each of their test files gets a table of its own (test/support/setup.ts).
+ */
+// The AWS SDK warns about Node 20, this machine's runtime by design (Lambda runs 24).
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+const quiet = { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', POWERTOOLS_LOG_LEVEL: 'SILENT' };
+const withDynamoDb = { setupFiles: ['test/support/setup.ts'], env: quiet };
+
+export default defineConfig({
+  test: {
+    globalSetup: ['test/support/global-setup.ts'],
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['test/unit/**/*.test.ts'],
+          env: { ...quiet, TABLE_NAME: 'unit-test-table', AWS_REGION: 'us-east-1' },
+        },
+      },
+      {
+        test: {
+          ...withDynamoDb,
+          name: 'integration',
+          include: ['test/integration/**/*.test.ts'],
+          testTimeout: 30_000,
+        },
+      },
+      {
+        test: {
+          ...withDynamoDb,
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+      { test: { name: 'infra', include: ['test/infra/**/*.test.ts'], env: quiet, testTimeout: 180_000 } },
+    ],
+  },
+});
