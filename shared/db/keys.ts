@@ -5,18 +5,57 @@
  *
  * Tenant rule: every organization-owned item's partition key starts with
  * `ORG#<orgId>`, so a read that takes the caller's organization cannot reach
- * another organization's data.
+ * another organization's data. docs/data-model.md lists the item types and the
+ * access pattern each key serves.
  */
 
 /** Fixed-width decimal so lexicographic order equals numeric order (ids are ≤ 2^53−1, 16 digits). */
 export const sortableNumber = (value: number): string => value.toString().padStart(16, '0');
 
-const apiKeysOfOrganization = (orgId: number) => ({ gsi1pk: `ORG#${orgId}#APIKEYS` });
+/**
+ * Sort-key fragment that orders scores from highest to lowest: DynamoDB sorts
+ * strings ascending, so the score is stored as (MAX − score) with fixed width.
+ * Scores are finite numbers; six decimals are kept.
+ */
+export const descendingScore = (score: number): string => {
+  const scaled = Math.round(score * 1e6);
+  return (
+    Number.MAX_SAFE_INTEGER - Math.max(-Number.MAX_SAFE_INTEGER, Math.min(scaled, Number.MAX_SAFE_INTEGER))
+  )
+    .toString()
+    .padStart(17, '0');
+};
+
+/** `<ISO time>#<id>`: newest-first lists sort on this with ScanIndexForward=false. */
+export const timeOrdered = (isoTime: string, id: number): string => `${isoTime}#${sortableNumber(id)}`;
+
+const org = (orgId: number) => `ORG#${orgId}`;
+
+const apiKeysOfOrganization = (orgId: number) => ({ gsi1pk: `${org(orgId)}#APIKEYS` });
 const apiKeyLookup = (secretHash: string) => ({ pk: `APIKEY#${secretHash}`, sk: 'APIKEY' });
 const apiKeyInOrganization = (orgId: number, keyId: number) => ({
   ...apiKeysOfOrganization(orgId),
   gsi1sk: `APIKEY#${sortableNumber(keyId)}`,
 });
+
+const campaign = (orgId: number, campaignId: number) => ({
+  pk: org(orgId),
+  sk: `CAMPAIGN#${sortableNumber(campaignId)}`,
+});
+const campaignAccountsIndex = (orgId: number, campaignId: number) => ({
+  gsi1pk: `${org(orgId)}#CAMPAIGN#${campaignId}#ACCOUNTS`,
+});
+const campaignAssignmentsIndex = (orgId: number, campaignId: number) => ({
+  gsi1pk: `${org(orgId)}#CAMPAIGN#${campaignId}#ASSIGNMENTS`,
+});
+const campaignStatusIndex = (orgId: number, campaignId: number, status: string) => ({
+  gsi2pk: `${org(orgId)}#CAMPAIGN#${campaignId}#STATUS#${status}`,
+});
+const campaignMessagesIndex = (orgId: number, campaignId: number) => ({
+  gsi1pk: `${org(orgId)}#CAMPAIGN#${campaignId}#MESSAGES`,
+});
+const jobsOfDomainIndex = (orgId: number, domain: string) => ({ gsi1pk: `${org(orgId)}#JOBS#${domain}` });
+const jobCursorIndex = (orgId: number, sequence: number) => ({ gsi2pk: `${org(orgId)}#JOBSEQ#${sequence}` });
 
 export const keys = {
   /** Monotonic id counter per entity type. */
@@ -25,8 +64,10 @@ export const keys = {
   /** Marks which organization the demo seed created, so a restarted local stack can name it. */
   demoSeed: () => ({ pk: 'SEED#DEMO', sk: 'SEED' }),
 
-  /** The organization record. */
-  organization: (orgId: number) => ({ pk: `ORG#${orgId}`, sk: 'ORG' }),
+  /** The organization record (settings such as the cooldown window). */
+  organization: (orgId: number) => ({ pk: org(orgId), sk: 'ORG' }),
+  /** The organization's analytics counters, maintained at write time. */
+  analytics: (orgId: number) => ({ pk: org(orgId), sk: 'ANALYTICS' }),
 
   /**
    * An API key, addressed by the hash of its secret so the authorizer resolves it
@@ -39,4 +80,108 @@ export const keys = {
   apiKeyLookup,
   apiKeyInOrganization,
   apiKeysOfOrganization,
+
+  /** A campaign with its sequences and its maintained aggregates; the org partition lists them. */
+  campaign,
+  campaignsOfOrganization: (orgId: number) => ({ pk: org(orgId), skPrefix: 'CAMPAIGN#' }),
+
+  /** An account (company), org-wide. */
+  account: (orgId: number, accountId: number) => ({
+    pk: `${org(orgId)}#ACCOUNT#${accountId}`,
+    sk: 'ACCOUNT',
+  }),
+  /** The one account of a normalized domain: uniqueness guard and lookup by domain. */
+  accountDomain: (orgId: number, domain: string) => ({ pk: `${org(orgId)}#DOMAIN#${domain}`, sk: 'ACCOUNT' }),
+
+  /**
+   * An account's qualification into a campaign (its score and signals there).
+   * gsi1 orders a campaign's accounts by score, highest first, ties by id; an
+   * excluded account's qualification drops its gsi1 keys (a sparse index).
+   */
+  campaignAccount: (orgId: number, campaignId: number, accountId: number) => ({
+    pk: `${org(orgId)}#ACCOUNT#${accountId}`,
+    sk: `CAMPAIGN#${sortableNumber(campaignId)}`,
+  }),
+  campaignAccountRanking: (orgId: number, campaignId: number, score: number, accountId: number) => ({
+    ...campaignAccountsIndex(orgId, campaignId),
+    gsi1sk: `${descendingScore(score)}#${sortableNumber(accountId)}`,
+  }),
+  campaignAccountsIndex,
+
+  /**
+   * A contact (person), org-wide. A contact with an email is keyed by it, so the
+   * raw-push checks fetch a thousand contacts by email with BatchGetItem; one
+   * without an email is keyed by id. The item also carries the contact's
+   * eligibility summary (blocked flag, every assignment's sequence, channel and
+   * status) that those checks read.
+   */
+  contact: (orgId: number, contact: { id: number; email: string | null }) =>
+    contact.email
+      ? { pk: `${org(orgId)}#EMAIL#${contact.email.toLowerCase()}`, sk: 'CONTACT' }
+      : { pk: `${org(orgId)}#CONTACT#${contact.id}`, sk: 'CONTACT' },
+
+  /**
+   * An assignment (a contact in a campaign's sequence). gsi1 lists a campaign's
+   * assignments newest first; gsi2 the same per status (the contact filter).
+   */
+  assignment: (orgId: number, assignmentId: number) => ({
+    pk: `${org(orgId)}#ASSIGNMENT#${assignmentId}`,
+    sk: 'ASSIGNMENT',
+  }),
+  assignmentListing: (
+    orgId: number,
+    campaignId: number,
+    status: string,
+    createdAt: string,
+    assignmentId: number,
+  ) => ({
+    ...campaignAssignmentsIndex(orgId, campaignId),
+    gsi1sk: timeOrdered(createdAt, assignmentId),
+    ...campaignStatusIndex(orgId, campaignId, status),
+    gsi2sk: timeOrdered(createdAt, assignmentId),
+  }),
+  campaignAssignmentsIndex,
+  campaignStatusIndex,
+
+  /** A message; gsi1 lists a campaign's messages newest first across all its sequences. */
+  message: (orgId: number, messageId: number) => ({
+    pk: `${org(orgId)}#MESSAGE#${messageId}`,
+    sk: 'MESSAGE',
+  }),
+  messageListing: (orgId: number, campaignId: number, createdAt: string, messageId: number) => ({
+    ...campaignMessagesIndex(orgId, campaignId),
+    gsi1sk: timeOrdered(createdAt, messageId),
+  }),
+  campaignMessagesIndex,
+
+  /** Records that a provider event id was applied, so a replay changes nothing. */
+  providerEvent: (orgId: number, eventId: string) => ({ pk: `${org(orgId)}#EVENT#${eventId}`, sk: 'EVENT' }),
+
+  /**
+   * A job opening, addressed by its id. gsi1 lists a domain's jobs newest
+   * `first_seen_at` first; gsi2 resolves a page cursor (the job's sequence number).
+   */
+  job: (orgId: number, jobId: string) => ({ pk: `${org(orgId)}#JOB#${jobId}`, sk: 'JOB' }),
+  jobListing: (orgId: number, domain: string, firstSeenAt: string, sequence: number) => ({
+    ...jobsOfDomainIndex(orgId, domain),
+    gsi1sk: timeOrdered(firstSeenAt, sequence),
+    ...jobCursorIndex(orgId, sequence),
+    gsi2sk: 'JOB',
+  }),
+  jobsOfDomainIndex,
+  jobCursorIndex,
+
+  /** One excluded email or domain, with what the caller said about it. */
+  exclusion: (orgId: number, kind: 'email' | 'domain', value: string) => ({
+    pk: `${org(orgId)}#EXCLUSION#${kind.toUpperCase()}#${value}`,
+    sk: 'EXCLUSION',
+  }),
+  /**
+   * The exclusion list in a fixed number of shard items (string sets), so the
+   * raw-push checks read every exclusion they need in one BatchGetItem.
+   */
+  exclusionShard: (orgId: number, kind: 'email' | 'domain', shard: number) => ({
+    pk: `${org(orgId)}#EXCLUSIONS`,
+    sk: `${kind.toUpperCase()}#${shard.toString().padStart(2, '0')}`,
+  }),
 } as const;

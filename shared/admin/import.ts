@@ -1,0 +1,333 @@
+import type { z } from 'zod';
+import { reserveIdsUpTo } from '../db/ids.ts';
+import { mapLimit, transact } from '../db/transactions.ts';
+import { upsertAccount } from '../domain/accounts.ts';
+import { createAssignments, type NewAssignment } from '../domain/assignments.ts';
+import { upsertCampaign } from '../domain/campaigns.ts';
+import { blockContactWrites, type ContactRecord, normalizeEmail, upsertContact } from '../domain/contacts.ts';
+import { normalizeDomain } from '../domain/domains.ts';
+import { addExclusion, findExclusions } from '../domain/exclusions.ts';
+import { upsertJobs } from '../domain/jobs.ts';
+import { transition } from '../domain/lifecycle.ts';
+import { recordMessageHistory } from '../domain/messages.ts';
+import { recordProviderEvent } from '../domain/provider-events.ts';
+import { type ImportDocument, importDocument, type SequenceInput } from '../schemas/import.ts';
+import type { AssignmentStatus } from '../schemas/resources.ts';
+
+/**
+ * The operator import. The whole document is validated first (shape, then
+ * references, uniqueness and the lifecycle of its events, simulated from each
+ * assignment's initial status); every error is reported with its JSON path and
+ * nothing is written if there is any. Then it is applied through the same
+ * domain operations as live traffic, so the aggregates equal a live replay,
+ * and every step is idempotent, so importing the same file twice leaves the
+ * same state.
+ */
+
+/** One validation error: where in the document, and what is wrong. */
+export interface ImportError {
+  path: string;
+  message: string;
+}
+
+export type ValidationResult = { ok: true; document: ImportDocument } | { ok: false; errors: ImportError[] };
+
+/** `$.campaigns[0].sequences[1].provider` */
+export function jsonPath(path: readonly PropertyKey[]): string {
+  return `$${path.map((part) => (typeof part === 'number' ? `[${part}]` : `.${String(part)}`)).join('')}`;
+}
+
+const issuesToErrors = (error: z.ZodError): ImportError[] =>
+  error.issues.map((issue) => ({ path: jsonPath(issue.path), message: issue.message }));
+
+/** Validates an import document completely; returns the parsed document or every error found. */
+export function validateImport(raw: unknown): ValidationResult {
+  const parsed = importDocument.safeParse(raw);
+  if (!parsed.success) return { ok: false, errors: issuesToErrors(parsed.error) };
+  const document = parsed.data;
+  const errors: ImportError[] = [];
+  const error = (path: (string | number)[], message: string) =>
+    errors.push({ path: jsonPath(path), message });
+  const unique = <T>(items: T[], idOf: (item: T) => string | number, section: string, field = 'id') => {
+    const seen = new Map<string | number, number>();
+    items.forEach((item, index) => {
+      const id = idOf(item);
+      const first = seen.get(id);
+      if (first !== undefined) error([section, index, field], `duplicates ${section}[${first}] (${id})`);
+      else seen.set(id, index);
+    });
+  };
+
+  unique(document.campaigns, (campaign) => campaign.id, 'campaigns');
+  const sequences = new Map<number, { campaignId: number; sequence: SequenceInput }>();
+  for (const [campaignIndex, campaign] of document.campaigns.entries()) {
+    for (const [sequenceIndex, sequence] of campaign.sequences.entries()) {
+      if (sequences.has(sequence.id)) {
+        error(
+          ['campaigns', campaignIndex, 'sequences', sequenceIndex, 'id'],
+          `sequence ${sequence.id} appears twice`,
+        );
+      }
+      sequences.set(sequence.id, { campaignId: campaign.id, sequence });
+    }
+  }
+  const campaignIds = new Set(document.campaigns.map((campaign) => campaign.id));
+
+  unique(document.accounts, (account) => account.id, 'accounts');
+  const domains = new Map<string, number>();
+  document.accounts.forEach((account, index) => {
+    const domain = normalizeDomain(account.domain);
+    if (!domain)
+      error(['accounts', index, 'domain'], `no usable domain in ${JSON.stringify(account.domain)}`);
+    else if (domains.has(domain))
+      error(['accounts', index, 'domain'], `domain ${domain} is also accounts[${domains.get(domain)}]'s`);
+    else domains.set(domain, index);
+    account.campaigns.forEach((qualification, qualificationIndex) => {
+      if (!campaignIds.has(qualification.campaign_id)) {
+        error(
+          ['accounts', index, 'campaigns', qualificationIndex, 'campaign_id'],
+          `campaign ${qualification.campaign_id} is not in the document`,
+        );
+      }
+    });
+  });
+
+  unique(document.contacts, (contact) => contact.id, 'contacts');
+  unique(
+    document.contacts.filter((contact) => contact.email),
+    (contact) => normalizeEmail(contact.email!),
+    'contacts',
+    'email',
+  );
+  const contacts = new Set(document.contacts.map((contact) => contact.id));
+
+  unique(document.assignments, (assignment) => assignment.id, 'assignments');
+  const statuses = new Map<number, AssignmentStatus>();
+  const contactInSequence = new Map<string, number>();
+  document.assignments.forEach((assignment, index) => {
+    const sequence = sequences.get(assignment.sequence_id);
+    if (!campaignIds.has(assignment.campaign_id))
+      error(
+        ['assignments', index, 'campaign_id'],
+        `campaign ${assignment.campaign_id} is not in the document`,
+      );
+    else if (!sequence || sequence.campaignId !== assignment.campaign_id) {
+      error(
+        ['assignments', index, 'sequence_id'],
+        `sequence ${assignment.sequence_id} is not a sequence of campaign ${assignment.campaign_id}`,
+      );
+    }
+    if (!contacts.has(assignment.contact_id))
+      error(['assignments', index, 'contact_id'], `contact ${assignment.contact_id} is not in the document`);
+    const pair = `${assignment.sequence_id}/${assignment.contact_id}`;
+    if (contactInSequence.has(pair)) {
+      error(
+        ['assignments', index, 'contact_id'],
+        `contact ${assignment.contact_id} already has assignments[${contactInSequence.get(pair)}] in sequence ${assignment.sequence_id}`,
+      );
+    } else contactInSequence.set(pair, index);
+    statuses.set(assignment.id, assignment.status);
+  });
+
+  unique(document.messages, (message) => message.id, 'messages');
+  document.messages.forEach((message, index) => {
+    if (!statuses.has(message.assignment_id))
+      error(
+        ['messages', index, 'assignment_id'],
+        `assignment ${message.assignment_id} is not in the document`,
+      );
+  });
+
+  const appliedEvents = new Set<string>();
+  document.events.forEach((event, index) => {
+    const status = statuses.get(event.assignment_id);
+    if (status === undefined) {
+      error(['events', index, 'assignment_id'], `assignment ${event.assignment_id} is not in the document`);
+      return;
+    }
+    if (appliedEvents.has(event.id)) return; // a replayed id changes nothing
+    appliedEvents.add(event.id);
+    const next = transition(status, event.type);
+    if (!next)
+      error(
+        ['events', index, 'type'],
+        `${event.type} is not possible for assignment ${event.assignment_id}, which is ${status} at that point`,
+      );
+    else statuses.set(event.assignment_id, next.status);
+  });
+
+  document.jobs.forEach((job, index) => {
+    if (!normalizeDomain(job.domain))
+      error(['jobs', index, 'domain'], `no usable domain in ${JSON.stringify(job.domain)}`);
+  });
+  document.exclusions.forEach((exclusion, index) => {
+    if ('domain' in exclusion && !normalizeDomain(exclusion.domain)) {
+      error(['exclusions', index, 'domain'], `no usable domain in ${JSON.stringify(exclusion.domain)}`);
+    }
+  });
+  return errors.length > 0 ? { ok: false, errors } : { ok: true, document };
+}
+
+/** What an import did. */
+export interface ImportReport {
+  campaigns: number;
+  accounts: number;
+  contacts: number;
+  assignmentsCreated: number;
+  assignmentsExisting: number;
+  messagesWritten: number;
+  eventsApplied: number;
+  eventsDuplicate: number;
+  jobs: number;
+  exclusions: number;
+}
+
+export type ProgressListener = (phase: string, done: number, total: number) => void;
+
+const CONCURRENCY = 16;
+
+/** Applies a validated document to an organization. */
+export async function applyImport(
+  orgId: number,
+  document: ImportDocument,
+  onProgress: ProgressListener = () => undefined,
+): Promise<ImportReport> {
+  const maxId = (ids: number[]) => ids.reduce((max, id) => Math.max(max, id), 0);
+  await Promise.all([
+    reserveIdsUpTo('campaign', maxId(document.campaigns.map((campaign) => campaign.id))),
+    reserveIdsUpTo(
+      'sequence',
+      maxId(document.campaigns.flatMap((campaign) => campaign.sequences.map((sequence) => sequence.id))),
+    ),
+    reserveIdsUpTo('account', maxId(document.accounts.map((account) => account.id))),
+    reserveIdsUpTo('contact', maxId(document.contacts.map((contact) => contact.id))),
+    reserveIdsUpTo('assignment', maxId(document.assignments.map((assignment) => assignment.id))),
+    reserveIdsUpTo('message', maxId(document.messages.map((message) => message.id))),
+  ]);
+  const phase = async <T, R>(
+    name: string,
+    items: T[],
+    fn: (item: T) => Promise<R>,
+    concurrency = CONCURRENCY,
+  ) => {
+    let done = 0;
+    onProgress(name, 0, items.length);
+    return mapLimit(items, concurrency, async (item) => {
+      const result = await fn(item);
+      onProgress(name, ++done, items.length);
+      return result;
+    });
+  };
+
+  await phase('campaigns', document.campaigns, (campaign) => upsertCampaign(orgId, campaign));
+  await phase('exclusions', document.exclusions, (exclusion) =>
+    'email' in exclusion
+      ? addExclusion(orgId, 'email', exclusion.email)
+      : addExclusion(orgId, 'domain', normalizeDomain(exclusion.domain)!),
+  );
+  const accountDomains = document.accounts.map((account) => normalizeDomain(account.domain)!);
+  const excluded = await findExclusions(orgId, { emails: [], domains: accountDomains });
+  await phase('accounts', document.accounts, (account) => {
+    const domain = normalizeDomain(account.domain)!;
+    return upsertAccount(orgId, { ...account, domain }, excluded.domains.has(domain));
+  });
+
+  const contacts = new Map<number, ContactRecord>();
+  await phase('contacts', document.contacts, async (input) => {
+    let record = await upsertContact(orgId, input);
+    if (input.blocked && !record.blocked) {
+      await transact(blockContactWrites(orgId, record));
+      record = { ...record, blocked: true };
+    }
+    contacts.set(input.id, record);
+  });
+
+  const sequences = new Map(
+    document.campaigns.flatMap((campaign) =>
+      campaign.sequences.map((sequence) => [sequence.id, sequence] as const),
+    ),
+  );
+  const byCampaign = new Map<number, NewAssignment[]>();
+  for (const assignment of document.assignments) {
+    const list = byCampaign.get(assignment.campaign_id) ?? [];
+    list.push({
+      assignmentId: assignment.id,
+      sequence: sequences.get(assignment.sequence_id)!,
+      contact: contacts.get(assignment.contact_id)!,
+      status: assignment.status,
+      createdAt: assignment.created_at ?? new Date().toISOString(),
+      approvedAt: assignment.approved_at,
+      sequencedAt: assignment.sequenced_at,
+      completedAt: assignment.completed_at,
+      bouncedAt: assignment.bounced_at,
+      unsubscribedAt: assignment.unsubscribed_at,
+      variables: assignment.variables,
+    });
+    byCampaign.set(assignment.campaign_id, list);
+  }
+  let assignmentsCreated = 0;
+  let assignmentsDone = 0;
+  onProgress('assignments', 0, document.assignments.length);
+  for (const [campaignId, inputs] of byCampaign) {
+    const batches: NewAssignment[][] = [];
+    for (let start = 0; start < inputs.length; start += 49) batches.push(inputs.slice(start, start + 49));
+    await mapLimit(batches, CONCURRENCY, async (batch) => {
+      const outcomes = await createAssignments(orgId, campaignId, batch);
+      assignmentsCreated += outcomes.filter((outcome) => outcome.outcome === 'created').length;
+      assignmentsDone += batch.length;
+      onProgress('assignments', assignmentsDone, document.assignments.length);
+    });
+  }
+
+  const messagesByAssignment = groupBy(document.messages, (message) => message.assignment_id);
+  let messagesWritten = 0;
+  await phase('messages', [...messagesByAssignment], async ([assignmentId, messages]) => {
+    messagesWritten += await recordMessageHistory(orgId, assignmentId, messages);
+  });
+
+  // Events of one assignment apply in document order; different assignments in parallel.
+  let eventsApplied = 0;
+  let eventsDuplicate = 0;
+  await phase(
+    'events',
+    [...groupBy(document.events, (event) => event.assignment_id).values()],
+    async (events) => {
+      for (const event of events) {
+        const { outcome } = await recordProviderEvent(orgId, event);
+        if (outcome === 'applied') eventsApplied += 1;
+        else eventsDuplicate += 1;
+      }
+    },
+  );
+
+  onProgress('jobs', 0, document.jobs.length);
+  await upsertJobs(
+    orgId,
+    document.jobs.map((job) => ({ ...job, domain: normalizeDomain(job.domain)! })),
+  );
+  onProgress('jobs', document.jobs.length, document.jobs.length);
+
+  return {
+    campaigns: document.campaigns.length,
+    accounts: document.accounts.length,
+    contacts: document.contacts.length,
+    assignmentsCreated,
+    assignmentsExisting: document.assignments.length - assignmentsCreated,
+    messagesWritten,
+    eventsApplied,
+    eventsDuplicate,
+    jobs: document.jobs.length,
+    exclusions: document.exclusions.length,
+  };
+}
+
+function groupBy<T, K>(items: T[], keyOf: (item: T) => K): Map<K, T[]> {
+  const groups = new Map<K, T[]>();
+  for (const item of items) {
+    const key = keyOf(item);
+    const group = groups.get(key);
+    if (group) group.push(item);
+    else groups.set(key, [item]);
+  }
+  return groups;
+}

@@ -1,0 +1,318 @@
+import { BatchGetCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { tableName } from '../config.ts';
+import { dynamo } from '../db/client.ts';
+import { keys } from '../db/keys.ts';
+import {
+  addCounters,
+  MAX_TRANSACTION_ITEMS,
+  type TransactItem,
+  TransactionConflictError,
+  transact,
+} from '../db/transactions.ts';
+import { NotFoundError } from '../http/errors.ts';
+import type { SequenceInput } from '../schemas/import.ts';
+import type { AssignmentStatus, CampaignContact, ContactFields } from '../schemas/resources.ts';
+import {
+  type AssignmentFacts,
+  accumulate,
+  assignmentDeltas,
+  type CampaignCounts,
+  type OrganizationCounts,
+} from './aggregates.ts';
+import { type ContactAssignmentEntry, type ContactRecord, contactFieldsOf, contactKey } from './contacts.ts';
+
+/**
+ * Assignments: a contact in one of a campaign's sequences. Creation keeps the
+ * one-assignment-per-contact-per-sequence rule with a conditional write on the
+ * contact's summary, and adds the new assignment's contribution to the
+ * campaign and organization counters in the same transaction.
+ */
+
+/** An assignment as stored. */
+export interface AssignmentRecord extends AssignmentFacts {
+  orgId: number;
+  assignmentId: number;
+  campaignId: number;
+  sequenceId: number;
+  channel: SequenceInput['channel'];
+  provider: SequenceInput['provider'];
+  contact: ContactFields;
+  createdAt: string;
+  approvedAt: string | null;
+  sequencedAt: string | null;
+  completedAt: string | null;
+  bouncedAt: string | null;
+  unsubscribedAt: string | null;
+  variables: Record<string, string>;
+  /** The mailbox that last wrote to the contact, and that message (for reply threading). */
+  lastSenderEmail: string | null;
+  lastMessageId: number | null;
+  lastMessageAt: string | null;
+  version: number;
+}
+
+/** What creating an assignment needs. */
+export interface NewAssignment {
+  assignmentId: number;
+  sequence: SequenceInput;
+  contact: ContactRecord;
+  status: AssignmentStatus;
+  createdAt: string;
+  approvedAt?: string | null;
+  sequencedAt?: string | null;
+  completedAt?: string | null;
+  bouncedAt?: string | null;
+  unsubscribedAt?: string | null;
+  variables?: Record<string, string>;
+}
+
+/** A stored assignment item as a record. */
+export function toAssignmentRecord(item: Record<string, unknown>): AssignmentRecord {
+  return {
+    orgId: item.orgId as number,
+    assignmentId: item.assignmentId as number,
+    campaignId: item.campaignId as number,
+    sequenceId: item.sequenceId as number,
+    channel: item.channel as AssignmentRecord['channel'],
+    provider: item.provider as AssignmentRecord['provider'],
+    contact: contactFieldsOf((item.contact as Record<string, unknown>) ?? {}),
+    status: item.status as AssignmentStatus,
+    createdAt: item.createdAt as string,
+    approvedAt: (item.approvedAt as string | null) ?? null,
+    sequencedAt: (item.sequencedAt as string | null) ?? null,
+    completedAt: (item.completedAt as string | null) ?? null,
+    bouncedAt: (item.bouncedAt as string | null) ?? null,
+    unsubscribedAt: (item.unsubscribedAt as string | null) ?? null,
+    variables: (item.variables as Record<string, string>) ?? {},
+    sentCount: Number(item.sentCount ?? 0),
+    openCount: Number(item.openCount ?? 0),
+    clickCount: Number(item.clickCount ?? 0),
+    contactBlocked: item.contactBlocked === true,
+    lastSenderEmail: (item.lastSenderEmail as string | null) ?? null,
+    lastMessageId: (item.lastMessageId as number | null) ?? null,
+    lastMessageAt: (item.lastMessageAt as string | null) ?? null,
+    version: Number(item.version ?? 0),
+  };
+}
+
+/** The facts of a record that the counters depend on. */
+export const factsOf = (record: AssignmentFacts): AssignmentFacts => ({
+  status: record.status,
+  sentCount: record.sentCount,
+  openCount: record.openCount,
+  clickCount: record.clickCount,
+  contactBlocked: record.contactBlocked,
+});
+
+/** CampaignContact, the contact list's item. */
+export function toCampaignContact(record: AssignmentRecord): CampaignContact {
+  return {
+    assignment_id: record.assignmentId,
+    contact: record.contact,
+    status: record.status,
+    approved_at: record.approvedAt,
+    sequenced_at: record.sequencedAt,
+    completed_at: record.completedAt,
+    bounced_at: record.bouncedAt,
+    unsubscribed_at: record.unsubscribedAt,
+  };
+}
+
+/** The contact-summary entry of an assignment. */
+export const summaryEntry = (record: {
+  campaignId: number;
+  sequenceId: number;
+  channel: ContactAssignmentEntry['channel'];
+  status: AssignmentStatus;
+  completedAt: string | null;
+}): ContactAssignmentEntry => ({
+  campaignId: record.campaignId,
+  sequenceId: record.sequenceId,
+  channel: record.channel,
+  status: record.status,
+  completedAt: record.completedAt,
+});
+
+/** Reads one of the organization's assignments (consistently); another organization's is not found. */
+export async function getAssignment(orgId: number, assignmentId: number): Promise<AssignmentRecord> {
+  const { Item } = await dynamo.send(
+    new GetCommand({
+      TableName: tableName(),
+      Key: keys.assignment(orgId, assignmentId),
+      ConsistentRead: true,
+    }),
+  );
+  if (!Item) throw new NotFoundError(`Assignment ${assignmentId} not found`);
+  return toAssignmentRecord(Item);
+}
+
+/** Reads assignments by id (BatchGetItem, 100 a request); missing ones are absent from the map. */
+export async function getAssignments(
+  orgId: number,
+  assignmentIds: readonly number[],
+): Promise<Map<number, AssignmentRecord>> {
+  const found = new Map<number, AssignmentRecord>();
+  const unique = [...new Set(assignmentIds)];
+  for (let start = 0; start < unique.length; start += 100) {
+    let requestKeys: Record<string, unknown>[] = unique
+      .slice(start, start + 100)
+      .map((id) => keys.assignment(orgId, id));
+    while (requestKeys.length > 0) {
+      const result = await dynamo.send(
+        new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: requestKeys, ConsistentRead: true } } }),
+      );
+      for (const item of result.Responses?.[tableName()] ?? []) {
+        const record = toAssignmentRecord(item);
+        found.set(record.assignmentId, record);
+      }
+      requestKeys =
+        (result.UnprocessedKeys?.[tableName()]?.Keys as Record<string, unknown>[] | undefined) ?? [];
+    }
+  }
+  return found;
+}
+
+function assignmentItem(orgId: number, campaignId: number, input: NewAssignment): Record<string, unknown> {
+  return {
+    ...keys.assignment(orgId, input.assignmentId),
+    ...keys.assignmentListing(orgId, campaignId, input.status, input.createdAt, input.assignmentId),
+    type: 'assignment',
+    orgId,
+    assignmentId: input.assignmentId,
+    campaignId,
+    sequenceId: input.sequence.id,
+    channel: input.sequence.channel,
+    provider: input.sequence.provider,
+    contact: contactFieldsOf(input.contact as unknown as Record<string, unknown>),
+    status: input.status,
+    createdAt: input.createdAt,
+    approvedAt: input.approvedAt ?? null,
+    sequencedAt: input.sequencedAt ?? null,
+    completedAt: input.completedAt ?? null,
+    bouncedAt: input.bouncedAt ?? null,
+    unsubscribedAt: input.unsubscribedAt ?? null,
+    variables: input.variables ?? {},
+    sentCount: 0,
+    openCount: 0,
+    clickCount: 0,
+    contactBlocked: input.contact.blocked,
+    version: 1,
+  };
+}
+
+const ITEMS_PER_ASSIGNMENT = 2;
+/** Leaves room for the campaign and organization counter updates. */
+const ASSIGNMENTS_PER_TRANSACTION = Math.floor((MAX_TRANSACTION_ITEMS - 2) / ITEMS_PER_ASSIGNMENT);
+
+/** The outcome of creating one assignment. */
+export type CreateOutcome =
+  | { outcome: 'created'; assignmentId: number }
+  | { outcome: 'exists'; reason: 'id-taken' | 'sequence-taken' };
+
+function chunkWithDistinctContacts(inputs: NewAssignment[]): NewAssignment[][] {
+  const chunks: NewAssignment[][] = [];
+  let current: NewAssignment[] = [];
+  let contacts = new Set<string>();
+  for (const input of inputs) {
+    const key = JSON.stringify(contactKey(0, input.contact));
+    if (current.length >= ASSIGNMENTS_PER_TRANSACTION || contacts.has(key)) {
+      chunks.push(current);
+      current = [];
+      contacts = new Set();
+    }
+    current.push(input);
+    contacts.add(key);
+  }
+  if (current.length > 0) chunks.push(current);
+  return chunks;
+}
+
+function creationWrites(orgId: number, campaignId: number, inputs: NewAssignment[]): TransactItem[] {
+  const campaignDelta: Partial<CampaignCounts> = {};
+  const organizationDelta: Partial<OrganizationCounts> = {};
+  const writes: TransactItem[] = [];
+  for (const input of inputs) {
+    const item = assignmentItem(orgId, campaignId, input);
+    const deltas = assignmentDeltas(null, factsOf(toAssignmentRecord(item)));
+    accumulate(campaignDelta, deltas.campaign);
+    accumulate(organizationDelta, deltas.organization);
+    writes.push(
+      { Put: { TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
+      {
+        Update: {
+          TableName: tableName(),
+          Key: contactKey(orgId, input.contact),
+          UpdateExpression:
+            'SET assignments.#assignment = :entry, sequenceAssignments.#sequence = :assignment',
+          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(sequenceAssignments.#sequence)',
+          ExpressionAttributeNames: {
+            '#assignment': String(input.assignmentId),
+            '#sequence': String(input.sequence.id),
+          },
+          ExpressionAttributeValues: {
+            ':entry': summaryEntry({
+              ...input,
+              campaignId,
+              sequenceId: input.sequence.id,
+              channel: input.sequence.channel,
+              completedAt: input.completedAt ?? null,
+            }),
+            ':assignment': input.assignmentId,
+          },
+        },
+      },
+    );
+  }
+  writes.push(addCounters(keys.campaign(orgId, campaignId), campaignDelta, { mustExist: true })!);
+  const organizationWrite = addCounters(keys.analytics(orgId), organizationDelta);
+  if (organizationWrite) writes.push(organizationWrite);
+  return writes;
+}
+
+/**
+ * Creates assignments in one campaign, in transactions of up to 49, each with
+ * its contact-summary entry and the counters. An assignment whose id exists
+ * already, or whose contact already has one in the sequence, is not created
+ * (reported as `exists`); concurrent callers cannot both create one.
+ */
+export async function createAssignments(
+  orgId: number,
+  campaignId: number,
+  inputs: NewAssignment[],
+): Promise<CreateOutcome[]> {
+  const outcomes = new Map<number, CreateOutcome>();
+  for (const chunk of chunkWithDistinctContacts(inputs)) {
+    try {
+      await transact(creationWrites(orgId, campaignId, chunk));
+      for (const input of chunk)
+        outcomes.set(input.assignmentId, { outcome: 'created', assignmentId: input.assignmentId });
+    } catch (error) {
+      if (!(error instanceof TransactionConflictError)) throw error;
+      // One of the chunk lost a race or exists already: settle them one by one.
+      for (const input of chunk) outcomes.set(input.assignmentId, await createOne(orgId, campaignId, input));
+    }
+  }
+  return inputs.map((input) => outcomes.get(input.assignmentId)!);
+}
+
+async function createOne(
+  orgId: number,
+  campaignId: number,
+  input: NewAssignment,
+  attempt = 0,
+): Promise<CreateOutcome> {
+  try {
+    await transact(creationWrites(orgId, campaignId, [input]));
+    return { outcome: 'created', assignmentId: input.assignmentId };
+  } catch (error) {
+    if (!(error instanceof TransactionConflictError)) throw error;
+    if (error.failedConditions.includes(0)) return { outcome: 'exists', reason: 'id-taken' };
+    if (error.failedConditions.includes(1)) return { outcome: 'exists', reason: 'sequence-taken' };
+    if (error.failedConditions.includes(2)) throw new NotFoundError(`Campaign ${campaignId} not found`);
+    if (attempt < 5) {
+      await new Promise((resolve) => setTimeout(resolve, 10 * 2 ** attempt * Math.random()));
+      return createOne(orgId, campaignId, input, attempt + 1);
+    }
+    throw error;
+  }
+}

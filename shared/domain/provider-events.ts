@@ -1,0 +1,209 @@
+import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
+import { tableName } from '../config.ts';
+import { dynamo } from '../db/client.ts';
+import { allocateId } from '../db/ids.ts';
+import { keys } from '../db/keys.ts';
+import { addCounters, type TransactItem, TransactionConflictError, transact } from '../db/transactions.ts';
+import { ConflictError, NotFoundError } from '../http/errors.ts';
+import type { ProviderEvent } from '../schemas/import.ts';
+import type { AssignmentFacts } from './aggregates.ts';
+import { assignmentDeltas } from './aggregates.ts';
+import { type AssignmentRecord, factsOf, toAssignmentRecord } from './assignments.ts';
+import { blockContactWrites, contactKey, getContact } from './contacts.ts';
+import { LIFECYCLE, transition } from './lifecycle.ts';
+import { assignmentMessageUpdate, messageEffects, messageItem, type NewMessage } from './messages.ts';
+
+/**
+ * The one write path for what providers report about an assignment. It
+ * enforces the lifecycle (an impossible transition writes nothing), applies
+ * each event id once, and updates in the same transaction the assignment, the
+ * campaign's stats and status counts, the organization's analytics and the
+ * contact's eligibility summary.
+ *
+ * Primary course: 1. read the assignment and the event's marker together
+ * 2. compute the transition and the counter deltas 3. write everything in one
+ * transaction conditioned on the assignment's version 4. on a lost race, retry.
+ */
+
+export type RecordOutcome = { outcome: 'applied' | 'duplicate'; assignment: AssignmentRecord };
+
+const MAX_ATTEMPTS = 8;
+
+/** Records one provider event for one of the organization's assignments. */
+export async function recordProviderEvent(orgId: number, event: ProviderEvent): Promise<RecordOutcome> {
+  for (let attempt = 0; ; attempt++) {
+    const { assignment, duplicate } = await readState(orgId, event);
+    if (duplicate) return { outcome: 'duplicate', assignment };
+    const writes = await eventWrites(orgId, event, assignment);
+    try {
+      await transact(writes);
+      return { outcome: 'applied', assignment };
+    } catch (error) {
+      if (!(error instanceof TransactionConflictError)) throw error;
+      // Index 0 is the event marker: someone applied this event id meanwhile.
+      if (error.failedConditions.includes(0)) return { outcome: 'duplicate', assignment };
+      const stale = (index: number) => STALE_STATE_OPERATIONS.has(describe(writes[index]));
+      if (!error.failedConditions.every(stale)) {
+        throw new ConflictError(
+          `Cannot record event ${event.id}: ${conflictReason(writes, error.failedConditions)}`,
+        );
+      }
+      if (attempt + 1 >= MAX_ATTEMPTS) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 5 * 2 ** attempt * (0.5 + Math.random())));
+    }
+  }
+}
+
+/**
+ * Conditions that fail only because the state read before the write changed
+ * meanwhile (the assignment's version, the contact's blocked flag): retried.
+ */
+const STALE_STATE_OPERATIONS = new Set(['assignment', 'contact']);
+
+function describe(write: TransactItem | undefined): string {
+  const key = (write?.Put?.Item ?? write?.Update?.Key ?? write?.ConditionCheck?.Key ?? {}) as Record<
+    string,
+    unknown
+  >;
+  const pk = String(key.pk ?? '');
+  if (pk.includes('#ASSIGNMENT#')) return 'assignment';
+  if (pk.includes('#EMAIL#') || pk.includes('#CONTACT#')) return 'contact';
+  if (pk.includes('#MESSAGE#')) return 'message';
+  return 'other';
+}
+
+function conflictReason(writes: TransactItem[], failed: number[]): string {
+  const kinds = failed.map((index) => describe(writes[index]));
+  if (kinds.includes('message')) return 'the message id exists already, or belongs to another assignment';
+  return `conditions failed on ${kinds.join(', ')}`;
+}
+
+async function readState(orgId: number, event: ProviderEvent) {
+  const assignmentKey = keys.assignment(orgId, event.assignment_id);
+  const markerKey = keys.providerEvent(orgId, event.id);
+  const result = await dynamo.send(
+    new BatchGetCommand({
+      RequestItems: { [tableName()]: { Keys: [assignmentKey, markerKey], ConsistentRead: true } },
+    }),
+  );
+  let items = result.Responses?.[tableName()] ?? [];
+  if (result.UnprocessedKeys?.[tableName()]) {
+    // Rare: DynamoDB asked us to retry part of the batch; read again.
+    return readState(orgId, event);
+  }
+  const assignmentItem = items.find((item) => item.pk === assignmentKey.pk);
+  if (!assignmentItem) throw new NotFoundError(`Assignment ${event.assignment_id} not found`);
+  items = items.filter((item) => item.pk === markerKey.pk);
+  return { assignment: toAssignmentRecord(assignmentItem), duplicate: items.length > 0 };
+}
+
+async function eventWrites(
+  orgId: number,
+  event: ProviderEvent,
+  assignment: AssignmentRecord,
+): Promise<TransactItem[]> {
+  const next = transition(assignment.status, event.type);
+  if (!next) {
+    throw new ConflictError(
+      `Cannot record ${event.type} for assignment ${assignment.assignmentId}: it is ${assignment.status} (allowed from ${LIFECYCLE[event.type].from.join(', ')})`,
+    );
+  }
+  const at = event.at ?? new Date().toISOString();
+  const marker: TransactItem = {
+    Put: {
+      TableName: tableName(),
+      Item: {
+        ...keys.providerEvent(orgId, event.id),
+        type: 'providerEvent',
+        orgId,
+        assignmentId: assignment.assignmentId,
+        eventType: event.type,
+        at,
+      },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+  };
+  if (event.type === 'contact_blocked') {
+    const contact = await getContact(orgId, assignment.contact);
+    return [marker, ...(contact ? blockContactWrites(orgId, contact) : [])];
+  }
+
+  const writes: TransactItem[] = [marker];
+  const set: Record<string, unknown> = {};
+  let after: AssignmentFacts = { ...factsOf(assignment), status: next.status };
+  if (next.status !== assignment.status) {
+    set.status = next.status;
+    set.gsi2pk = keys.campaignStatusIndex(orgId, assignment.campaignId, next.status).gsi2pk;
+  }
+  if (next.stamp) set[next.stamp] = at;
+
+  let messages: (NewMessage & { id: number })[] = [];
+  if (event.type === 'message_sent' || event.type === 'reply_received' || event.type === 'forwarded') {
+    const type =
+      event.type === 'message_sent' ? 'sent' : event.type === 'reply_received' ? 'received' : 'forward';
+    const message: NewMessage & { id: number } = {
+      ...event.message,
+      type,
+      id: event.message.id ?? (await allocateId('message')),
+      created_at: event.message.created_at ?? at,
+      open_count: event.message.open_count ?? 0,
+      response_type:
+        event.type === 'reply_received' ? event.response_type : (event.message.response_type ?? null),
+    };
+    messages = [message];
+    writes.push({
+      Put: {
+        TableName: tableName(),
+        Item: messageItem(orgId, assignment, message),
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    });
+  }
+  const effects = messageEffects(assignment, messages);
+  after = { ...after, sentCount: after.sentCount + effects.sent };
+  let clicks = 0;
+  if (event.type === 'opened' || event.type === 'clicked') {
+    if (event.type === 'opened') effects.opens += 1;
+    else clicks = 1;
+    after = { ...after, openCount: after.openCount + effects.opens, clickCount: after.clickCount + clicks };
+    if (event.type === 'opened' && event.message_id !== undefined) {
+      writes.push({
+        Update: {
+          TableName: tableName(),
+          Key: keys.message(orgId, event.message_id),
+          UpdateExpression: 'ADD openCount :one',
+          ConditionExpression: 'assignmentId = :assignment',
+          ExpressionAttributeValues: { ':one': 1, ':assignment': assignment.assignmentId },
+        },
+      });
+    }
+  }
+  if (clicks > 0) set.clickCount = assignment.clickCount + clicks;
+
+  writes.push(assignmentMessageUpdate(orgId, assignment, effects, { set }));
+  const deltas = assignmentDeltas(factsOf(assignment), after);
+  const campaignWrite = addCounters(keys.campaign(orgId, assignment.campaignId), {
+    ...deltas.campaign,
+    messagesCount: messages.length,
+  });
+  if (campaignWrite) writes.push(campaignWrite);
+  const organizationWrite = addCounters(keys.analytics(orgId), deltas.organization);
+  if (organizationWrite) writes.push(organizationWrite);
+  if (next.status !== assignment.status || next.stamp === 'completedAt') {
+    writes.push({
+      Update: {
+        TableName: tableName(),
+        Key: contactKey(orgId, assignment.contact),
+        UpdateExpression:
+          'SET assignments.#assignment.#status = :status, assignments.#assignment.completedAt = :completedAt',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: { '#assignment': String(assignment.assignmentId), '#status': 'status' },
+        ExpressionAttributeValues: {
+          ':status': next.status,
+          ':completedAt': next.stamp === 'completedAt' ? at : assignment.completedAt,
+        },
+      },
+    });
+  }
+  return writes;
+}
