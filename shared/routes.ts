@@ -26,6 +26,36 @@ export interface RouteDefinition {
 
 export const routes = [
   { name: 'auth', method: 'GET', path: '/public/v1/auth', auth: 'apiKey', table: 'none' },
+  { name: 'list-campaigns', method: 'GET', path: '/public/v1/campaigns', auth: 'apiKey', table: 'read' },
+  { name: 'get-campaign', method: 'GET', path: '/public/v1/campaigns/{id}', auth: 'apiKey', table: 'read' },
+  {
+    name: 'list-campaign-accounts',
+    method: 'GET',
+    path: '/public/v1/campaigns/{id}/accounts',
+    auth: 'apiKey',
+    table: 'read',
+  },
+  {
+    name: 'list-campaign-contacts',
+    method: 'GET',
+    path: '/public/v1/campaigns/{id}/contacts',
+    auth: 'apiKey',
+    table: 'read',
+  },
+  {
+    name: 'list-campaign-messages',
+    method: 'GET',
+    path: '/public/v1/campaigns/{id}/messages',
+    auth: 'apiKey',
+    table: 'read',
+  },
+  {
+    name: 'get-analytics-overview',
+    method: 'GET',
+    path: '/public/v1/analytics/overview',
+    auth: 'apiKey',
+    table: 'read',
+  },
 ] as const satisfies readonly RouteDefinition[];
 
 /** Project-relative entry file of a route's handler. */

@@ -1,11 +1,14 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { tableName } from '../config.ts';
+import { batchGet } from '../db/batch.ts';
 import { dynamo } from '../db/client.ts';
 import { keys } from '../db/keys.ts';
+import { queryFirst } from '../db/query.ts';
 import { addCounters, type TransactItem, TransactionConflictError, transact } from '../db/transactions.ts';
 import { ConflictError } from '../http/errors.ts';
 import type { AccountInput } from '../schemas/import.ts';
 import type { Account, Signal } from '../schemas/resources.ts';
+import { getCampaign } from './campaigns.ts';
 
 /**
  * Accounts (companies), org-wide, and their qualifications into campaigns.
@@ -260,4 +263,43 @@ export async function excludeAccountByDomain(orgId: number, domain: string): Pro
     // Excluded concurrently by another request: the outcome is the same.
     if (!(error instanceof TransactionConflictError && error.failedConditions.includes(0))) throw error;
   }
+}
+
+/**
+ * A page of the campaign's qualified accounts, highest score first (ties by
+ * id), each with its score and signals in this campaign. Excluded accounts are
+ * not in the ranking index, so they never appear. Reads: the campaign, the
+ * first `from + take` ranking entries, and one BatchGetItem for the accounts.
+ */
+export async function listCampaignAccounts(
+  orgId: number,
+  campaignId: number,
+  options: { from: number; take: number },
+): Promise<Account[]> {
+  const campaign = await getCampaign(orgId, campaignId);
+  if (options.from >= campaign.accountsCount) return [];
+  const ranking = (
+    await queryFirst(
+      'gsi1',
+      keys.campaignAccountsIndex(orgId, campaignId).gsi1pk,
+      options.from + options.take,
+      'ascending',
+    )
+  )
+    .slice(options.from)
+    .map(toQualificationRecord);
+  const accounts = await getAccounts(
+    orgId,
+    ranking.map((qualification) => qualification.accountId),
+  );
+  return ranking.flatMap((qualification) => {
+    const record = accounts.get(qualification.accountId);
+    return record ? [toAccount({ ...record, score: qualification.score }, qualification.signals)] : [];
+  });
+}
+
+/** Reads accounts by id. */
+async function getAccounts(orgId: number, accountIds: number[]): Promise<Map<number, AccountRecord>> {
+  const items = await batchGet(accountIds.map((id) => keys.account(orgId, id)));
+  return new Map(items.map((item) => [item.accountId as number, toAccountRecord(item)]));
 }

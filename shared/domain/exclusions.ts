@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { BatchGetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { tableName } from '../config.ts';
+import { batchGet } from '../db/batch.ts';
 import { dynamo } from '../db/client.ts';
 import { keys } from '../db/keys.ts';
 import { excludeAccountByDomain } from './accounts.ts';
@@ -87,17 +88,9 @@ export async function findExclusions(
   values: { emails: string[]; domains: string[] },
 ): Promise<{ emails: Set<string>; domains: Set<string> }> {
   const excluded = { emails: new Set<string>(), domains: new Set<string>() };
-  let requestKeys: Record<string, unknown>[] = exclusionShardKeys(orgId, values);
-  while (requestKeys.length > 0) {
-    const result = await dynamo.send(
-      new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: requestKeys } } }),
-    );
-    for (const item of result.Responses?.[tableName()] ?? []) {
-      const target = String(item.sk).startsWith('EMAIL#') ? excluded.emails : excluded.domains;
-      for (const value of (item.values as Set<string> | undefined) ?? []) target.add(value);
-    }
-    requestKeys =
-      (result.UnprocessedKeys?.[tableName()]?.Keys as Record<string, unknown>[] | undefined) ?? [];
+  for (const item of await batchGet(exclusionShardKeys(orgId, values))) {
+    const target = String(item.sk).startsWith('EMAIL#') ? excluded.emails : excluded.domains;
+    for (const value of (item.values as Set<string> | undefined) ?? []) target.add(value);
   }
   return {
     emails: new Set(values.emails.filter((email) => excluded.emails.has(email))),

@@ -1,6 +1,4 @@
-import { BatchGetCommand, BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { tableName } from '../config.ts';
-import { dynamo } from '../db/client.ts';
+import { batchGet, batchPut } from '../db/batch.ts';
 import { allocateIds } from '../db/ids.ts';
 import { keys } from '../db/keys.ts';
 import type { JobInput } from '../schemas/import.ts';
@@ -33,21 +31,8 @@ export function toJob(item: Record<string, unknown>): Job {
  * new ones, BatchWriteItem for all.
  */
 export async function upsertJobs(orgId: number, jobs: (JobInput & { domain: string })[]): Promise<void> {
-  const sequences = new Map<string, number>();
-  for (let start = 0; start < jobs.length; start += 100) {
-    let requestKeys: Record<string, unknown>[] = [
-      ...new Set(jobs.slice(start, start + 100).map((job) => job.id)),
-    ].map((id) => keys.job(orgId, id));
-    while (requestKeys.length > 0) {
-      const result = await dynamo.send(
-        new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: requestKeys } } }),
-      );
-      for (const item of result.Responses?.[tableName()] ?? [])
-        sequences.set(item.jobId as string, item.sequence as number);
-      requestKeys =
-        (result.UnprocessedKeys?.[tableName()]?.Keys as Record<string, unknown>[] | undefined) ?? [];
-    }
-  }
+  const known = await batchGet([...new Set(jobs.map((job) => job.id))].map((id) => keys.job(orgId, id)));
+  const sequences = new Map(known.map((item) => [item.jobId as string, item.sequence as number]));
   const newIds = [...new Set(jobs.map((job) => job.id).filter((id) => !sequences.has(id)))];
   const allocated = await allocateIds('job', newIds.length);
   for (const [index, id] of newIds.entries()) sequences.set(id, allocated[index]!);
@@ -73,11 +58,5 @@ export async function upsertJobs(orgId: number, jobs: (JobInput & { domain: stri
       description: job.description,
     };
   });
-  for (let start = 0; start < items.length; start += 25) {
-    let requests = items.slice(start, start + 25).map((Item) => ({ PutRequest: { Item } }));
-    while (requests.length > 0) {
-      const result = await dynamo.send(new BatchWriteCommand({ RequestItems: { [tableName()]: requests } }));
-      requests = (result.UnprocessedItems?.[tableName()] as typeof requests | undefined) ?? [];
-    }
-  }
+  await batchPut(items);
 }

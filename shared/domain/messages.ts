@@ -1,8 +1,7 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { tableName } from '../config.ts';
-import { dynamo } from '../db/client.ts';
 import { allocateIds } from '../db/ids.ts';
 import { keys } from '../db/keys.ts';
+import { queryFirst } from '../db/query.ts';
 import { addCounters, type TransactItem, TransactionConflictError, transact } from '../db/transactions.ts';
 import type { MessageInput } from '../schemas/import.ts';
 import type { CampaignMessage } from '../schemas/resources.ts';
@@ -227,36 +226,6 @@ export async function listCampaignMessages(
   skip: number,
   take: number,
 ): Promise<CampaignMessage[]> {
-  const items = await queryNewestFirst(
-    keys.campaignMessagesIndex(orgId, campaignId).gsi1pk,
-    'gsi1',
-    skip + take,
-  );
+  const items = await queryFirst('gsi1', keys.campaignMessagesIndex(orgId, campaignId).gsi1pk, skip + take);
   return items.slice(skip).map(toCampaignMessage);
-}
-
-/** Reads the first `limit` items of an index partition, newest first. */
-export async function queryNewestFirst(
-  partition: string,
-  index: 'gsi1' | 'gsi2',
-  limit: number,
-): Promise<Record<string, unknown>[]> {
-  const items: Record<string, unknown>[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await dynamo.send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: index,
-        KeyConditionExpression: `${index}pk = :pk`,
-        ExpressionAttributeValues: { ':pk': partition },
-        ScanIndexForward: false,
-        Limit: limit - items.length,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    items.push(...(page.Items ?? []));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey && items.length < limit);
-  return items;
 }

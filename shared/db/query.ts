@@ -1,0 +1,36 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { tableName } from '../config.ts';
+import type { IndexName } from '../table.ts';
+import { dynamo } from './client.ts';
+
+/**
+ * Reads the first `limit` items of an index partition in descending sort-key
+ * order (newest or highest first). Offset pages read `skip + take` entries: the
+ * cost grows with the offset asked for, never with the partition's size.
+ */
+export async function queryFirst(
+  index: IndexName,
+  partition: string,
+  limit: number,
+  order: 'descending' | 'ascending' = 'descending',
+): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  while (items.length < limit) {
+    const page = await dynamo.send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: index,
+        KeyConditionExpression: `${index}pk = :pk`,
+        ExpressionAttributeValues: { ':pk': partition },
+        ScanIndexForward: order === 'ascending',
+        Limit: limit - items.length,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    items.push(...(page.Items ?? []));
+    startKey = page.LastEvaluatedKey;
+    if (!startKey) break;
+  }
+  return items;
+}

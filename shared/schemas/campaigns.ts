@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import type { EndpointSchemas } from '../http/endpoint.ts';
+import { DEFAULT_PAGE_SIZE, idParam, integerQuery, MAX_PAGE_SIZE } from './params.ts';
+import {
+  account,
+  analyticsOverview,
+  CONTACT_STATUS_FILTERS,
+  campaignContact,
+  campaignDetail,
+  campaignMessage,
+  campaignSummary,
+} from './resources.ts';
+
+/** The schemas of the campaign read endpoints and the analytics overview. */
+
+const campaignPath = z.object({ id: idParam });
+const skipTake = {
+  skip: integerQuery({ default: 0, min: 0 }),
+  take: integerQuery({ default: DEFAULT_PAGE_SIZE, min: 1, max: MAX_PAGE_SIZE }),
+};
+
+/** A page of a list with its total, as the contact list has it (and the message history, by decision). */
+const page = <T extends z.ZodType>(item: T) =>
+  z.object({ data: z.array(item), total: z.number().int(), skip: z.number().int(), take: z.number().int() });
+
+/** GET /public/v1/campaigns */
+export const listCampaignsEndpoint = {
+  response: z.object({ campaigns: z.array(campaignSummary) }),
+} satisfies EndpointSchemas;
+
+/** GET /public/v1/campaigns/{id} */
+export const getCampaignEndpoint = {
+  path: campaignPath,
+  response: campaignDetail,
+} satisfies EndpointSchemas;
+
+/** GET /public/v1/campaigns/{id}/accounts */
+export const listCampaignAccountsEndpoint = {
+  path: campaignPath,
+  query: z.object({
+    from: integerQuery({ default: 0, min: 0 }),
+    take: integerQuery({ default: DEFAULT_PAGE_SIZE, min: 1, max: MAX_PAGE_SIZE }),
+  }),
+  response: z.object({ accounts: z.array(account) }),
+} satisfies EndpointSchemas;
+
+/** GET /public/v1/campaigns/{id}/contacts */
+export const listCampaignContactsEndpoint = {
+  path: campaignPath,
+  query: z.object({
+    ...skipTake,
+    status: z.enum(CONTACT_STATUS_FILTERS).optional(),
+  }),
+  response: page(campaignContact),
+} satisfies EndpointSchemas;
+
+/** GET /public/v1/campaigns/{id}/messages */
+export const listCampaignMessagesEndpoint = {
+  path: campaignPath,
+  query: z.object(skipTake),
+  response: page(campaignMessage),
+} satisfies EndpointSchemas;
+
+/** GET /public/v1/analytics/overview */
+export const analyticsOverviewEndpoint = {
+  response: analyticsOverview,
+} satisfies EndpointSchemas;

@@ -1,0 +1,41 @@
+import { z } from 'zod';
+
+/**
+ * Path and query parameters arrive as strings. These schemas accept only
+ * canonical decimal integers (no sign, exponent, fraction or blanks), convert
+ * them, and carry the bounds and defaults into the OpenAPI document.
+ */
+
+const DIGITS = /^[0-9]{1,16}$/;
+
+/** A positive integer id in a path: `0`, `-1`, `1.5`, `abc` and ids beyond 2^53−1 are 400. */
+export const idParam = z
+  .string()
+  .regex(DIGITS, 'must be a positive integer')
+  .transform(Number)
+  .pipe(
+    z
+      .number()
+      .int()
+      .min(1, 'must be a positive integer')
+      .max(Number.MAX_SAFE_INTEGER, 'must be at most 2^53-1'),
+  );
+
+/** An optional integer query parameter with a default and bounds. */
+export function integerQuery(options: { default: number; min: number; max?: number }) {
+  let number = z.number().int().min(options.min, `must be at least ${options.min}`);
+  if (options.max !== undefined) number = number.max(options.max, `must be at most ${options.max}`);
+  return z
+    .string()
+    .regex(DIGITS, options.min > 0 ? 'must be a positive integer' : 'must be a non-negative integer')
+    .transform(Number)
+    .pipe(number)
+    .optional()
+    .transform((value) => value ?? options.default)
+    .meta({ default: options.default });
+}
+
+/** The maximum `take` of the list endpoints that the spec or the design leave bounded at 100. */
+export const MAX_PAGE_SIZE = 100;
+/** The default page size of campaign accounts, contacts and messages. */
+export const DEFAULT_PAGE_SIZE = 25;

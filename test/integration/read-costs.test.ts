@@ -1,0 +1,122 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { applyImport, validateImport } from '#shared/admin/import.ts';
+import { createOrganization } from '#shared/domain/organizations.ts';
+import { handler as getAnalyticsOverview } from '../../functions/get-analytics-overview/handler.ts';
+import { handler as getCampaign } from '../../functions/get-campaign/handler.ts';
+import { handler as listCampaignAccounts } from '../../functions/list-campaign-accounts/handler.ts';
+import { handler as listCampaignContacts } from '../../functions/list-campaign-contacts/handler.ts';
+import { handler as listCampaignMessages } from '../../functions/list-campaign-messages/handler.ts';
+import { handler as listCampaigns } from '../../functions/list-campaigns/handler.ts';
+import { invoke } from '../support/invoke.ts';
+import { countRequests } from '../support/request-counter.ts';
+
+/**
+ * The read endpoints answer with a fixed number of DynamoDB requests however
+ * many assignments and messages a campaign has: aggregates come from
+ * counters kept at write time, pages from an index read of `skip + take`.
+ */
+
+const ASSIGNMENTS = 2000;
+let orgId: number;
+
+beforeAll(async () => {
+  ({ orgId } = await createOrganization('Big Campaign Inc'));
+  const statuses = [
+    'pending-approval',
+    'scheduled',
+    'in-progress',
+    'completed',
+    'replied',
+    'bounced',
+    'unsubscribed',
+  ];
+  const document = {
+    campaigns: [
+      {
+        id: 7001,
+        name: 'Big',
+        signals: ['hiring'],
+        sequences: [
+          {
+            id: 7101,
+            provider: 'lemlist',
+            channel: 'email',
+            steps: [{ type: 'email', variants: [{ body: 'Hi' }] }],
+          },
+        ],
+      },
+    ],
+    accounts: Array.from({ length: 150 }, (_, index) => ({
+      id: 70_000 + index,
+      domain: `big${index}.example.com`,
+      campaigns: [{ campaign_id: 7001, score: (index * 7) % 100, signals: [] }],
+    })),
+    contacts: Array.from({ length: ASSIGNMENTS }, (_, index) => ({
+      id: 700_000 + index,
+      email: `c${index}@big.example.com`,
+    })),
+    assignments: Array.from({ length: ASSIGNMENTS }, (_, index) => ({
+      id: 800_000 + index,
+      campaign_id: 7001,
+      sequence_id: 7101,
+      contact_id: 700_000 + index,
+      status: statuses[index % statuses.length],
+      created_at: new Date(Date.UTC(2026, 0, 1, 0, index)).toISOString(),
+    })),
+    messages: Array.from({ length: ASSIGNMENTS }, (_, index) => ({
+      id: 900_000 + index,
+      assignment_id: 800_000 + index,
+      type: 'sent',
+      step_type: 'email',
+      body: 'Hello',
+      open_count: index % 2,
+      created_at: new Date(Date.UTC(2026, 1, 1, 0, index)).toISOString(),
+    })),
+  };
+  const validated = validateImport(document);
+  if (!validated.ok) throw new Error(JSON.stringify(validated.errors.slice(0, 3)));
+  await applyImport(orgId, validated.document);
+}, 300_000);
+
+describe('DynamoDB requests per read endpoint on a campaign with thousands of assignments', () => {
+  it.each([
+    ['GET /campaigns', listCampaigns, {}, 1],
+    ['GET /campaigns/{id}', getCampaign, { path: { id: '7001' } }, 1],
+    ['GET /campaigns/{id}/accounts', listCampaignAccounts, { path: { id: '7001' } }, 3],
+    [
+      'GET /campaigns/{id}/accounts?take=100',
+      listCampaignAccounts,
+      { path: { id: '7001' }, query: { take: '100' } },
+      3,
+    ],
+    ['GET /campaigns/{id}/contacts', listCampaignContacts, { path: { id: '7001' } }, 2],
+    [
+      'GET /campaigns/{id}/contacts?status=replied',
+      listCampaignContacts,
+      { path: { id: '7001' }, query: { status: 'replied' } },
+      2,
+    ],
+    ['GET /campaigns/{id}/messages', listCampaignMessages, { path: { id: '7001' } }, 2],
+    ['GET /analytics/overview', getAnalyticsOverview, {}, 1],
+  ] as const)('%s makes %#: a fixed number of requests', async (_name, handler, request, expected) => {
+    const { result, count } = await countRequests(() => invoke(handler, { orgId, ...request }));
+    expect(result.status).toBe(200);
+    expect(count).toBe(expected);
+  });
+
+  it('reads the totals from counters: the contact total is every assignment without counting items', async () => {
+    const { result, count } = await countRequests(() =>
+      invoke(listCampaignContacts, { orgId, path: { id: '7001' } }),
+    );
+    expect(result.body.total).toBe(ASSIGNMENTS);
+    expect(count).toBe(2);
+  });
+
+  it('reads a deep page with a bounded number of index pages', async () => {
+    const { result, count } = await countRequests(() =>
+      invoke(listCampaignContacts, { orgId, path: { id: '7001' }, query: { skip: '1900', take: '100' } }),
+    );
+    expect(result.body.data).toHaveLength(100);
+    expect(count).toBeLessThanOrEqual(4);
+  });
+});
