@@ -49,6 +49,15 @@ export const routes = [
     auth: 'apiKey',
     table: 'read',
   },
+  { name: 'lookup-account', method: 'GET', path: '/public/v1/accounts', auth: 'apiKey', table: 'read' },
+  {
+    name: 'exclude-account',
+    method: 'POST',
+    path: '/public/v1/accounts/exclude',
+    auth: 'apiKey',
+    table: 'readWrite',
+  },
+  { name: 'search-jobs', method: 'GET', path: '/public/v1/jobs/{domain}', auth: 'apiKey', table: 'read' },
   {
     name: 'get-analytics-overview',
     method: 'GET',

@@ -5,7 +5,7 @@ import { dynamo } from '../db/client.ts';
 import { keys } from '../db/keys.ts';
 import { queryFirst } from '../db/query.ts';
 import { addCounters, type TransactItem, TransactionConflictError, transact } from '../db/transactions.ts';
-import { ConflictError } from '../http/errors.ts';
+import { ConflictError, NotFoundError } from '../http/errors.ts';
 import type { AccountInput } from '../schemas/import.ts';
 import type { Account, Signal } from '../schemas/resources.ts';
 import { getCampaign } from './campaigns.ts';
@@ -302,4 +302,34 @@ export async function listCampaignAccounts(
 async function getAccounts(orgId: number, accountIds: number[]): Promise<Map<number, AccountRecord>> {
   const items = await batchGet(accountIds.map((id) => keys.account(orgId, id)));
   return new Map(items.map((item) => [item.accountId as number, toAccountRecord(item)]));
+}
+
+/**
+ * Looks an account up by domain, by id, or both (then they must name the same
+ * account). With a campaign, only the signals named in that campaign's signal
+ * list are kept. Anything not found, including another organization's account
+ * or campaign, is a NotFoundError.
+ */
+export async function lookupAccount(
+  orgId: number,
+  query: { domain?: string; id?: number; campaignId?: number },
+): Promise<Account> {
+  const [accountId, campaign] = await Promise.all([
+    query.domain !== undefined ? accountIdByDomain(orgId, query.domain) : Promise.resolve(query.id ?? null),
+    query.campaignId !== undefined ? getCampaign(orgId, query.campaignId) : Promise.resolve(null),
+  ]);
+  const what = query.domain !== undefined ? `with domain ${query.domain}` : `${query.id}`;
+  if (accountId === null || (query.id !== undefined && query.id !== accountId)) {
+    throw new NotFoundError(`Account ${what} not found`);
+  }
+  const { Item } = await dynamo.send(
+    new GetCommand({ TableName: tableName(), Key: keys.account(orgId, accountId) }),
+  );
+  if (!Item) throw new NotFoundError(`Account ${what} not found`);
+  const record = toAccountRecord(Item);
+  const wanted = campaign ? new Set(campaign.signals) : null;
+  return toAccount(
+    record,
+    wanted ? record.signals.filter((signal) => wanted.has(signal.name)) : record.signals,
+  );
 }

@@ -1,4 +1,7 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { tableName } from '../config.ts';
 import { batchGet, batchPut } from '../db/batch.ts';
+import { dynamo } from '../db/client.ts';
 import { allocateIds } from '../db/ids.ts';
 import { keys } from '../db/keys.ts';
 import type { JobInput } from '../schemas/import.ts';
@@ -59,4 +62,68 @@ export async function upsertJobs(orgId: number, jobs: (JobInput & { domain: stri
     };
   });
   await batchPut(items);
+}
+
+/** A page of a domain's jobs and the cursor of the next one (0 on the last page). */
+export interface JobPage {
+  domain: string;
+  next: number;
+  jobs: Job[];
+}
+
+/** Thrown when a cursor does not name a job of the searched domain. */
+export class UnknownCursorError extends Error {}
+
+/**
+ * One page of a domain's jobs, newest `first_seen_at` first (ties by arrival).
+ * The cursor is the sequence number of the last job of the previous page; the
+ * page continues right after that job in the index, so jobs that arrive
+ * between pages never shift or repeat what is left. One extra job is read to
+ * know whether another page exists, so the last page says `next: 0`.
+ */
+export async function searchJobs(
+  orgId: number,
+  domain: string,
+  options: { take: number; cursor?: number; since?: string },
+): Promise<JobPage> {
+  const { gsi1pk } = keys.jobsOfDomainIndex(orgId, domain);
+  let startKey: Record<string, unknown> | undefined;
+  if (options.cursor !== undefined) {
+    const { Items } = await dynamo.send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: 'gsi2',
+        KeyConditionExpression: 'gsi2pk = :pk',
+        ExpressionAttributeValues: { ':pk': keys.jobCursorIndex(orgId, options.cursor).gsi2pk },
+      }),
+    );
+    const job = Items?.[0];
+    if (!job || job.gsi1pk !== gsi1pk)
+      throw new UnknownCursorError(`cursor ${options.cursor} is not a position in this search`);
+    startKey = { pk: job.pk, sk: job.sk, gsi1pk: job.gsi1pk, gsi1sk: job.gsi1sk };
+  }
+  // Sort keys are `<first_seen_at>#<sequence>`; '~' sorts after every digit, so this keeps strictly later times.
+  const since = options.since === undefined ? undefined : `${options.since}#~`;
+  // Everything after a cursor at or before `since` is older still: the walk is over.
+  if (since && startKey && String(startKey.gsi1sk) <= since) return { domain, next: 0, jobs: [] };
+  const items: Record<string, unknown>[] = [];
+  while (items.length <= options.take) {
+    const page = await dynamo.send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: 'gsi1',
+        KeyConditionExpression: since ? 'gsi1pk = :pk AND gsi1sk > :since' : 'gsi1pk = :pk',
+        ExpressionAttributeValues: since ? { ':pk': gsi1pk, ':since': since } : { ':pk': gsi1pk },
+        ScanIndexForward: false,
+        Limit: options.take + 1 - items.length,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    items.push(...(page.Items ?? []));
+    startKey = page.LastEvaluatedKey;
+    if (!startKey) break;
+  }
+  const jobs = items.slice(0, options.take);
+  const next = items.length > options.take ? (jobs.at(-1)?.sequence as number) : 0;
+  return { domain, next, jobs: jobs.map(toJob) };
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { normalizeDomain } from '../domain/domains.ts';
 
 /**
  * Path and query parameters arrive as strings. These schemas accept only
@@ -39,3 +40,21 @@ export function integerQuery(options: { default: number; min: number; max?: numb
 export const MAX_PAGE_SIZE = 100;
 /** The default page size of campaign accounts, contacts and messages. */
 export const DEFAULT_PAGE_SIZE = 25;
+
+/** A domain, URL or host, normalized (shared/domain/domains.ts); one without a usable domain is 400. */
+export const domainString = z
+  .string()
+  .max(2048, 'must be at most 2048 characters')
+  .transform((value, context) => {
+    const domain = normalizeDomain(value);
+    if (domain === null) {
+      context.addIssue({ code: 'custom', message: 'is not a usable domain' });
+      return z.NEVER;
+    }
+    return domain;
+  });
+
+/** An ISO 8601 date-time with offset, in its canonical UTC form. */
+export const dateTimeQuery = z.iso
+  .datetime({ offset: true, message: 'must be an ISO 8601 date-time, e.g. 2026-04-01T00:00:00Z' })
+  .transform((value) => new Date(value).toISOString());
