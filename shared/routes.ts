@@ -49,6 +49,20 @@ export const routes = [
     auth: 'apiKey',
     table: 'read',
   },
+  {
+    name: 'push-raw-contacts',
+    method: 'POST',
+    path: '/public/v1/campaigns/{id}/raw/contacts',
+    auth: 'apiKey',
+    table: 'readWrite',
+  },
+  {
+    name: 'check-eligibility',
+    method: 'POST',
+    path: '/public/v1/campaigns/{id}/raw/contacts/check-eligibility',
+    auth: 'apiKey',
+    table: 'read',
+  },
   { name: 'lookup-account', method: 'GET', path: '/public/v1/accounts', auth: 'apiKey', table: 'read' },
   {
     name: 'exclude-account',

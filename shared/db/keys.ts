@@ -154,6 +154,12 @@ export const keys = {
   }),
   campaignMessagesIndex,
 
+  /** A claimed `Idempotency-Key` and the response it replays (expires after 24 hours). */
+  idempotency: (orgId: number, idempotencyKey: string) => ({
+    pk: `${org(orgId)}#IDEMPOTENCY#${idempotencyKey}`,
+    sk: 'IDEMPOTENCY',
+  }),
+
   /** Records that a provider event id was applied, so a replay changes nothing. */
   providerEvent: (orgId: number, eventId: string) => ({ pk: `${org(orgId)}#EVENT#${eventId}`, sk: 'EVENT' }),
 

@@ -26,7 +26,8 @@ export interface CampaignRecord extends CampaignCounts {
   messagesCount: number;
 }
 
-function toRecord(item: Record<string, unknown>): CampaignRecord {
+/** A stored campaign item as a record. */
+export function toCampaignRecord(item: Record<string, unknown>): CampaignRecord {
   const counters = Object.fromEntries(
     CAMPAIGN_COUNTERS.map((name) => [name, Number(item[name] ?? 0)]),
   ) as CampaignCounts;
@@ -99,7 +100,7 @@ export async function getCampaign(orgId: number, campaignId: number): Promise<Ca
     new GetCommand({ TableName: tableName(), Key: keys.campaign(orgId, campaignId) }),
   );
   if (!Item) throw new NotFoundError(`Campaign ${campaignId} not found`);
-  return toRecord(Item);
+  return toCampaignRecord(Item);
 }
 
 /** Every campaign of the organization, by id. */
@@ -116,7 +117,7 @@ export async function listCampaigns(orgId: number): Promise<CampaignRecord[]> {
         ExclusiveStartKey: startKey,
       }),
     );
-    campaigns.push(...(page.Items ?? []).map(toRecord));
+    campaigns.push(...(page.Items ?? []).map(toCampaignRecord));
     startKey = page.LastEvaluatedKey;
   } while (startKey);
   return campaigns;

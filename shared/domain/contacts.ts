@@ -202,3 +202,18 @@ export function blockContactWrites(orgId: number, contact: ContactRecord): Trans
   }
   return writes;
 }
+
+/** The item of a contact created by a raw push (no assignments yet). */
+export function newContactItem(orgId: number, contact: ContactFields): Record<string, unknown> {
+  const email = contact.email === null ? null : normalizeEmail(contact.email);
+  return {
+    ...contactKey(orgId, { id: contact.id, email }),
+    type: 'contact',
+    orgId,
+    ...contact,
+    email,
+    blocked: false,
+    assignments: {},
+    sequenceAssignments: {},
+  };
+}

@@ -72,6 +72,9 @@ export function describeIssue(location: InputLocation, error: z.ZodError): strin
     : `Invalid ${location.whole}: ${issue.message}`;
 }
 
+/** Describes why one item of a batch (a pushed contact) is invalid, naming its field. */
+export const describeContactIssue = (error: z.ZodError): string => describeIssue(BODY, error);
+
 function validate<T extends z.ZodType>(schema: T, value: unknown, location: InputLocation): z.output<T> {
   const result = schema.safeParse(value);
   if (!result.success) throw new BadRequestError(describeIssue(location, result.error));

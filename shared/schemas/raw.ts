@@ -1,0 +1,99 @@
+import { z } from 'zod';
+import { INELIGIBILITY_REASONS } from '../domain/eligibility.ts';
+import type { EndpointSchemas } from '../http/endpoint.ts';
+import { domainString, idParam } from './params.ts';
+
+/**
+ * The raw operations. The push validates its envelope as a whole (400) but
+ * each contact on its own: a bad contact lands in `errors` and the others
+ * proceed. Limits: 1,000 contacts or emails per request; variable names
+ * `[A-Za-z0-9_]{1,64}`, at most 50 per contact, values at most 10 kB.
+ */
+
+export const MAX_CONTACTS_PER_REQUEST = 1000;
+export const MAX_VARIABLES = 50;
+export const MAX_VARIABLE_BYTES = 10 * 1024;
+
+const email = z
+  .string()
+  .trim()
+  .max(320, 'must be at most 320 characters')
+  .pipe(z.email('must be an email address'));
+
+const variables = z
+  .record(
+    z.string().regex(/^[A-Za-z0-9_]{1,64}$/, 'variable names are 1-64 letters, digits or underscores'),
+    z
+      .string()
+      .refine(
+        (value) => Buffer.byteLength(value) <= MAX_VARIABLE_BYTES,
+        `must be at most ${MAX_VARIABLE_BYTES} bytes`,
+      ),
+  )
+  .refine((value) => Object.keys(value).length <= MAX_VARIABLES, `at most ${MAX_VARIABLES} variables`);
+
+/** One contact of a push. */
+export const rawContact = z.object({
+  email,
+  firstName: z.string().max(200).optional(),
+  lastName: z.string().max(200).optional(),
+  title: z.string().max(500).optional(),
+  linkedinUrl: z.string().max(2048).optional(),
+  companyName: z.string().max(500).optional(),
+  companyDomain: domainString.optional(),
+  variables: variables.default({}),
+});
+
+const bypassFlags = {
+  bypassCooldownOtherSequences: z.boolean().default(false),
+  bypassGlobalExcluded: z.boolean().default(false),
+  takeoverUnapproved: z.boolean().default(false),
+  /** Which of the campaign's sequences; default its first email sequence. */
+  sequenceId: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
+};
+
+const reasons = z.array(z.enum(INELIGIBILITY_REASONS));
+
+/** POST /public/v1/campaigns/{id}/raw/contacts */
+export const pushContactsEndpoint = {
+  path: z.object({ id: idParam }),
+  body: z.object({
+    contacts: z
+      .array(z.unknown().meta({ description: 'A contact: see RawContact.' }))
+      .max(MAX_CONTACTS_PER_REQUEST, `at most ${MAX_CONTACTS_PER_REQUEST} contacts per request`),
+    triggerIntake: z.boolean().default(false),
+    skipIneligible: z.boolean().default(true),
+    ...bypassFlags,
+  }),
+  response: z.object({
+    created: z.number().int(),
+    updated: z.number().int(),
+    skipped: z.number().int(),
+    assignmentIds: z.array(z.number().int()),
+    errors: z.array(z.object({ index: z.number().int(), email: z.string().nullable(), message: z.string() })),
+    skippedContacts: z.array(z.object({ email: z.string(), reasons })),
+  }),
+} satisfies EndpointSchemas;
+
+/** POST /public/v1/campaigns/{id}/raw/contacts/check-eligibility */
+export const checkEligibilityEndpoint = {
+  path: z.object({ id: idParam }),
+  body: z.object({
+    emails: z
+      .array(email)
+      .max(MAX_CONTACTS_PER_REQUEST, `at most ${MAX_CONTACTS_PER_REQUEST} emails per request`),
+    ...bypassFlags,
+  }),
+  response: z.object({
+    results: z.array(z.object({ email: z.string(), eligible: z.boolean(), reasons })),
+    summary: z.object({
+      total: z.number().int(),
+      eligible: z.number().int(),
+      ineligible: z.number().int(),
+      ...(Object.fromEntries(INELIGIBILITY_REASONS.map((reason) => [reason, z.number().int()])) as Record<
+        (typeof INELIGIBILITY_REASONS)[number],
+        z.ZodNumber
+      >),
+    }),
+  }),
+} satisfies EndpointSchemas;
