@@ -30,27 +30,7 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
 
 try {
   const stack = await startLocalStack({ port, dataDir, writeEndpointsFile: true });
-  // The seed module is loaded after the stack has pointed the SDK at the local table.
-  const { demoOrganizationId, seedDemo } = await import('../../shared/admin/seed.ts');
-  const lines = [
-    `Outreach Campaign Public API (local) ready in ${((performance.now() - startedAt) / 1000).toFixed(1)} s`,
-  ];
-  lines.push(`  Base URL:     ${stack.apiUrl}/public/v1`);
-  lines.push(`  Data:         ${dataDir ?? 'in memory (use --data-dir DIR to keep it)'}`);
-  if (stack.freshStore) {
-    const demo = await seedDemo();
-    lines.push(`  Demo org:     ${demo.orgId}`);
-    lines.push(`  API key:      ${demo.apiKey}`);
-    lines.push(`  Try:          curl -H 'x-api-key: ${demo.apiKey}' ${stack.apiUrl}/public/v1/auth`);
-  } else {
-    const orgId = await demoOrganizationId();
-    lines.push(
-      `  Demo org:     ${orgId ?? 'none'} (existing data; keys are stored hashed and cannot be shown again)`,
-    );
-    lines.push(`  New key:      npx outreach-admin key create --org ${orgId ?? '<ORG_ID>'}`);
-  }
-  console.log(lines.join('\n'));
-
+  // Handlers go in before the seed, which takes a while: Ctrl-C during it still stops DynamoDB Local.
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
@@ -61,6 +41,38 @@ try {
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  // The seed module is loaded after the stack has pointed the SDK at the local table.
+  const { demoOrganizationId, seedDemo } = await import('../../shared/admin/seed.ts');
+  const details: string[] = [];
+  if (stack.freshStore) {
+    console.log('Empty store: importing the demo organization…');
+    const { progressReporter } = await import('../../shared/admin/commands.ts');
+    const progress = progressReporter();
+    const seedStartedAt = performance.now();
+    const demo = await seedDemo({ onProgress: progress.update }).finally(() => progress.done());
+    const seedSeconds = ((performance.now() - seedStartedAt) / 1000).toFixed(1);
+    const { report } = demo;
+    const count = (value: number) => value.toLocaleString('en-US');
+    details.push(`  Demo org:     ${demo.orgId}`);
+    details.push(
+      `  Demo data:    ${count(report.campaigns)} campaigns, ${count(report.accounts)} accounts, ${count(report.contacts)} contacts, ${count(report.assignmentsCreated)} assignments, ${count(report.eventsApplied)} provider events, ${count(report.jobs)} jobs (${count(demo.records)} records imported in ${seedSeconds} s)`,
+    );
+    details.push(`  API key:      ${demo.apiKey}`);
+    details.push(`  Try:          curl -H 'x-api-key: ${demo.apiKey}' ${stack.apiUrl}/public/v1/auth`);
+  } else {
+    const orgId = await demoOrganizationId();
+    details.push(
+      `  Demo org:     ${orgId ?? 'none'} (existing data; keys are stored hashed and cannot be shown again)`,
+    );
+    details.push(`  New key:      npx outreach-admin key create --org ${orgId ?? '<ORG_ID>'}`);
+  }
+  const lines = [
+    `Outreach Campaign Public API (local) ready in ${((performance.now() - startedAt) / 1000).toFixed(1)} s`,
+    `  Base URL:     ${stack.apiUrl}/public/v1`,
+    `  Data:         ${dataDir ?? 'in memory (use --data-dir DIR to keep it)'}`,
+    ...details,
+  ];
+  console.log(lines.join('\n'));
 } catch (error) {
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'EADDRINUSE') {

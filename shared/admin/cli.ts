@@ -5,7 +5,8 @@ import { configureTarget, TargetError } from './target.ts';
 /**
  * `outreach-admin`: the operator CLI. Run from the project folder it reaches the
  * running local stack; `--stack NAME --region R` reaches a deployed one. Every
- * command prints text, or JSON with `--json`. Usage errors exit 2, failures 1.
+ * command prints text, or JSON with `--json`. Usage errors exit 2, failures 1
+ * (an invalid import, rejected events, an unknown organization).
  */
 
 const GLOBAL_FLAGS = {
@@ -26,8 +27,11 @@ async function main(argv: string[]): Promise<number> {
       ...Object.values(commands).map((command) => `  ${command.usage}`),
     ].join('\n');
 
+  // Commands are one or two words (`import`, `key list`); the longest match wins.
   const words = argv.filter((word) => !word.startsWith('-')).slice(0, 2);
-  const name = Object.keys(commands).find((candidate) => candidate === words.join(' '));
+  const name = [words.join(' '), words[0]].find(
+    (candidate) => candidate !== undefined && Object.hasOwn(commands, candidate),
+  );
   if (!name) {
     console.error(
       argv.length === 0 || argv.includes('--help')
@@ -57,8 +61,12 @@ async function main(argv: string[]): Promise<number> {
       region: flags.region as string | undefined,
     });
     const result = await command.run(flags, positionals);
-    console.log(flags.json ? JSON.stringify(result.json) : result.text);
-    return 0;
+    const exitCode = result.exitCode ?? 0;
+    // A failure the command reports itself goes to stderr as text; --json always prints to stdout.
+    if (flags.json) console.log(JSON.stringify(result.json));
+    else if (exitCode === 0) console.log(result.text);
+    else console.error(result.text);
+    return exitCode;
   } catch (error) {
     if (error instanceof UsageError) {
       console.error(`${error.message}\n\nUsage: outreach-admin ${command.usage}`);

@@ -1,9 +1,37 @@
+import { createReadStream } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
+import { z } from 'zod';
 import { createApiKey, listApiKeys, revokeApiKey } from '../auth/api-keys.ts';
-import { createOrganization } from '../domain/organizations.ts';
+import { normalizeEmail } from '../domain/contacts.ts';
+import { normalizeDomain } from '../domain/domains.ts';
+import { addExclusion } from '../domain/exclusions.ts';
+import {
+  createOrganization,
+  getOrganization,
+  MAX_COOLDOWN_DAYS,
+  MIN_COOLDOWN_DAYS,
+  setCooldownDays,
+} from '../domain/organizations.ts';
+import { recordProviderEvent } from '../domain/provider-events.ts';
+import { HttpError } from '../http/errors.ts';
+import { type ProviderEvent, providerEvent } from '../schemas/import.ts';
+import {
+  applyImport,
+  type ImportError,
+  type ImportReport,
+  jsonPath,
+  type ProgressListener,
+  validateImport,
+} from './import.ts';
+import { seedDemo } from './seed.ts';
 
 /**
- * The operator commands. Each takes parsed flags and returns a JSON-able result
- * plus a one-line human rendering; `cli.ts` does the parsing and printing.
+ * The operator commands. Each takes parsed flags and positionals and returns a
+ * JSON-able result plus its human rendering; `cli.ts` does the parsing and
+ * printing. A result with a non-zero exit code is a failure the command
+ * reports itself (an invalid import, rejected events): it is printed like any
+ * result, its text on stderr.
  */
 
 export type Flags = Record<string, string | boolean | (string | boolean)[] | undefined>;
@@ -11,6 +39,8 @@ export type Flags = Record<string, string | boolean | (string | boolean)[] | und
 export interface CommandResult {
   json: unknown;
   text: string;
+  /** 0 when absent. */
+  exitCode?: number;
 }
 
 export interface Command {
@@ -22,6 +52,13 @@ export interface Command {
 
 /** Thrown for a command line that does not fit the usage; the CLI exits 2. */
 export class UsageError extends Error {}
+
+function optionalString(flags: Flags, name: string): string | undefined {
+  const value = flags[name];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || value === '') throw new UsageError(`--${name} needs a value`);
+  return value;
+}
 
 function requiredString(flags: Flags, name: string): string {
   const value = flags[name];
@@ -36,6 +73,194 @@ function requiredId(flags: Flags, name: string): number {
   return value;
 }
 
+/** The positionals a command expects, exactly. */
+function expectPositionals(positionals: string[], names: string[]): string[] {
+  if (positionals.length < names.length) throw new UsageError(`${names[positionals.length]} is required`);
+  if (positionals.length > names.length)
+    throw new UsageError(`Unexpected argument: ${positionals[names.length]}`);
+  return positionals;
+}
+
+const count = (value: number) => value.toLocaleString('en-US');
+const plural = (value: number, noun: string) => `${count(value)} ${noun}${value === 1 ? '' : 's'}`;
+
+/**
+ * Progress on stderr, drawn in place, only when stderr is a terminal, so
+ * piped output and `--json` stay clean. Redraws at most ten times a second.
+ */
+export function progressReporter(stream: NodeJS.WriteStream = process.stderr): {
+  update: ProgressListener;
+  done(): void;
+} {
+  if (!stream.isTTY) return { update: () => undefined, done: () => undefined };
+  let drawnAt = 0;
+  let drawnPhase = '';
+  return {
+    update(phase, done, total) {
+      const now = Date.now();
+      if (phase === drawnPhase && done < total && now - drawnAt < 100) return;
+      drawnAt = now;
+      drawnPhase = phase;
+      const percent = total > 0 ? Math.floor((done / total) * 100) : 100;
+      stream.write(`\r\x1b[2K${phase}: ${count(done)} of ${count(total)} (${percent}%)`);
+    },
+    done() {
+      if (drawnPhase) stream.write('\r\x1b[2K');
+    },
+  };
+}
+
+async function withProgress<T>(work: (update: ProgressListener) => Promise<T>): Promise<T> {
+  const progress = progressReporter();
+  try {
+    return await work(progress.update);
+  } finally {
+    progress.done();
+  }
+}
+
+function describeReport(report: ImportReport): string {
+  return [
+    plural(report.campaigns, 'campaign'),
+    plural(report.accounts, 'account'),
+    plural(report.contacts, 'contact'),
+    `${plural(report.assignmentsCreated, 'assignment')} created (${count(report.assignmentsExisting)} already there)`,
+    `${plural(report.messagesWritten, 'message')} written`,
+    `${plural(report.eventsApplied, 'event')} applied (${count(report.eventsDuplicate)} already recorded)`,
+    plural(report.jobs, 'job'),
+    plural(report.exclusions, 'exclusion'),
+  ].join(', ');
+}
+
+const seconds = (startedAt: number) => Math.round(performance.now() - startedAt) / 1000;
+
+function invalidImport(errors: ImportError[]): CommandResult {
+  return {
+    json: { errors },
+    text: [
+      ...errors.map((error) => `${error.path}: ${error.message}`),
+      `${plural(errors.length, 'error')}; nothing was imported.`,
+    ].join('\n'),
+    exitCode: 1,
+  };
+}
+
+async function readJsonFile(
+  file: string,
+): Promise<{ ok: true; value: unknown } | { ok: false; error: string }> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    return { ok: false, error: `cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})` };
+  }
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch (error) {
+    return { ok: false, error: `not valid JSON (${(error as Error).message})` };
+  }
+}
+
+/** One line of an events file that was not recorded, and why. */
+export interface RejectedEvent {
+  line: number;
+  eventId?: string;
+  message: string;
+}
+
+/** What `events record` did. */
+export interface EventsReport {
+  orgId: number;
+  lines: number;
+  applied: number;
+  duplicate: number;
+  rejected: RejectedEvent[];
+}
+
+const EVENT_CONCURRENCY = 16;
+
+function parseEventLine(line: string): { event: ProviderEvent } | { error: string; eventId?: string } {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(line);
+  } catch (error) {
+    return { error: `not valid JSON (${(error as Error).message})` };
+  }
+  const parsed = providerEvent.safeParse(raw);
+  if (parsed.success) return { event: parsed.data };
+  const eventId = (raw as { id?: unknown } | null)?.id;
+  return {
+    error: parsed.error.issues.map((issue) => `${jsonPath(issue.path)}: ${issue.message}`).join('; '),
+    ...(typeof eventId === 'string' && { eventId }),
+  };
+}
+
+/**
+ * Records a JSONL stream of provider events, each line through the same
+ * operation as live provider traffic. Lines are read as they come; the events
+ * of one assignment are recorded in file order, different assignments in
+ * parallel. A line that is not an event, or that the lifecycle refuses, is
+ * rejected and the rest go on (re-running a fixed file is safe: recorded event
+ * ids are duplicates). Anything else (the table unreachable) stops the run.
+ */
+export async function recordEventStream(
+  orgId: number,
+  lines: AsyncIterable<string>,
+  onProgress: ProgressListener = () => undefined,
+): Promise<EventsReport> {
+  const report: EventsReport = { orgId, lines: 0, applied: 0, duplicate: 0, rejected: [] };
+  const tails = new Map<number, Promise<void>>();
+  const inFlight = new Set<Promise<void>>();
+  let failure: { error: unknown } | undefined;
+  let done = 0;
+  const record = async (event: ProviderEvent, line: number) => {
+    if (failure) return;
+    try {
+      const { outcome } = await recordProviderEvent(orgId, event);
+      if (outcome === 'applied') report.applied += 1;
+      else report.duplicate += 1;
+    } catch (error) {
+      // 4xx errors are the event's fault (unknown assignment, impossible transition); the rest are ours.
+      if (error instanceof HttpError && error.statusCode < 500) {
+        report.rejected.push({ line, eventId: event.id, message: error.message });
+      } else failure ??= { error };
+    }
+    onProgress('events', ++done, report.lines);
+  };
+
+  let lineNumber = 0;
+  for await (const line of lines) {
+    lineNumber += 1;
+    if (failure) break;
+    if (line.trim() === '') continue;
+    report.lines += 1;
+    const parsed = parseEventLine(line);
+    if (!('event' in parsed)) {
+      report.rejected.push({
+        line: lineNumber,
+        ...(parsed.eventId !== undefined && { eventId: parsed.eventId }),
+        message: parsed.error,
+      });
+      onProgress('events', ++done, report.lines);
+      continue;
+    }
+    const { event } = parsed;
+    const eventLine = lineNumber;
+    const task = (tails.get(event.assignment_id) ?? Promise.resolve()).then(() => record(event, eventLine));
+    tails.set(event.assignment_id, task);
+    inFlight.add(task);
+    void task.then(() => {
+      inFlight.delete(task);
+      if (tails.get(event.assignment_id) === task) tails.delete(event.assignment_id);
+    });
+    if (inFlight.size >= EVENT_CONCURRENCY) await Promise.race(inFlight);
+  }
+  await Promise.all(inFlight);
+  if (failure) throw failure.error;
+  report.rejected.sort((a, b) => a.line - b.line);
+  return report;
+}
+
 export const commands: Record<string, Command> = {
   'org create': {
     usage: 'org create --name NAME',
@@ -46,6 +271,27 @@ export const commands: Record<string, Command> = {
       return {
         json: { orgId: organization.orgId, apiKey },
         text: `Created organization ${organization.orgId}\nAPI key (shown once): ${apiKey}`,
+      };
+    },
+  },
+  'org set': {
+    usage: 'org set --org ID --cooldown-days N',
+    flags: { org: { type: 'string' }, 'cooldown-days': { type: 'string' } },
+    async run(flags, positionals) {
+      expectPositionals(positionals, []);
+      const orgId = requiredId(flags, 'org');
+      const raw = optionalString(flags, 'cooldown-days');
+      if (raw === undefined) throw new UsageError('Nothing to set: give --cooldown-days N');
+      const days = /^[0-9]{1,5}$/.test(raw) ? Number(raw) : Number.NaN;
+      if (!(days >= MIN_COOLDOWN_DAYS && days <= MAX_COOLDOWN_DAYS)) {
+        throw new UsageError(
+          `--cooldown-days must be a whole number from ${MIN_COOLDOWN_DAYS} to ${MAX_COOLDOWN_DAYS}`,
+        );
+      }
+      const organization = await setCooldownDays(orgId, days);
+      return {
+        json: organization,
+        text: `Organization ${organization.orgId}: cooldown window ${plural(organization.cooldownDays, 'day')}`,
       };
     },
   },
@@ -77,6 +323,114 @@ export const commands: Record<string, Command> = {
     async run(flags) {
       const revoked = await revokeApiKey(requiredId(flags, 'org'), requiredId(flags, 'key'));
       return { json: revoked, text: `Revoked key ${revoked.keyId} at ${revoked.revokedAt}` };
+    },
+  },
+  import: {
+    usage: 'import --org ID FILE',
+    flags: { org: { type: 'string' } },
+    async run(flags, positionals) {
+      const orgId = requiredId(flags, 'org');
+      const [file] = expectPositionals(positionals, ['FILE']);
+      const read = await readJsonFile(file!);
+      if (!read.ok) return invalidImport([{ path: '$', message: read.error }]);
+      const validation = validateImport(read.value);
+      if (!validation.ok) return invalidImport(validation.errors);
+      await getOrganization(orgId);
+      const startedAt = performance.now();
+      const report = await withProgress((update) => applyImport(orgId, validation.document, update));
+      const took = seconds(startedAt);
+      const records = Object.values(validation.document).reduce(
+        (total, section) => total + section.length,
+        0,
+      );
+      return {
+        json: { orgId, ...report, records, seconds: took },
+        text: `Imported ${file} into organization ${orgId} in ${took} s (${plural(records, 'record')}): ${describeReport(report)}`,
+      };
+    },
+  },
+  'events record': {
+    usage: 'events record --org ID FILE.jsonl (- reads stdin)',
+    flags: { org: { type: 'string' } },
+    async run(flags, positionals) {
+      const orgId = requiredId(flags, 'org');
+      const [file] = expectPositionals(positionals, ['FILE']);
+      await getOrganization(orgId);
+      const input = file === '-' ? process.stdin : createReadStream(file!, 'utf8');
+      const opened = new Promise<void>((resolve, reject) => {
+        if (input === process.stdin) resolve();
+        input.once('ready', () => resolve());
+        input.once('error', reject);
+      });
+      try {
+        await opened;
+      } catch (error) {
+        return {
+          json: { error: `cannot read ${file}` },
+          text: `Cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+          exitCode: 1,
+        };
+      }
+      const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
+      const report = await withProgress((update) => recordEventStream(orgId, lines, update));
+      const summary = `${plural(report.lines, 'event')}: ${count(report.applied)} applied, ${count(report.duplicate)} already recorded, ${count(report.rejected.length)} rejected`;
+      return {
+        json: report,
+        text: [
+          summary,
+          ...report.rejected.map(
+            (rejected) =>
+              `line ${rejected.line}${rejected.eventId ? ` (${rejected.eventId})` : ''}: ${rejected.message}`,
+          ),
+        ].join('\n'),
+        exitCode: report.rejected.length > 0 ? 1 : 0,
+      };
+    },
+  },
+  'exclusions add': {
+    usage: 'exclusions add --org ID (--email EMAIL | --domain DOMAIN)',
+    flags: { org: { type: 'string' }, email: { type: 'string' }, domain: { type: 'string' } },
+    async run(flags, positionals) {
+      expectPositionals(positionals, []);
+      const orgId = requiredId(flags, 'org');
+      const email = optionalString(flags, 'email');
+      const domain = optionalString(flags, 'domain');
+      if ((email === undefined) === (domain === undefined))
+        throw new UsageError('Give exactly one of --email or --domain');
+      let kind: 'email' | 'domain';
+      let value: string;
+      if (email !== undefined) {
+        if (!z.email().safeParse(email.trim()).success)
+          throw new UsageError(`--email ${JSON.stringify(email)} is not an email address`);
+        kind = 'email';
+        value = normalizeEmail(email);
+      } else {
+        const normalized = normalizeDomain(domain!);
+        if (!normalized) throw new UsageError(`--domain ${JSON.stringify(domain)} has no usable domain`);
+        kind = 'domain';
+        value = normalized;
+      }
+      await getOrganization(orgId);
+      await addExclusion(orgId, kind, value);
+      return { json: { orgId, kind, value }, text: `Excluded ${kind} ${value} for organization ${orgId}` };
+    },
+  },
+  'seed demo': {
+    usage: 'seed demo',
+    flags: {},
+    async run(_flags, positionals) {
+      expectPositionals(positionals, []);
+      const startedAt = performance.now();
+      const seeded = await withProgress((update) => seedDemo({ onProgress: update }));
+      const took = seconds(startedAt);
+      return {
+        json: { ...seeded, seconds: took },
+        text: [
+          `Created demo organization ${seeded.orgId}`,
+          `API key (shown once): ${seeded.apiKey}`,
+          `Imported ${plural(seeded.records, 'record')} in ${took} s: ${describeReport(seeded.report)}`,
+        ].join('\n'),
+      };
     },
   },
 };

@@ -82,7 +82,15 @@ export function validateImport(raw: unknown): ValidationResult {
     else if (domains.has(domain))
       error(['accounts', index, 'domain'], `domain ${domain} is also accounts[${domains.get(domain)}]'s`);
     else domains.set(domain, index);
+    const qualified = new Set<number>();
     account.campaigns.forEach((qualification, qualificationIndex) => {
+      if (qualified.has(qualification.campaign_id)) {
+        error(
+          ['accounts', index, 'campaigns', qualificationIndex, 'campaign_id'],
+          `campaign ${qualification.campaign_id} appears twice`,
+        );
+      }
+      qualified.add(qualification.campaign_id);
       if (!campaignIds.has(qualification.campaign_id)) {
         error(
           ['accounts', index, 'campaigns', qualificationIndex, 'campaign_id'],
@@ -93,12 +101,14 @@ export function validateImport(raw: unknown): ValidationResult {
   });
 
   unique(document.contacts, (contact) => contact.id, 'contacts');
-  unique(
-    document.contacts.filter((contact) => contact.email),
-    (contact) => normalizeEmail(contact.email!),
-    'contacts',
-    'email',
-  );
+  const emails = new Map<string, number>();
+  for (const [index, contact] of document.contacts.entries()) {
+    if (!contact.email) continue;
+    const email = normalizeEmail(contact.email);
+    const first = emails.get(email);
+    if (first !== undefined) error(['contacts', index, 'email'], `duplicates contacts[${first}] (${email})`);
+    else emails.set(email, index);
+  }
   const contacts = new Set(document.contacts.map((contact) => contact.id));
 
   unique(document.assignments, (assignment) => assignment.id, 'assignments');
@@ -138,6 +148,8 @@ export function validateImport(raw: unknown): ValidationResult {
       );
   });
 
+  // Message ids are shared by `messages` and the messages events carry; an opened event names one of its assignment's.
+  const messageOwners = new Map(document.messages.map((message) => [message.id, message.assignment_id]));
   const appliedEvents = new Set<string>();
   document.events.forEach((event, index) => {
     const status = statuses.get(event.assignment_id);
@@ -147,6 +159,21 @@ export function validateImport(raw: unknown): ValidationResult {
     }
     if (appliedEvents.has(event.id)) return; // a replayed id changes nothing
     appliedEvents.add(event.id);
+    if ('message' in event && event.message.id !== undefined) {
+      if (messageOwners.has(event.message.id))
+        error(['events', index, 'message', 'id'], `message ${event.message.id} appears twice`);
+      else messageOwners.set(event.message.id, event.assignment_id);
+    }
+    if (
+      event.type === 'opened' &&
+      event.message_id !== undefined &&
+      messageOwners.get(event.message_id) !== event.assignment_id
+    ) {
+      error(
+        ['events', index, 'message_id'],
+        `message ${event.message_id} is not a message of assignment ${event.assignment_id} before this event`,
+      );
+    }
     const next = transition(status, event.type);
     if (!next)
       error(
@@ -282,7 +309,9 @@ export async function applyImport(
   const messagesByAssignment = groupBy(document.messages, (message) => message.assignment_id);
   let messagesWritten = 0;
   await phase('messages', [...messagesByAssignment], async ([assignmentId, messages]) => {
-    messagesWritten += await recordMessageHistory(orgId, assignmentId, messages);
+    // Read the total only after the await: the workers run concurrently.
+    const written = await recordMessageHistory(orgId, assignmentId, messages);
+    messagesWritten += written;
   });
 
   // Events of one assignment apply in document order; different assignments in parallel.

@@ -19,7 +19,13 @@ import {
   type CampaignCounts,
   type OrganizationCounts,
 } from './aggregates.ts';
-import { type ContactAssignmentEntry, type ContactRecord, contactFieldsOf, contactKey } from './contacts.ts';
+import {
+  type ContactAssignmentEntry,
+  type ContactRecord,
+  contactFieldsOf,
+  contactKey,
+  getContact,
+} from './contacts.ts';
 
 /**
  * Assignments: a contact in one of a campaign's sequences. Creation keeps the
@@ -48,6 +54,8 @@ export interface AssignmentRecord extends AssignmentFacts {
   lastSenderEmail: string | null;
   lastMessageId: number | null;
   lastMessageAt: string | null;
+  /** The newest subject in the thread (replies answer it). */
+  lastSubject: string | null;
   version: number;
 }
 
@@ -91,6 +99,7 @@ export function toAssignmentRecord(item: Record<string, unknown>): AssignmentRec
     lastSenderEmail: (item.lastSenderEmail as string | null) ?? null,
     lastMessageId: (item.lastMessageId as number | null) ?? null,
     lastMessageAt: (item.lastMessageAt as string | null) ?? null,
+    lastSubject: (item.lastSubject as string | null) ?? null,
     version: Number(item.version ?? 0),
   };
 }
@@ -244,7 +253,11 @@ function creationWrites(orgId: number, campaignId: number, inputs: NewAssignment
           Key: contactKey(orgId, input.contact),
           UpdateExpression:
             'SET assignments.#assignment = :entry, sequenceAssignments.#sequence = :assignment',
-          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(sequenceAssignments.#sequence)',
+          // The contact must still be blocked or not as read: the new assignment's `contactBlocked`
+          // and the campaign's blocked stat depend on it (a concurrent contact_blocked event).
+          ConditionExpression: `attribute_exists(pk) AND attribute_not_exists(sequenceAssignments.#sequence) AND ${
+            input.contact.blocked ? 'blocked = :true' : '(attribute_not_exists(blocked) OR blocked <> :true)'
+          }`,
           ExpressionAttributeNames: {
             '#assignment': String(input.assignmentId),
             '#sequence': String(input.sequence.id),
@@ -258,6 +271,7 @@ function creationWrites(orgId: number, campaignId: number, inputs: NewAssignment
               completedAt: input.completedAt ?? null,
             }),
             ':assignment': input.assignmentId,
+            ':true': true,
           },
         },
       },
@@ -307,7 +321,14 @@ async function createOne(
   } catch (error) {
     if (!(error instanceof TransactionConflictError)) throw error;
     if (error.failedConditions.includes(0)) return { outcome: 'exists', reason: 'id-taken' };
-    if (error.failedConditions.includes(1)) return { outcome: 'exists', reason: 'sequence-taken' };
+    if (error.failedConditions.includes(1)) {
+      // The sequence is taken, or the contact was blocked since it was read: then retry with it as it is now.
+      const current = await getContact(orgId, input.contact);
+      if (current && current.blocked !== input.contact.blocked && attempt < 5) {
+        return createOne(orgId, campaignId, { ...input, contact: current }, attempt + 1);
+      }
+      return { outcome: 'exists', reason: 'sequence-taken' };
+    }
     if (error.failedConditions.includes(2)) throw new NotFoundError(`Campaign ${campaignId} not found`);
     if (attempt < 5) {
       await new Promise((resolve) => setTimeout(resolve, 10 * 2 ** attempt * Math.random()));

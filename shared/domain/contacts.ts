@@ -179,8 +179,10 @@ export function blockContactWrites(orgId: number, contact: ContactRecord): Trans
         TableName: tableName(),
         Key: contactKey(orgId, contact),
         UpdateExpression: 'SET blocked = :true',
-        ConditionExpression: 'attribute_exists(pk) AND blocked <> :true',
-        ExpressionAttributeValues: { ':true': true },
+        // Also fails when an assignment was added or withdrawn since the contact was read (a
+        // concurrent push): the caller reads again, so every assignment of the contact is flagged.
+        ConditionExpression: 'attribute_exists(pk) AND blocked <> :true AND size(assignments) = :count',
+        ExpressionAttributeValues: { ':true': true, ':count': Object.keys(contact.assignments).length },
       },
     },
   ];

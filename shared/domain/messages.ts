@@ -21,7 +21,8 @@ export type NewMessage = Omit<MessageInput, 'id' | 'assignment_id'> & { id?: num
 export interface MessageEffects {
   sent: number;
   opens: number;
-  last: { messageId: number; at: string; senderEmail: string | null } | null;
+  /** The newest message of the batch, if newer than the assignment's last, with the thread's latest sender and subject. */
+  last: { messageId: number; at: string; senderEmail: string | null; subject: string | null } | null;
 }
 
 /** The stored item of a message. */
@@ -85,7 +86,7 @@ export function messageEffects(
       !last ||
       message.created_at > last.at ||
       (message.created_at === last.at && message.id > last.messageId);
-    if (newer) last = { messageId: message.id, at: message.created_at, senderEmail: null };
+    if (newer) last = { messageId: message.id, at: message.created_at, senderEmail: null, subject: null };
   }
   if (last && assignment.lastMessageAt && assignment.lastMessageAt > last.at) last = null;
   // The mailbox that last wrote to the contact: the newest sent message's sender.
@@ -93,6 +94,11 @@ export function messageEffects(
     .filter((message) => message.type === 'sent' && message.sender_email)
     .sort((a, b) => (a.created_at < b.created_at ? 1 : -1))[0];
   if (last && newestSent) last.senderEmail = newestSent.sender_email ?? null;
+  // The thread's subject, for replies: the newest subject in the batch.
+  const newestWithSubject = messages
+    .filter((message) => message.subject)
+    .sort((a, b) => (a.created_at < b.created_at ? 1 : -1))[0];
+  if (last && newestWithSubject) last.subject = newestWithSubject.subject ?? null;
   return { sent, opens, last };
 }
 
@@ -125,6 +131,10 @@ export function assignmentMessageUpdate(
     if (effects.last.senderEmail) {
       sets.push('lastSenderEmail = :sender');
       values[':sender'] = effects.last.senderEmail;
+    }
+    if (effects.last.subject) {
+      sets.push('lastSubject = :subject');
+      values[':subject'] = effects.last.subject;
     }
   }
   Object.entries(extra.set ?? {}).forEach(([name, value], index) => {

@@ -1,12 +1,16 @@
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { tableName } from '../config.ts';
 import { dynamo } from '../db/client.ts';
 import { allocateId } from '../db/ids.ts';
 import { keys } from '../db/keys.ts';
-import { NotFoundError } from '../http/errors.ts';
+import { BadRequestError, NotFoundError } from '../http/errors.ts';
 
 /** Default cooldown window for raw-push eligibility, in days (ARCHITECTURE §4). */
 export const DEFAULT_COOLDOWN_DAYS = 90;
+/** Bounds of a configured cooldown window, in days (ten years at most). */
+export const MIN_COOLDOWN_DAYS = 1;
+export const MAX_COOLDOWN_DAYS = 3650;
 
 /** An organization (tenant). */
 export interface Organization {
@@ -41,10 +45,46 @@ export async function getOrganization(orgId: number): Promise<Organization> {
     new GetCommand({ TableName: tableName(), Key: keys.organization(orgId) }),
   );
   if (!Item) throw new NotFoundError(`Organization ${orgId} not found`);
+  return toOrganization(Item);
+}
+
+/**
+ * Sets the organization's cooldown window for raw-push eligibility. Throws
+ * BadRequestError for a value outside 1..3650 whole days and NotFoundError when
+ * the organization does not exist (the update is conditional, so it never
+ * creates a stray item).
+ */
+export async function setCooldownDays(orgId: number, days: number): Promise<Organization> {
+  if (!Number.isInteger(days) || days < MIN_COOLDOWN_DAYS || days > MAX_COOLDOWN_DAYS) {
+    throw new BadRequestError(
+      `Cooldown must be a whole number of days from ${MIN_COOLDOWN_DAYS} to ${MAX_COOLDOWN_DAYS}, got ${days}`,
+    );
+  }
+  try {
+    const { Attributes } = await dynamo.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.organization(orgId),
+        UpdateExpression: 'SET cooldownDays = :days',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':days': days },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return toOrganization(Attributes ?? {});
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) {
+      throw new NotFoundError(`Organization ${orgId} not found`);
+    }
+    throw error;
+  }
+}
+
+function toOrganization(item: Record<string, unknown>): Organization {
   return {
-    orgId: Item.orgId,
-    name: Item.name,
-    createdAt: Item.createdAt,
-    cooldownDays: Item.cooldownDays ?? DEFAULT_COOLDOWN_DAYS,
+    orgId: item.orgId as number,
+    name: item.name as string,
+    createdAt: item.createdAt as string,
+    cooldownDays: (item.cooldownDays as number | undefined) ?? DEFAULT_COOLDOWN_DAYS,
   };
 }

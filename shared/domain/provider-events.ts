@@ -160,23 +160,26 @@ async function eventWrites(
     });
   }
   const effects = messageEffects(assignment, messages);
-  after = { ...after, sentCount: after.sentCount + effects.sent };
   let clicks = 0;
-  if (event.type === 'opened' || event.type === 'clicked') {
-    if (event.type === 'opened') effects.opens += 1;
-    else clicks = 1;
-    after = { ...after, openCount: after.openCount + effects.opens, clickCount: after.clickCount + clicks };
-    if (event.type === 'opened' && event.message_id !== undefined) {
-      writes.push({
-        Update: {
-          TableName: tableName(),
-          Key: keys.message(orgId, event.message_id),
-          UpdateExpression: 'ADD openCount :one',
-          ConditionExpression: 'assignmentId = :assignment',
-          ExpressionAttributeValues: { ':one': 1, ':assignment': assignment.assignmentId },
-        },
-      });
-    }
+  if (event.type === 'opened') effects.opens += 1;
+  if (event.type === 'clicked') clicks = 1;
+  // A message may arrive with opens already counted; they count like an opened event's.
+  after = {
+    ...after,
+    sentCount: after.sentCount + effects.sent,
+    openCount: after.openCount + effects.opens,
+    clickCount: after.clickCount + clicks,
+  };
+  if (event.type === 'opened' && event.message_id !== undefined) {
+    writes.push({
+      Update: {
+        TableName: tableName(),
+        Key: keys.message(orgId, event.message_id),
+        UpdateExpression: 'ADD openCount :one',
+        ConditionExpression: 'assignmentId = :assignment',
+        ExpressionAttributeValues: { ':one': 1, ':assignment': assignment.assignmentId },
+      },
+    });
   }
   if (clicks > 0) set.clickCount = assignment.clickCount + clicks;
 

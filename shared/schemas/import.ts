@@ -197,14 +197,17 @@ export const exclusionInput = z.union([
 ]);
 export type ExclusionInput = z.infer<typeof exclusionInput>;
 
-export const importDocument = z.object({
-  campaigns: z.array(campaignInput).default([]),
-  accounts: z.array(accountInput).default([]),
-  contacts: z.array(contactInput).default([]),
-  assignments: z.array(assignmentInput).default([]),
-  messages: z.array(messageInput).default([]),
-  events: z.array(providerEvent).default([]),
-  jobs: z.array(jobInput).default([]),
-  exclusions: z.array(exclusionInput).default([]),
-});
+export const importDocument = z
+  .object({
+    campaigns: z.array(campaignInput).default([]),
+    accounts: z.array(accountInput).default([]),
+    contacts: z.array(contactInput).default([]),
+    assignments: z.array(assignmentInput).default([]),
+    messages: z.array(messageInput).default([]),
+    events: z.array(providerEvent).default([]),
+    jobs: z.array(jobInput).default([]),
+    exclusions: z.array(exclusionInput).default([]),
+  })
+  // A misspelled section must fail, not import nothing.
+  .strict();
 export type ImportDocument = z.infer<typeof importDocument>;

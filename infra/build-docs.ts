@@ -1,0 +1,100 @@
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { z } from 'zod';
+import {
+  accountInput,
+  assignmentInput,
+  campaignInput,
+  campaignQualificationInput,
+  contactInput,
+  exclusionInput,
+  importDocument,
+  jobInput,
+  messageInput,
+  providerEvent,
+  sequenceInput,
+} from '../shared/schemas/import.ts';
+import { signal } from '../shared/schemas/resources.ts';
+import { PROJECT_ROOT } from './paths.ts';
+
+/**
+ * `npm run build:docs`: generates docs/import.schema.json from the zod schemas
+ * of the import (shared/schemas/import.ts), so the documented format cannot
+ * drift from what `outreach-admin import` accepts; a unit test compares the
+ * committed file with a fresh generation. The schema describes the input as
+ * written in a file (`io: 'input'`: defaulted fields are optional). The
+ * provider event is also the line format of `outreach-admin events record`,
+ * so it is a named definition: `#/$defs/ProviderEvent`.
+ */
+
+export const IMPORT_SCHEMA_FILE = resolve(PROJECT_ROOT, 'docs/import.schema.json');
+
+interface Metadata {
+  id?: string;
+  title?: string;
+  description?: string;
+}
+
+/** The named definitions and the descriptions the generated schema carries. */
+function registry() {
+  const metadata = z.registry<Metadata>();
+  const add = (schema: z.ZodType, id: string, description: string) =>
+    metadata.add(schema, { id, description });
+  add(campaignInput, 'Campaign', 'A campaign (ICP) with one or more provider sequences. Its id is kept.');
+  add(sequenceInput, 'Sequence', 'A provider sequence: provider, channel and ordered steps. Ids are unique.');
+  add(
+    accountInput,
+    'Account',
+    'A company, org-wide, with its qualifications into campaigns. Domains are unique.',
+  );
+  add(
+    campaignQualificationInput,
+    'Qualification',
+    "An account's qualification into a campaign of the document: its score and signals there.",
+  );
+  add(signal, 'Signal', 'A buying signal with its score.');
+  add(contactInput, 'Contact', 'A person, org-wide. Emails are unique (case-insensitive).');
+  add(
+    assignmentInput,
+    'Assignment',
+    'A contact in one sequence of a campaign, with its initial status and timestamps.',
+  );
+  add(messageInput, 'Message', 'A past message of an assignment.');
+  add(
+    providerEvent,
+    'ProviderEvent',
+    'What a provider reports about an assignment; also one line of an `events record` JSONL file.',
+  );
+  add(jobInput, 'Job', 'A job opening of a company domain.');
+  add(exclusionInput, 'Exclusion', 'An email or a domain that raw pushes skip as globally_excluded.');
+  return metadata;
+}
+
+/** The JSON Schema of the import document, freshly generated. */
+export function importJsonSchema(): Record<string, unknown> {
+  const schema = z.toJSONSchema(importDocument, { io: 'input', metadata: registry() });
+  const { $schema, ...rest } = schema;
+  return {
+    $schema,
+    title: 'Outreach import document',
+    description:
+      'The file `outreach-admin import --org ID FILE` loads. Every section is optional. See docs/import-format.md.',
+    ...rest,
+  };
+}
+
+/** Writes the schema and formats it as the rest of the repository (Biome), so `npm run lint` passes. */
+export function writeImportJsonSchema(file = IMPORT_SCHEMA_FILE): void {
+  writeFileSync(file, `${JSON.stringify(importJsonSchema(), null, 2)}\n`);
+  execFileSync(resolve(PROJECT_ROOT, 'node_modules/.bin/biome'), ['format', '--write', file], {
+    cwd: PROJECT_ROOT,
+    stdio: 'ignore',
+  });
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  writeImportJsonSchema();
+  console.log(`Wrote ${IMPORT_SCHEMA_FILE}`);
+}

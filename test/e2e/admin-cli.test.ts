@@ -1,0 +1,334 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { applyImport, validateImport } from '#shared/admin/import.ts';
+import { demoOrganizationId } from '#shared/admin/seed.ts';
+import { requiredEnv } from '#shared/config.ts';
+import { getAssignment } from '#shared/domain/assignments.ts';
+import { getCampaign, listCampaigns, toCampaignDetail } from '#shared/domain/campaigns.ts';
+import { getContactsByEmail } from '#shared/domain/contacts.ts';
+import { findExclusions } from '#shared/domain/exclusions.ts';
+import { createOrganization, getOrganization } from '#shared/domain/organizations.ts';
+import { type LocalStack, startLocalStack } from '../../infra/local/stack.ts';
+import { PROJECT_ROOT } from '../../infra/paths.ts';
+import { smallDocument } from '../support/fixtures.ts';
+
+/**
+ * `outreach-admin` as an operator runs it: a separate process that finds the
+ * running local stack through its endpoints file, against this file's table.
+ * Outcomes are checked through the domain's read functions.
+ */
+
+let stack: LocalStack | undefined;
+const localDir = mkdtempSync(join(tmpdir(), 'outreach-admin-'));
+const files = mkdtempSync(join(tmpdir(), 'outreach-admin-files-'));
+
+beforeAll(async () => {
+  // The endpoints file goes where the CLI children will look for it.
+  process.env.OUTREACH_LOCAL_DIR = localDir;
+  stack = await startLocalStack({
+    port: 0,
+    dynamodbEndpoint: inject('dynamodbEndpoint'),
+    tableName: requiredEnv('TABLE_NAME'),
+    writeEndpointsFile: true,
+  });
+});
+afterAll(async () => {
+  await stack?.stop();
+  delete process.env.OUTREACH_LOCAL_DIR;
+});
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function admin(...args: string[]): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ['bin/outreach-admin.mjs', ...args],
+      {
+        cwd: PROJECT_ROOT,
+        env: { ...process.env, OUTREACH_LOCAL_DIR: localDir },
+        maxBuffer: 64 * 1024 * 1024,
+      },
+      (error, stdout, stderr) => {
+        const code = error ? Number((error as { code?: unknown }).code ?? 1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+function writeFile(name: string, content: unknown): string {
+  const path = join(files, name);
+  writeFileSync(path, typeof content === 'string' ? content : JSON.stringify(content));
+  return path;
+}
+
+describe('outreach-admin import', () => {
+  it('imports a file, reports it as JSON, and leaves the same state when run again', async () => {
+    const { orgId } = await createOrganization('Import CLI');
+    const file = writeFile('small.json', smallDocument());
+
+    const first = await admin('import', '--org', String(orgId), file, '--json');
+    expect(first).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(first.stdout)).toMatchObject({
+      orgId,
+      campaigns: 2,
+      accounts: 3,
+      contacts: 4,
+      assignmentsCreated: 4,
+      assignmentsExisting: 0,
+      eventsApplied: 4,
+      eventsDuplicate: 0,
+      jobs: 1,
+      exclusions: 1,
+      records: 20,
+    });
+    const detail = toCampaignDetail(await getCampaign(orgId, 101));
+    expect(detail).toMatchObject({
+      stats: { sent: 1, opened: 1, clicked: 0, bounced: 0, unsubscribed: 0, blocked: 0 },
+      contacts: { pending_approval: 1, scheduled: 1, in_progress: 0, completed: 0, replied: 1 },
+    });
+
+    const second = await admin('import', '--org', String(orgId), file, '--json');
+    expect(second.code).toBe(0);
+    expect(JSON.parse(second.stdout)).toMatchObject({
+      assignmentsCreated: 0,
+      assignmentsExisting: 4,
+      messagesWritten: 0,
+      eventsApplied: 0,
+      eventsDuplicate: 4,
+    });
+    expect(toCampaignDetail(await getCampaign(orgId, 101))).toEqual(detail);
+  });
+
+  it('prints a one-line summary in text mode', async () => {
+    const { orgId } = await createOrganization('Import CLI text');
+    const file = writeFile('text.json', smallDocument());
+    const run = await admin('import', '--org', String(orgId), file);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(
+      new RegExp(
+        `^Imported .*text\\.json into organization ${orgId} in [0-9.]+ s \\(20 records\\): 2 campaigns`,
+      ),
+    );
+  });
+
+  it('refuses a file with shape errors, listing each with its JSON path, and writes nothing', async () => {
+    const { orgId } = await createOrganization('Broken shape');
+    const document = smallDocument() as { [section: string]: Record<string, unknown>[] };
+    (document.campaigns![0]!.sequences as Record<string, unknown>[])[1]!.provider = 'mailchimp';
+    document.contacts![1]!.email = 'bob-at-globex';
+    document.messages![0]!.created_at = '2026-04-05 10:00';
+    const run = await admin('import', '--org', String(orgId), writeFile('shape.json', document));
+
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    const lines = run.stderr.trim().split('\n');
+    expect(lines.map((line) => line.split(': ')[0])).toEqual([
+      '$.campaigns[0].sequences[1].provider',
+      '$.contacts[1].email',
+      '$.messages[0].created_at',
+      '3 errors; nothing was imported.',
+    ]);
+    expect(await listCampaigns(orgId)).toEqual([]);
+    expect((await getContactsByEmail(orgId, ['ann@acme.com'])).size).toBe(0);
+  });
+
+  it('refuses a file with broken references and an impossible event, as JSON with --json', async () => {
+    const { orgId } = await createOrganization('Broken references');
+    const document = smallDocument() as { [section: string]: Record<string, unknown>[] };
+    document.assignments![1]!.contact_id = 999;
+    document.events!.push({ id: 'evt-9', assignment_id: 503, type: 'completed' });
+    const run = await admin(
+      'import',
+      '--org',
+      String(orgId),
+      writeFile('references.json', document),
+      '--json',
+    );
+
+    expect(run.code).toBe(1);
+    expect(JSON.parse(run.stdout)).toEqual({
+      errors: [
+        { path: '$.assignments[1].contact_id', message: 'contact 999 is not in the document' },
+        {
+          path: '$.events[4].type',
+          message: 'completed is not possible for assignment 503, which is bounced at that point',
+        },
+      ],
+    });
+    expect(await listCampaigns(orgId)).toEqual([]);
+  });
+
+  it('reports a file that is not JSON, and an unknown organization, with exit 1', async () => {
+    const { orgId } = await createOrganization('Not JSON');
+    const notJson = await admin('import', '--org', String(orgId), writeFile('bad.json', '{"campaigns": ['));
+    expect(notJson.code).toBe(1);
+    expect(notJson.stderr).toMatch(/^\$: not valid JSON/);
+
+    const unknown = await admin('import', '--org', '999999', writeFile('ok.json', smallDocument()));
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr.trim()).toBe('Organization 999999 not found');
+  });
+
+  it('exits 2 when FILE is missing', async () => {
+    const run = await admin('import', '--org', '1');
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('FILE is required');
+    expect(run.stderr).toContain('Usage: outreach-admin import --org ID FILE');
+  });
+});
+
+describe('outreach-admin events record', () => {
+  it('records a JSONL file line by line: applied, duplicate and rejected lines', async () => {
+    const { orgId } = await createOrganization('Events CLI');
+    const imported = validateImport(smallDocument());
+    if (!imported.ok) throw new Error('fixture is invalid');
+    await applyImport(orgId, imported.document);
+    const approved = { id: 'cli-1', assignment_id: 502, type: 'approved', at: '2026-04-09T08:00:00+02:00' };
+    const file = writeFile(
+      'events.jsonl',
+      [
+        JSON.stringify(approved),
+        JSON.stringify(approved),
+        JSON.stringify({ id: 'cli-2', assignment_id: 502, type: 'completed' }),
+        '',
+        'not json',
+        JSON.stringify({ id: 'cli-3', assignment_id: 999_999, type: 'approved' }),
+        JSON.stringify({ id: 'cli-4', assignment_id: 502, type: 'delivered' }),
+      ].join('\n'),
+    );
+
+    const run = await admin('events', 'record', '--org', String(orgId), file, '--json');
+    expect(run.code).toBe(1);
+    const report = JSON.parse(run.stdout) as {
+      rejected: { line: number; eventId?: string; message: string }[];
+    };
+    expect(report).toMatchObject({ orgId, lines: 6, applied: 1, duplicate: 1 });
+    expect(report.rejected.map(({ line, eventId }) => ({ line, eventId }))).toEqual([
+      { line: 3, eventId: 'cli-2' },
+      { line: 5, eventId: undefined },
+      { line: 6, eventId: 'cli-3' },
+      { line: 7, eventId: 'cli-4' },
+    ]);
+    expect(report.rejected[0]!.message).toMatch(/completed/);
+    expect(report.rejected[1]!.message).toMatch(/^not valid JSON/);
+    expect(report.rejected[2]!.message).toMatch(/not found/);
+    expect(report.rejected[3]!.message).toMatch(/^\$\.type: /);
+    const assignment = await getAssignment(orgId, 502);
+    expect(assignment).toMatchObject({ status: 'scheduled', approvedAt: '2026-04-09T06:00:00.000Z' });
+
+    const again = await admin('events', 'record', '--org', String(orgId), file);
+    expect(again.code).toBe(1);
+    expect(again.stdout).toBe('');
+    expect(again.stderr.split('\n')[0]).toBe('6 events: 0 applied, 2 already recorded, 4 rejected');
+    expect(again.stderr).toContain('line 3 (cli-2): ');
+  });
+
+  it('exits 0 when every line is recorded', async () => {
+    const { orgId } = await createOrganization('Events clean');
+    const imported = validateImport(smallDocument());
+    if (!imported.ok) throw new Error('fixture is invalid');
+    await applyImport(orgId, imported.document);
+    const file = writeFile(
+      'clean.jsonl',
+      `${JSON.stringify({ id: 'ok-1', assignment_id: 504, type: 'sequenced' })}\n`,
+    );
+    const run = await admin('events', 'record', '--org', String(orgId), file);
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    expect(run.stdout.trim()).toBe('1 event: 1 applied, 0 already recorded, 0 rejected');
+  });
+});
+
+describe('outreach-admin exclusions add', () => {
+  it('adds a normalized domain and a normalized email to the exclusion list', async () => {
+    const { orgId } = await createOrganization('Exclusions CLI');
+    const domain = await admin(
+      'exclusions',
+      'add',
+      '--org',
+      String(orgId),
+      '--domain',
+      'HTTPS://WWW.Initech.com/about',
+      '--json',
+    );
+    expect(domain.code).toBe(0);
+    expect(JSON.parse(domain.stdout)).toEqual({ orgId, kind: 'domain', value: 'initech.com' });
+    const email = await admin('exclusions', 'add', '--org', String(orgId), '--email', 'Ann@Acme.COM');
+    expect(email).toMatchObject({
+      code: 0,
+      stdout: `Excluded email ann@acme.com for organization ${orgId}\n`,
+    });
+
+    const excluded = await findExclusions(orgId, { emails: ['ann@acme.com'], domains: ['initech.com'] });
+    expect([...excluded.emails, ...excluded.domains]).toEqual(['ann@acme.com', 'initech.com']);
+  });
+
+  it('exits 2 without exactly one usable --email or --domain, and 1 for an unknown organization', async () => {
+    const { orgId } = await createOrganization('Exclusions usage');
+    const org = String(orgId);
+    for (const args of [
+      ['--org', org],
+      ['--org', org, '--email', 'a@b.com', '--domain', 'b.com'],
+      ['--org', org, '--domain', 'localhost'],
+      ['--org', org, '--email', 'not-an-email'],
+    ]) {
+      const run = await admin('exclusions', 'add', ...args);
+      expect({ args, code: run.code }).toEqual({ args, code: 2 });
+      expect(run.stderr).toContain('Usage: outreach-admin exclusions add');
+    }
+    const unknown = await admin('exclusions', 'add', '--org', '999999', '--domain', 'b.com');
+    expect(unknown).toMatchObject({ code: 1, stderr: 'Organization 999999 not found\n' });
+    const excluded = await findExclusions(orgId, { emails: ['a@b.com'], domains: ['b.com'] });
+    expect(excluded.domains.size + excluded.emails.size).toBe(0);
+  });
+});
+
+describe('outreach-admin org set', () => {
+  it("sets the organization's cooldown window", async () => {
+    const { orgId } = await createOrganization('Cooldown CLI');
+    const run = await admin('org', 'set', '--org', String(orgId), '--cooldown-days', '30', '--json');
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ orgId, name: 'Cooldown CLI', cooldownDays: 30 });
+    expect((await getOrganization(orgId)).cooldownDays).toBe(30);
+  });
+
+  it('exits 2 for a window outside 1..3650 whole days, and 1 for an unknown organization', async () => {
+    const { orgId } = await createOrganization('Cooldown usage');
+    for (const days of ['0', '3651', '1.5', 'ninety']) {
+      const run = await admin('org', 'set', '--org', String(orgId), '--cooldown-days', days);
+      expect({ days, code: run.code }).toEqual({ days, code: 2 });
+    }
+    expect((await getOrganization(orgId)).cooldownDays).toBe(90);
+    const unknown = await admin('org', 'set', '--org', '999999', '--cooldown-days', '30');
+    expect(unknown).toMatchObject({ code: 1, stderr: 'Organization 999999 not found\n' });
+  });
+});
+
+describe('outreach-admin seed demo', () => {
+  it('creates a demo organization whose API key works over HTTP', async () => {
+    const run = await admin('seed', 'demo', '--json');
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    const seeded = JSON.parse(run.stdout) as {
+      orgId: number;
+      apiKey: string;
+      records: number;
+      report: { contacts: number; accounts: number };
+    };
+    expect(seeded.report.contacts).toBeGreaterThanOrEqual(1000);
+    expect(seeded.report.accounts).toBeGreaterThanOrEqual(200);
+    expect(await demoOrganizationId()).toBe(seeded.orgId);
+    const response = await fetch(`${stack!.apiUrl}/public/v1/auth`, {
+      headers: { 'x-api-key': seeded.apiKey },
+    });
+    expect(await response.json()).toEqual({ signed_in: true });
+    expect((await listCampaigns(seeded.orgId)).length).toBeGreaterThanOrEqual(3);
+  }, 180_000);
+});

@@ -1,0 +1,323 @@
+import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { applyImport, validateImport } from '#shared/admin/import.ts';
+import { tableName } from '#shared/config.ts';
+import { dynamo } from '#shared/db/client.ts';
+import { keys } from '#shared/db/keys.ts';
+import { transition } from '#shared/domain/lifecycle.ts';
+import { createOrganization } from '#shared/domain/organizations.ts';
+import { recordProviderEvent } from '#shared/domain/provider-events.ts';
+import { ConflictError } from '#shared/http/errors.ts';
+import {
+  PROVIDER_EVENT_TYPES,
+  type ProviderEvent,
+  type ProviderEventType,
+  providerEvent,
+} from '#shared/schemas/import.ts';
+import { ASSIGNMENT_STATUSES, type AssignmentStatus, RESPONSE_TYPES } from '#shared/schemas/resources.ts';
+import { maintainedAndRecomputed } from '../support/recompute.ts';
+
+/*
+ * The counter invariant of ARCHITECTURE §4: after any sequence of provider
+ * events (valid or not, replayed or not), every counter maintained at write
+ * time equals its recomputation from the raw items (test/support/recompute.ts).
+ *
+ *   random setup ──import──▶ fresh organization
+ *   random events ──recordProviderEvent──▶ applied | duplicate | rejected (ConflictError)
+ *                 ──model──▶ the outcome and state each event should have
+ *   finally: maintained counters == recomputed from raw items, and raw items == model
+ *
+ * The fixed seed makes every run the same; fast-check prints the seed and the
+ * shrunk counterexample on failure. FC_SEED overrides the seed to explore.
+ */
+
+const SEED = Number(process.env.FC_SEED ?? 20_260_501);
+const NUM_RUNS = 30;
+
+/** Two campaigns: 1 with an email and a LinkedIn sequence, 2 with one email sequence. */
+const SEQUENCES = [
+  { id: 11, campaignId: 1, channel: 'email', provider: 'smartlead' },
+  { id: 12, campaignId: 1, channel: 'linkedin', provider: 'heyreach' },
+  { id: 21, campaignId: 2, channel: 'email', provider: 'instantly' },
+] as const;
+/** A message id no event ever writes. */
+const MISSING_MESSAGE_ID = 888_888_888;
+/** Ids events give their messages (far above the ids the service allocates in this file's table). */
+const EXPLICIT_MESSAGE_IDS = 1_000_000;
+
+const setupArbitrary = fc.record({
+  /** Whether each contact has an email (the first always has). */
+  contacts: fc.array(fc.record({ hasEmail: fc.boolean() }), { minLength: 1, maxLength: 4 }),
+  /** A contact the import brings in blocked already. */
+  blockedContact: fc.oneof({ weight: 2, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.nat(3) }),
+  assignments: fc.array(
+    fc.record({
+      contact: fc.nat(3),
+      sequence: fc.nat(SEQUENCES.length - 1),
+      // Every status, the early ones more often, so that events have a lifecycle to walk through.
+      status: fc.constantFrom('pending-approval', 'scheduled', 'in-progress', ...ASSIGNMENT_STATUSES),
+    }),
+    { minLength: 1, maxLength: 6 },
+  ),
+});
+
+const stepArbitrary = fc.record({
+  /** Most steps pick an event type the assignment's current status allows; the rest any type. */
+  aim: fc.constantFrom('possible', 'possible', 'possible', 'any'),
+  type: fc.constantFrom(...PROVIDER_EVENT_TYPES),
+  target: fc.nat(),
+  /** Replays an earlier event (the same id and body) instead of a new one. */
+  replay: fc.oneof({ weight: 5, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.nat() }),
+  /** For opened/clicked: none, one of the assignment's messages, another assignment's, or a missing one. */
+  messageRef: fc.constantFrom('none', 'none', 'own', 'own', 'foreign', 'missing'),
+  explicitMessageId: fc.boolean(),
+  openCount: fc.constantFrom(0, 0, 0, 1, 2),
+  responseType: fc.constantFrom(...RESPONSE_TYPES),
+});
+
+type Setup = typeof setupArbitrary extends fc.Arbitrary<infer T> ? T : never;
+type Step = typeof stepArbitrary extends fc.Arbitrary<infer T> ? T : never;
+
+/** What the organization should hold, kept from first principles alongside the real writes. */
+interface Model {
+  assignments: Map<
+    number,
+    { contact: number; status: AssignmentStatus; sent: number; opens: number; clicks: number }
+  >;
+  blocked: Map<number, boolean>;
+  contactEmails: Map<number, string | null>;
+  /** Messages with ids the events chose: owner assignment and opens. */
+  messages: Map<number, { assignmentId: number; opens: number }>;
+  /** Messages written, with or without a chosen id. */
+  messageCount: number;
+  appliedEventIds: Set<string>;
+}
+
+/** The import document of a setup, and the model of the state it creates. */
+function imported(setup: Setup): { document: unknown; model: Model } {
+  const contacts = setup.contacts.map((contact, index) => ({
+    id: index + 1,
+    email: contact.hasEmail || index === 0 ? `contact${index + 1}@example.com` : null,
+    full_name: `Contact ${index + 1}`,
+    blocked: setup.blockedContact !== null && setup.blockedContact % setup.contacts.length === index,
+  }));
+  const taken = new Set<string>();
+  const assignments = setup.assignments.flatMap((assignment) => {
+    const contact = contacts[assignment.contact % contacts.length]!;
+    const sequence = SEQUENCES[assignment.sequence]!;
+    if (taken.has(`${contact.id}/${sequence.id}`)) return [];
+    taken.add(`${contact.id}/${sequence.id}`);
+    return [{ contact, sequence, status: assignment.status }];
+  });
+  const model: Model = {
+    assignments: new Map(
+      assignments.map((assignment, index) => [
+        index + 1,
+        { contact: assignment.contact.id, status: assignment.status, sent: 0, opens: 0, clicks: 0 },
+      ]),
+    ),
+    blocked: new Map(contacts.map((contact) => [contact.id, contact.blocked])),
+    contactEmails: new Map(contacts.map((contact) => [contact.id, contact.email])),
+    messages: new Map(),
+    messageCount: 0,
+    appliedEventIds: new Set(),
+  };
+  const document = {
+    campaigns: [1, 2].map((campaignId) => ({
+      id: campaignId,
+      name: `Campaign ${campaignId}`,
+      created_at: '2026-04-01T00:00:00.000Z',
+      sequences: SEQUENCES.filter((sequence) => sequence.campaignId === campaignId).map((sequence) => ({
+        id: sequence.id,
+        provider: sequence.provider,
+        channel: sequence.channel,
+        steps: [{ type: 'email', variants: [{ subject: 'Hi', body: 'Hello' }] }],
+      })),
+    })),
+    contacts,
+    assignments: assignments.map((assignment, index) => ({
+      id: index + 1,
+      campaign_id: assignment.sequence.campaignId,
+      sequence_id: assignment.sequence.id,
+      contact_id: assignment.contact.id,
+      status: assignment.status,
+      created_at: '2026-04-02T00:00:00.000Z',
+      completed_at: assignment.status === 'completed' ? '2026-04-20T00:00:00.000Z' : null,
+    })),
+  };
+  return { document, model };
+}
+
+/** The event a step sends: a new one, or an earlier one replayed as it was. */
+function eventOf(step: Step, index: number, model: Model, sent: ProviderEvent[]): ProviderEvent {
+  if (step.replay !== null && sent.length > 0) return sent[step.replay % sent.length]!;
+  const assignmentId = (step.target % model.assignments.size) + 1;
+  const status = model.assignments.get(assignmentId)!.status;
+  const possible = PROVIDER_EVENT_TYPES.filter((type) => transition(status, type) !== null);
+  const type =
+    step.aim === 'possible'
+      ? possible[PROVIDER_EVENT_TYPES.indexOf(step.type) % possible.length]!
+      : step.type;
+  const own = [...model.messages].filter(([, message]) => message.assignmentId === assignmentId);
+  const foreign = [...model.messages].filter(([, message]) => message.assignmentId !== assignmentId);
+  const pick = (messages: [number, unknown][]) =>
+    messages.length > 0 ? messages[step.target % messages.length]![0] : MISSING_MESSAGE_ID;
+  const messageId =
+    step.messageRef === 'own' && own.length > 0
+      ? pick(own)
+      : step.messageRef === 'foreign'
+        ? pick(foreign)
+        : step.messageRef === 'missing'
+          ? MISSING_MESSAGE_ID
+          : undefined;
+  const message = {
+    ...(step.explicitMessageId ? { id: EXPLICIT_MESSAGE_IDS + index } : {}),
+    step_type: 'email',
+    open_count: step.openCount,
+    body: `Message of step ${index}`,
+  };
+  const base = {
+    id: `event-${index}`,
+    assignment_id: assignmentId,
+    type,
+    at: new Date(Date.UTC(2026, 4, 1, 0, index)).toISOString(),
+  };
+  const extra: Record<ProviderEventType, object> = {
+    approved: {},
+    sequenced: {},
+    message_sent: { message },
+    opened: messageId === undefined ? {} : { message_id: messageId },
+    clicked: messageId === undefined ? {} : { message_id: messageId },
+    reply_received: { response_type: step.responseType, message: { ...message, step_type: 'reply' } },
+    forwarded: { message: { ...message, step_type: 'reply' } },
+    bounced: {},
+    unsubscribed: {},
+    completed: {},
+    contact_blocked: {},
+  };
+  return providerEvent.parse({ ...base, ...extra[type] });
+}
+
+type Outcome = 'applied' | 'duplicate' | 'rejected';
+
+/** What the event should do, from the model; applies it to the model when it applies. */
+function expectedOutcome(event: ProviderEvent, model: Model): Outcome {
+  if (model.appliedEventIds.has(event.id)) return 'duplicate';
+  const assignment = model.assignments.get(event.assignment_id)!;
+  const next = transition(assignment.status, event.type);
+  if (!next) return 'rejected';
+  if (event.type === 'opened' && event.message_id !== undefined) {
+    if (model.messages.get(event.message_id)?.assignmentId !== event.assignment_id) return 'rejected';
+  }
+  const message = 'message' in event ? event.message : undefined;
+  if (message?.id !== undefined && model.messages.has(message.id)) return 'rejected';
+
+  model.appliedEventIds.add(event.id);
+  assignment.status = next.status;
+  if (event.type === 'contact_blocked') model.blocked.set(assignment.contact, true);
+  if (event.type === 'message_sent') assignment.sent += 1;
+  if (event.type === 'clicked') assignment.clicks += 1;
+  if (event.type === 'opened') {
+    assignment.opens += 1;
+    if (event.message_id !== undefined) model.messages.get(event.message_id)!.opens += 1;
+  }
+  if (message) {
+    model.messageCount += 1;
+    assignment.opens += message.open_count;
+    if (message.id !== undefined) {
+      model.messages.set(message.id, { assignmentId: event.assignment_id, opens: message.open_count });
+    }
+  }
+  return 'applied';
+}
+
+async function record(orgId: number, event: ProviderEvent): Promise<Outcome> {
+  try {
+    return (await recordProviderEvent(orgId, event)).outcome;
+  } catch (error) {
+    if (error instanceof ConflictError) return 'rejected';
+    throw error;
+  }
+}
+
+/** Which of the event ids have a marker item, i.e. were applied (one BatchGetItem; runs send ≤ 30 ids). */
+async function markedEventIds(orgId: number, eventIds: string[]): Promise<string[]> {
+  if (eventIds.length === 0) return [];
+  const { Responses } = await dynamo.send(
+    new BatchGetCommand({
+      RequestItems: {
+        [tableName()]: { Keys: eventIds.map((id) => keys.providerEvent(orgId, id)), ConsistentRead: true },
+      },
+    }),
+  );
+  return eventIds
+    .filter((id) =>
+      (Responses?.[tableName()] ?? []).some((item) => item.pk === keys.providerEvent(orgId, id).pk),
+    )
+    .sort();
+}
+
+describe('maintained counters', () => {
+  it('equal a recomputation from the raw items after random provider event sequences', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        setupArbitrary,
+        fc.array(stepArbitrary, { minLength: 5, maxLength: 30, size: 'max' }),
+        async (setup, steps) => {
+          // Prepare
+          const { orgId } = await createOrganization('Property Inc');
+          const { document, model } = imported(setup);
+          const validated = validateImport(document);
+          if (!validated.ok) throw new Error(JSON.stringify(validated.errors));
+          await applyImport(orgId, validated.document);
+
+          // Act
+          const sent: ProviderEvent[] = [];
+          for (const [index, step] of steps.entries()) {
+            const event = eventOf(step, index, model, sent);
+            const expected = expectedOutcome(event, model);
+            const actual = await record(orgId, event);
+            expect(actual, `${event.type} ${event.id} on assignment ${event.assignment_id}`).toBe(expected);
+            sent.push(event);
+          }
+
+          // Assess: every maintained counter equals its recomputation
+          const { stored, recomputed, raw } = await maintainedAndRecomputed(orgId);
+          expect(stored).toEqual(recomputed);
+
+          // Assess: the raw items are what the events should have made of them
+          const assignments = [...raw.assignments.values()].flat();
+          expect(assignments).toHaveLength(model.assignments.size);
+          for (const item of assignments) {
+            const expected = model.assignments.get(item.assignmentId as number)!;
+            expect(item).toMatchObject({
+              status: expected.status,
+              sentCount: expected.sent,
+              openCount: expected.opens,
+              clickCount: expected.clicks,
+              contactBlocked: model.blocked.get(expected.contact),
+            });
+          }
+          const messages = [...raw.messages.values()].flat();
+          expect(messages).toHaveLength(model.messageCount);
+          for (const [messageId, expected] of model.messages) {
+            expect(messages.find((message) => message.messageId === messageId)).toMatchObject({
+              assignmentId: expected.assignmentId,
+              openCount: expected.opens,
+            });
+          }
+          for (const [contactId, email] of model.contactEmails) {
+            const contact = raw.contacts.get(keys.contact(orgId, { id: contactId, email }).pk);
+            if (contact) expect(contact.blocked, `contact ${contactId}`).toBe(model.blocked.get(contactId));
+          }
+          const eventIds = [...new Set(sent.map((event) => event.id))];
+          expect(await markedEventIds(orgId, eventIds)).toEqual(
+            eventIds.filter((id) => model.appliedEventIds.has(id)).sort(),
+          );
+        },
+      ),
+      { seed: SEED, numRuns: NUM_RUNS },
+    );
+  }, 120_000);
+});
