@@ -34,13 +34,24 @@ export default defineConfig({
       {
         test: {
           ...withDynamoDb,
+          // Stacks started by e2e tests (and their child processes) seed a small demo: 20 accounts, not 220.
+          env: { ...quiet, OUTREACH_DEMO_ACCOUNTS: '20' },
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },
       },
-      { test: { name: 'infra', include: ['test/infra/**/*.test.ts'], env: quiet, testTimeout: 180_000 } },
+      // Synthesizing the stack (a function per route) takes a while in the beforeAll hook too.
+      {
+        test: {
+          name: 'infra',
+          include: ['test/infra/**/*.test.ts'],
+          env: quiet,
+          testTimeout: 180_000,
+          hookTimeout: 180_000,
+        },
+      },
     ],
   },
 });

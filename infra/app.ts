@@ -6,7 +6,11 @@ const app = new App();
 const stage = (app.node.tryGetContext('stage') ?? 'dev') as StageName;
 if (stage !== 'dev' && stage !== 'prod')
   throw new Error(`Unknown stage ${stage}: use -c stage=dev or -c stage=prod`);
+const optionalContext = (name: string): string | undefined => app.node.tryGetContext(name) ?? undefined;
 new OutreachApiStack(app, `OutreachPublicApi-${stage}`, {
   stage,
+  mailDefaultFrom: optionalContext('mailDefaultFrom'),
+  mailMessageIdDomain: optionalContext('mailMessageIdDomain'),
+  publicBaseUrl: optionalContext('publicBaseUrl'),
   env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
 });

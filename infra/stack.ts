@@ -9,9 +9,14 @@ import {
   RestApi,
 } from 'aws-cdk-lib/aws-apigateway';
 import { AttributeType, BillingMode, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { STACK_OUTPUTS } from '../shared/admin/target.ts';
+import { queueOutputKeys, STACK_OUTPUTS } from '../shared/admin/target.ts';
 import { type GatewayResponseType, gatewayResponses } from '../shared/gateway-responses.ts';
+import { DEAD_LETTER_RETENTION_DAYS, type QueueName, queueDefinitions } from '../shared/queues.ts';
 import { API_KEY_HEADER, AUTHORIZER_CACHE_TTL_SECONDS, handlerEntry, routes } from '../shared/routes.ts';
 import { tableDefinition } from '../shared/table.ts';
 import { ServiceFunction } from './constructs/service-function.ts';
@@ -20,6 +25,12 @@ export type StageName = 'dev' | 'prod';
 
 export interface OutreachApiStackProps extends StackProps {
   stage: StageName;
+  /** Sender of replies to contacts no mailbox has written to yet (an SES-verified identity). */
+  mailDefaultFrom?: string;
+  /** Right-hand side of Message-IDs of replies. */
+  mailMessageIdDomain?: string;
+  /** The API's public URL when it sits on a custom domain (OAuth metadata and the MCP resource use it). */
+  publicBaseUrl?: string;
 }
 
 /** `auth` → `Auth`, `campaign-contacts` → `CampaignContacts`: construct ids from route names. */
@@ -32,7 +43,9 @@ const constructId = (name: string) =>
 /**
  * The deployed service: the single table, one function per route of the
  * manifest behind a regional REST API with the `x-api-key` REQUEST authorizer,
- * and gateway responses that speak `{message}` JSON.
+ * gateway responses that speak `{message}` JSON, the outbox relay on the
+ * table's stream, and one queue (with its dead-letter queue) and consumer per
+ * queue definition.
  */
 export class OutreachApiStack extends Stack {
   readonly table: Table;
@@ -61,6 +74,86 @@ export class OutreachApiStack extends Stack {
       });
     }
 
+    const queues = {} as Record<QueueName, Queue>;
+    // Deployment settings every function may read (config.ts, oauth/metadata.ts).
+    const serviceEnvironment: Record<string, string> = {
+      MAIL_DEFAULT_FROM: props.mailDefaultFrom ?? 'outreach@example.com',
+      MAIL_MESSAGE_ID_DOMAIN: props.mailMessageIdDomain ?? 'outreach.example.com',
+      ...(props.publicBaseUrl && { PUBLIC_BASE_URL: props.publicBaseUrl }),
+    };
+    for (const [name, definition] of Object.entries(queueDefinitions) as [
+      QueueName,
+      (typeof queueDefinitions)[QueueName],
+    ][]) {
+      const deadLetters = new Queue(this, `${constructId(name)}DeadLetters`, {
+        retentionPeriod: Duration.days(DEAD_LETTER_RETENTION_DAYS),
+        encryption: QueueEncryption.SQS_MANAGED,
+        enforceSSL: true,
+      });
+      const queue = new Queue(this, `${constructId(name)}Queue`, {
+        visibilityTimeout: Duration.seconds(definition.visibilityTimeoutSeconds),
+        encryption: QueueEncryption.SQS_MANAGED,
+        enforceSSL: true,
+        deadLetterQueue: { queue: deadLetters, maxReceiveCount: definition.maxReceiveCount },
+      });
+      queues[name] = queue;
+      const consumer = new ServiceFunction(this, `${constructId(name)}Consumer`, {
+        entry: definition.consumer,
+        description: `Consumer of the ${name} queue`,
+        timeout: Duration.seconds(definition.consumerTimeoutSeconds),
+        logRemovalPolicy: removalPolicy,
+      }).bindTable(this.table, 'readWrite');
+      consumer.addEnvironment(definition.urlVariable, queue.queueUrl);
+      for (const [variable, value] of Object.entries(serviceEnvironment))
+        consumer.addEnvironment(variable, value);
+      consumer.addEventSource(
+        new SqsEventSource(queue, { batchSize: definition.batchSize, reportBatchItemFailures: true }),
+      );
+      if (name === 'mail') {
+        consumer.addToRolePolicy(
+          new PolicyStatement({
+            actions: ['ses:SendEmail', 'ses:SendRawEmail'],
+            resources: [this.formatArn({ service: 'ses', resource: 'identity', resourceName: '*' })],
+          }),
+        );
+      }
+      new CfnOutput(this, queueOutputKeys(name).url, { value: queue.queueUrl });
+      new CfnOutput(this, queueOutputKeys(name).deadLetterUrl, { value: deadLetters.queueUrl });
+    }
+
+    // The outbox relay: only outbox inserts reach it (an event filter), in stream order per shard.
+    const relayFailures = new Queue(this, 'StreamRelayFailures', {
+      retentionPeriod: Duration.days(DEAD_LETTER_RETENTION_DAYS),
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+    });
+    // It reads the organization's webhook subscriptions and writes each event's deliveries (the fan-out).
+    const relay = new ServiceFunction(this, 'StreamRelay', {
+      entry: 'functions/stream-relay/handler.ts',
+      description: 'Moves outbox items from the table stream to their queues',
+      timeout: Duration.seconds(60),
+      logRemovalPolicy: removalPolicy,
+    }).bindTable(this.table, 'readWrite');
+    for (const [name, queue] of Object.entries(queues) as [QueueName, Queue][]) {
+      relay.addEnvironment(queueDefinitions[name].urlVariable, queue.queueUrl);
+      queue.grantSendMessages(relay);
+    }
+    relay.addEventSource(
+      new DynamoEventSource(this.table, {
+        startingPosition: StartingPosition.TRIM_HORIZON,
+        batchSize: 100,
+        reportBatchItemFailures: true,
+        retryAttempts: 20,
+        onFailure: new SqsDlq(relayFailures),
+        filters: [
+          FilterCriteria.filter({
+            eventName: FilterRule.isEqual('INSERT'),
+            dynamodb: { NewImage: { type: { S: FilterRule.isEqual('outbox') } } },
+          }),
+        ],
+      }),
+    );
+
     const authorizerFunction = new ServiceFunction(this, 'Authorizer', {
       entry: 'functions/authorizer/handler.ts',
       description: 'REQUEST authorizer for the x-api-key header',
@@ -85,6 +178,8 @@ export class OutreachApiStack extends Stack {
         description: `${route.method} ${route.path}`,
         logRemovalPolicy: removalPolicy,
       }).bindTable(this.table, route.table);
+      for (const [variable, value] of Object.entries(serviceEnvironment))
+        handler.addEnvironment(variable, value);
       this.api.root
         .resourceForPath(route.path)
         .addMethod(

@@ -25,3 +25,9 @@ export function integerEnv(name: string, fallback: number): number {
 
 /** Name of the single DynamoDB table (set by CDK on Lambda and by the local stack). */
 export const tableName = (): string => requiredEnv('TABLE_NAME');
+
+/** Mail settings: the sender used before any mailbox has written to a contact, and the Message-ID domain. */
+export const mailSettings = () => ({
+  defaultFrom: process.env.MAIL_DEFAULT_FROM ?? 'outreach@localhost',
+  messageIdDomain: process.env.MAIL_MESSAGE_ID_DOMAIN ?? 'outreach.local',
+});

@@ -6,7 +6,8 @@
  * its handler folder `functions/<name>/handler.ts`.
  */
 
-export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+/** `ANY` hands every method to the handler (the MCP endpoint answers 405 itself). */
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'ANY';
 
 /** How API Gateway authenticates a route. */
 export type AuthMode = 'apiKey' | 'none';
@@ -15,8 +16,10 @@ export type AuthMode = 'apiKey' | 'none';
 export type TableAccess = 'none' | 'read' | 'readWrite';
 
 export interface RouteDefinition {
-  /** The handler folder under `functions/`; also the function's name in the stack. */
+  /** The function's name in the stack; also its handler folder under `functions/` unless `handler` names another. */
   name: string;
+  /** A handler folder shared with other routes (the OAuth metadata documents, the consent page's GET and POST). */
+  handler?: string;
   method: HttpMethod;
   /** API Gateway resource path, with `{param}` placeholders. */
   path: string;
@@ -63,6 +66,13 @@ export const routes = [
     auth: 'apiKey',
     table: 'read',
   },
+  {
+    name: 'reply-to-assignment',
+    method: 'POST',
+    path: '/public/v1/assignments/{id}/reply',
+    auth: 'apiKey',
+    table: 'readWrite',
+  },
   { name: 'lookup-account', method: 'GET', path: '/public/v1/accounts', auth: 'apiKey', table: 'read' },
   {
     name: 'exclude-account',
@@ -79,11 +89,93 @@ export const routes = [
     auth: 'apiKey',
     table: 'read',
   },
+  // Outgoing webhooks: subscriptions, their deliveries log and redelivery (docs/webhooks.md).
+  { name: 'list-webhooks', method: 'GET', path: '/public/v1/webhooks', auth: 'apiKey', table: 'read' },
+  { name: 'create-webhook', method: 'POST', path: '/public/v1/webhooks', auth: 'apiKey', table: 'readWrite' },
+  { name: 'get-webhook', method: 'GET', path: '/public/v1/webhooks/{id}', auth: 'apiKey', table: 'read' },
+  {
+    name: 'update-webhook',
+    method: 'PATCH',
+    path: '/public/v1/webhooks/{id}',
+    auth: 'apiKey',
+    table: 'readWrite',
+  },
+  {
+    name: 'delete-webhook',
+    method: 'DELETE',
+    path: '/public/v1/webhooks/{id}',
+    auth: 'apiKey',
+    table: 'readWrite',
+  },
+  {
+    name: 'test-webhook',
+    method: 'POST',
+    path: '/public/v1/webhooks/{id}/test',
+    auth: 'apiKey',
+    table: 'readWrite',
+  },
+  {
+    name: 'rotate-webhook-secret',
+    method: 'POST',
+    path: '/public/v1/webhooks/{id}/rotate-secret',
+    auth: 'apiKey',
+    table: 'readWrite',
+  },
+  {
+    name: 'list-webhook-deliveries',
+    method: 'GET',
+    path: '/public/v1/webhooks/{id}/deliveries',
+    auth: 'apiKey',
+    table: 'read',
+  },
+  {
+    name: 'redeliver-webhook-delivery',
+    method: 'POST',
+    path: '/public/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver',
+    auth: 'apiKey',
+    table: 'readWrite',
+  },
+  // The MCP server and its OAuth endpoints, outside /public/v1 and without the API key.
+  { name: 'mcp', method: 'ANY', path: '/mcp', auth: 'none', table: 'read' },
+  {
+    name: 'oauth-protected-resource',
+    handler: 'oauth-metadata',
+    method: 'GET',
+    path: '/.well-known/oauth-protected-resource',
+    auth: 'none',
+    table: 'none',
+  },
+  {
+    name: 'oauth-protected-resource-mcp',
+    handler: 'oauth-metadata',
+    method: 'GET',
+    path: '/.well-known/oauth-protected-resource/mcp',
+    auth: 'none',
+    table: 'none',
+  },
+  {
+    name: 'oauth-authorization-server',
+    handler: 'oauth-metadata',
+    method: 'GET',
+    path: '/.well-known/oauth-authorization-server',
+    auth: 'none',
+    table: 'none',
+  },
+  { name: 'oauth-authorize', method: 'GET', path: '/oauth/authorize', auth: 'none', table: 'read' },
+  {
+    name: 'oauth-authorize-submit',
+    handler: 'oauth-authorize',
+    method: 'POST',
+    path: '/oauth/authorize',
+    auth: 'none',
+    table: 'readWrite',
+  },
+  { name: 'oauth-token', method: 'POST', path: '/oauth/token', auth: 'none', table: 'readWrite' },
 ] as const satisfies readonly RouteDefinition[];
 
 /** Project-relative entry file of a route's handler. */
-export const handlerEntry = (route: Pick<RouteDefinition, 'name'>): string =>
-  `functions/${route.name}/handler.ts`;
+export const handlerEntry = (route: Pick<RouteDefinition, 'name' | 'handler'>): string =>
+  `functions/${route.handler ?? route.name}/handler.ts`;
 
 /** The header API Gateway's authorizer reads the organization key from. */
 export const API_KEY_HEADER = 'x-api-key';

@@ -25,7 +25,7 @@ export type AuthorizerHandler = (
 ) => Promise<APIGatewayAuthorizerResult>;
 
 export interface LocalRoute extends RouteDefinition {
-  handler: ProxyHandler;
+  invoke: ProxyHandler;
 }
 
 export interface GatewayOptions {
@@ -199,7 +199,7 @@ export function startGateway(options: GatewayOptions, port: number, host = '127.
 
     let matched: { route: CompiledRoute; parameters: Record<string, string> } | undefined;
     for (const route of compiled) {
-      if (route.method !== method) continue;
+      if (route.method !== method && route.method !== 'ANY') continue;
       const match = route.pattern.exec(url.pathname);
       if (!match) continue;
       const parameters: Record<string, string> = {};
@@ -265,12 +265,13 @@ export function startGateway(options: GatewayOptions, port: number, host = '127.
         resourcePath: route.path,
         stage,
         identity: { sourceIp: request.socket.remoteAddress ?? '127.0.0.1' },
+        domainName: headers.host ?? 'localhost',
       },
     } as unknown as APIGatewayProxyEvent;
 
     let result: APIGatewayProxyResult;
     try {
-      result = await route.handler(event, lambdaContext(route.name, requestId));
+      result = await route.invoke(event, lambdaContext(route.name, requestId));
     } catch {
       // A handler that throws is an integration failure: API Gateway answers 502.
       response.writeHead(502, { 'content-type': 'application/json' });

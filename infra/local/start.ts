@@ -29,7 +29,12 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
 }
 
 try {
-  const stack = await startLocalStack({ port, dataDir, writeEndpointsFile: true });
+  const stack = await startLocalStack({
+    port,
+    dataDir,
+    writeEndpointsFile: true,
+    mailDir: dataDir ? resolve(dataDir, 'mail') : undefined,
+  });
   // Handlers go in before the seed, which takes a while: Ctrl-C during it still stops DynamoDB Local.
   let stopping = false;
   const shutdown = async (signal: string) => {

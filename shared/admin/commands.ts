@@ -3,9 +3,11 @@ import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
 import { createApiKey, listApiKeys, revokeApiKey } from '../auth/api-keys.ts';
+import { redriveDeadLetters } from '../dead-letters.ts';
 import { normalizeEmail } from '../domain/contacts.ts';
 import { normalizeDomain } from '../domain/domains.ts';
 import { addExclusion } from '../domain/exclusions.ts';
+import { upsertJobs } from '../domain/jobs.ts';
 import {
   createOrganization,
   getOrganization,
@@ -14,8 +16,25 @@ import {
   setCooldownDays,
 } from '../domain/organizations.ts';
 import { recordProviderEvent } from '../domain/provider-events.ts';
+import { listDeliveries, redeliver, sendTestEvent } from '../domain/webhook-deliveries.ts';
+import {
+  createWebhook,
+  deleteWebhook,
+  getWebhook,
+  listWebhooks,
+  rotateWebhookSecret,
+  toWebhookSubscription,
+  updateWebhook,
+} from '../domain/webhooks.ts';
 import { HttpError } from '../http/errors.ts';
+import { createOAuthClient, listOAuthClients, revokeOAuthClient } from '../oauth/clients.ts';
 import { type ProviderEvent, providerEvent } from '../schemas/import.ts';
+import {
+  WEBHOOK_EVENT_TYPES,
+  type WebhookDelivery,
+  type WebhookEventType,
+  type WebhookSubscription,
+} from '../schemas/webhooks.ts';
 import {
   applyImport,
   type ImportError,
@@ -24,6 +43,7 @@ import {
   type ProgressListener,
   validateImport,
 } from './import.ts';
+import { parseJobFile } from './jobs-file.ts';
 import { seedDemo } from './seed.ts';
 
 /**
@@ -261,6 +281,180 @@ export async function recordEventStream(
   return report;
 }
 
+function webhookEvents(flags: Flags): WebhookEventType[] {
+  const names = requiredString(flags, 'events')
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
+  const unknown = names.filter((name) => !(WEBHOOK_EVENT_TYPES as readonly string[]).includes(name));
+  if (names.length === 0 || unknown.length > 0) {
+    throw new UsageError(`--events takes a comma-separated list of ${WEBHOOK_EVENT_TYPES.join(', ')}`);
+  }
+  return WEBHOOK_EVENT_TYPES.filter((type) => names.includes(type));
+}
+
+function describeWebhook(webhook: WebhookSubscription): string {
+  const state = webhook.enabled
+    ? 'enabled'
+    : `disabled${webhook.disabled_reason ? ` (${webhook.disabled_reason})` : ''}`;
+  return `${webhook.id}\t${state}\t${webhook.events.join(',')}\t${webhook.url}`;
+}
+
+function describeDelivery(delivery: WebhookDelivery): string {
+  const outcome = delivery.response_code ?? delivery.error ?? '-';
+  return `${delivery.id}\t${delivery.status}\t${delivery.event_type}\t${plural(delivery.attempts, 'attempt')}\t${outcome}\t${delivery.latency_ms ?? '-'} ms\t${delivery.event_id}`;
+}
+
+const webhookFlags = { org: { type: 'string' }, webhook: { type: 'string' } } as const;
+
+/** `webhook …`: the subscription endpoints' operations, for operators. */
+const webhookCommands: Record<string, Command> = {
+  'webhook create': {
+    usage: 'webhook create --org ID --url URL --events new_opportunities,first_touch,positive_reply',
+    flags: { org: { type: 'string' }, url: { type: 'string' }, events: { type: 'string' } },
+    async run(flags, positionals) {
+      expectPositionals(positionals, []);
+      const orgId = requiredId(flags, 'org');
+      const input = { url: requiredString(flags, 'url'), events: webhookEvents(flags) };
+      await getOrganization(orgId);
+      const { record, secret } = await createWebhook(orgId, input);
+      const webhook = toWebhookSubscription(record);
+      return {
+        json: { ...webhook, secret },
+        text: `Created webhook ${describeWebhook(webhook)}\nSigning secret (shown once): ${secret}`,
+      };
+    },
+  },
+  'webhook list': {
+    usage: 'webhook list --org ID',
+    flags: { org: { type: 'string' } },
+    async run(flags, positionals) {
+      expectPositionals(positionals, []);
+      const webhooks = (await listWebhooks(requiredId(flags, 'org'))).map(toWebhookSubscription);
+      return { json: { webhooks }, text: webhooks.map(describeWebhook).join('\n') || 'No webhooks' };
+    },
+  },
+  'webhook get': {
+    usage: 'webhook get --org ID --webhook ID',
+    flags: webhookFlags,
+    async run(flags, positionals) {
+      expectPositionals(positionals, []);
+      const webhook = toWebhookSubscription(
+        await getWebhook(requiredId(flags, 'org'), requiredId(flags, 'webhook')),
+      );
+      return { json: webhook, text: describeWebhook(webhook) };
+    },
+  },
+  'webhook update': {
+    usage: 'webhook update --org ID --webhook ID [--url URL] [--events a,b] [--enable | --disable]',
+    flags: {
+      ...webhookFlags,
+      url: { type: 'string' },
+      events: { type: 'string' },
+      enable: { type: 'boolean' },
+      disable: { type: 'boolean' },
+    },
+    async run(flags, positionals) {
+      expectPositionals(positionals, []);
+      if (flags.enable && flags.disable) throw new UsageError('Give --enable or --disable, not both');
+      const changes = {
+        url: optionalString(flags, 'url'),
+        events: flags.events === undefined ? undefined : webhookEvents(flags),
+        enabled: flags.enable ? true : flags.disable ? false : undefined,
+      };
+      if (Object.values(changes).every((value) => value === undefined)) {
+        throw new UsageError('Nothing to update: give --url, --events, --enable or --disable');
+      }
+      const webhook = toWebhookSubscription(
+        await updateWebhook(requiredId(flags, 'org'), requiredId(flags, 'webhook'), changes),
+      );
+      return { json: webhook, text: `Updated webhook ${describeWebhook(webhook)}` };
+    },
+  },
+  'webhook delete': {
+    usage: 'webhook delete --org ID --webhook ID',
+    flags: webhookFlags,
+    async run(flags, positionals) {
+      expectPositionals(positionals, []);
+      const [orgId, webhookId] = [requiredId(flags, 'org'), requiredId(flags, 'webhook')];
+      await deleteWebhook(orgId, webhookId);
+      return { json: { orgId, webhookId, deleted: true }, text: `Deleted webhook ${webhookId}` };
+    },
+  },
+  'webhook test': {
+    usage: 'webhook test --org ID --webhook ID',
+    flags: webhookFlags,
+    async run(flags, positionals) {
+      expectPositionals(positionals, []);
+      const delivery = await sendTestEvent(requiredId(flags, 'org'), requiredId(flags, 'webhook'));
+      return {
+        json: delivery,
+        text: `Queued test event ${delivery.event_id} as delivery ${delivery.id}; see \`webhook deliveries\``,
+      };
+    },
+  },
+  'webhook rotate-secret': {
+    usage: 'webhook rotate-secret --org ID --webhook ID',
+    flags: webhookFlags,
+    async run(flags, positionals) {
+      expectPositionals(positionals, []);
+      const { record, secret } = await rotateWebhookSecret(
+        requiredId(flags, 'org'),
+        requiredId(flags, 'webhook'),
+      );
+      return {
+        json: { ...toWebhookSubscription(record), secret },
+        text: `New signing secret (shown once; the previous one also signs for 24 hours): ${secret}`,
+      };
+    },
+  },
+  'webhook deliveries': {
+    usage: 'webhook deliveries --org ID --webhook ID [--take N] [--cursor DELIVERY_ID]',
+    flags: { ...webhookFlags, take: { type: 'string' }, cursor: { type: 'string' } },
+    async run(flags, positionals) {
+      expectPositionals(positionals, []);
+      const take = flags.take === undefined ? 25 : requiredId(flags, 'take');
+      if (take > 100) throw new UsageError('--take must be at most 100');
+      const cursor = flags.cursor === undefined ? undefined : requiredId(flags, 'cursor');
+      const page = await listDeliveries(requiredId(flags, 'org'), requiredId(flags, 'webhook'), {
+        take,
+        cursor,
+      });
+      const lines = page.data.map(describeDelivery);
+      if (page.next !== null) lines.push(`More: --cursor ${page.next}`);
+      return { json: page, text: lines.join('\n') || 'No deliveries' };
+    },
+  },
+  'webhook redeliver': {
+    usage: 'webhook redeliver --org ID --webhook ID --delivery DELIVERY_ID',
+    flags: { ...webhookFlags, delivery: { type: 'string' } },
+    async run(flags, positionals) {
+      expectPositionals(positionals, []);
+      const delivery = await redeliver(
+        requiredId(flags, 'org'),
+        requiredId(flags, 'webhook'),
+        requiredId(flags, 'delivery'),
+      );
+      return {
+        json: delivery,
+        text: `Queued delivery ${delivery.id} again (webhook-id ${delivery.event_id})`,
+      };
+    },
+  },
+  'webhook redrive': {
+    usage: 'webhook redrive',
+    flags: {},
+    async run(_flags, positionals) {
+      expectPositionals(positionals, []);
+      const { moved } = await redriveDeadLetters('webhooks');
+      return {
+        json: { moved },
+        text: `Moved ${plural(moved, 'dead letter')} back to the webhooks queue`,
+      };
+    },
+  },
+};
+
 export const commands: Record<string, Command> = {
   'org create': {
     usage: 'org create --name NAME',
@@ -326,8 +520,8 @@ export const commands: Record<string, Command> = {
     },
   },
   import: {
-    usage: 'import --org ID FILE',
-    flags: { org: { type: 'string' } },
+    usage: 'import --org ID FILE [--emit-events]',
+    flags: { org: { type: 'string' }, 'emit-events': { type: 'boolean' } },
     async run(flags, positionals) {
       const orgId = requiredId(flags, 'org');
       const [file] = expectPositionals(positionals, ['FILE']);
@@ -337,7 +531,11 @@ export const commands: Record<string, Command> = {
       if (!validation.ok) return invalidImport(validation.errors);
       await getOrganization(orgId);
       const startedAt = performance.now();
-      const report = await withProgress((update) => applyImport(orgId, validation.document, update));
+      // Webhook events only when asked: loading history should not flood subscribers.
+      const emitEvents = flags['emit-events'] === true;
+      const report = await withProgress((update) =>
+        applyImport(orgId, validation.document, update, { emitEvents }),
+      );
       const took = seconds(startedAt);
       const records = Object.values(validation.document).reduce(
         (total, section) => total + section.length,
@@ -415,6 +613,87 @@ export const commands: Record<string, Command> = {
       return { json: { orgId, kind, value }, text: `Excluded ${kind} ${value} for organization ${orgId}` };
     },
   },
+  'jobs import': {
+    usage: 'jobs import --org ID --file FILE (.json or .csv)',
+    flags: { org: { type: 'string' }, file: { type: 'string' } },
+    async run(flags, positionals) {
+      expectPositionals(positionals, []);
+      const orgId = requiredId(flags, 'org');
+      const file = requiredString(flags, 'file');
+      let text: string;
+      try {
+        text = await readFile(file, 'utf8');
+      } catch (error) {
+        return {
+          json: { error: `cannot read ${file}` },
+          text: `Cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+          exitCode: 1,
+        };
+      }
+      const parsed = parseJobFile(text, file.toLowerCase().endsWith('.csv') ? 'csv' : 'json');
+      if (!parsed.ok) return invalidImport(parsed.errors);
+      await getOrganization(orgId);
+      await upsertJobs(orgId, parsed.jobs);
+      const domains = new Set(parsed.jobs.map((job) => job.domain)).size;
+      return {
+        json: { orgId, jobs: parsed.jobs.length, domains },
+        text: `Imported ${plural(parsed.jobs.length, 'job')} for ${plural(domains, 'domain')} into organization ${orgId}`,
+      };
+    },
+  },
+  'oauth-client create': {
+    usage: 'oauth-client create --org ID --name NAME [--redirect-uri URI]...',
+    flags: {
+      org: { type: 'string' },
+      name: { type: 'string' },
+      'redirect-uri': { type: 'string', multiple: true },
+    },
+    async run(flags, positionals) {
+      expectPositionals(positionals, []);
+      const orgId = requiredId(flags, 'org');
+      const name = requiredString(flags, 'name');
+      const redirectUris = ((flags['redirect-uri'] as string[] | undefined) ?? []).map((uri) => {
+        try {
+          const url = new URL(uri);
+          if (url.hash) throw new Error('fragment');
+          return url.toString();
+        } catch {
+          throw new UsageError(
+            `--redirect-uri ${JSON.stringify(uri)} is not an absolute URL without fragment`,
+          );
+        }
+      });
+      const created = await createOAuthClient(orgId, name, redirectUris);
+      return {
+        json: created,
+        text: `Created OAuth client ${created.clientId}\nClient secret (shown once): ${created.clientSecret}`,
+      };
+    },
+  },
+  'oauth-client list': {
+    usage: 'oauth-client list --org ID',
+    flags: { org: { type: 'string' } },
+    async run(flags, positionals) {
+      expectPositionals(positionals, []);
+      const clients = await listOAuthClients(requiredId(flags, 'org'));
+      const text = clients
+        .map(
+          (client) =>
+            `${client.clientId}\t${client.name}\tcreated ${client.createdAt}${client.revokedAt ? `\trevoked ${client.revokedAt}` : ''}`,
+        )
+        .join('\n');
+      return { json: { clients }, text: text || 'No OAuth clients' };
+    },
+  },
+  'oauth-client revoke': {
+    usage: 'oauth-client revoke --org ID --client CLIENT_ID',
+    flags: { org: { type: 'string' }, client: { type: 'string' } },
+    async run(flags, positionals) {
+      expectPositionals(positionals, []);
+      const revoked = await revokeOAuthClient(requiredId(flags, 'org'), requiredString(flags, 'client'));
+      return { json: revoked, text: `Revoked OAuth client ${revoked.clientId} at ${revoked.revokedAt}` };
+    },
+  },
   'seed demo': {
     usage: 'seed demo',
     flags: {},
@@ -433,4 +712,5 @@ export const commands: Record<string, Command> = {
       };
     },
   },
+  ...webhookCommands,
 };

@@ -56,6 +56,11 @@ export interface DemoOptions {
    * allocates fresh blocks, so a second demo organization never reuses ids.
    */
   firstIds?: Partial<Record<DemoIdEntity, number>>;
+  /**
+   * How many accounts (each with five contacts); the default builds the full
+   * demo. Tests that only need a stack with some data ask for fewer.
+   */
+  accounts?: number;
 }
 
 export const DEMO_DEFAULT_SEED = 20_260_415;
@@ -490,7 +495,7 @@ export function demoDocument(options: DemoOptions = {}): ImportDocumentInput {
   const accountCampaigns = new Map<number, number[]>();
   const names = new Set<string>();
   const domains = new Set<string>();
-  for (let index = 0; index < ACCOUNTS; index++) {
+  for (let index = 0; index < (options.accounts ?? ACCOUNTS); index++) {
     const primary = campaignIds[index % campaignIds.length]!;
     const template = templateOf(primary);
     let name: string;

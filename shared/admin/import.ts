@@ -11,6 +11,7 @@ import { upsertJobs } from '../domain/jobs.ts';
 import { transition } from '../domain/lifecycle.ts';
 import { recordMessageHistory } from '../domain/messages.ts';
 import { recordProviderEvent } from '../domain/provider-events.ts';
+import { emitNewOpportunities, type NewOpportunity } from '../domain/webhook-events.ts';
 import { type ImportDocument, importDocument, type SequenceInput } from '../schemas/import.ts';
 import type { AssignmentStatus } from '../schemas/resources.ts';
 
@@ -211,14 +212,34 @@ export interface ImportReport {
 
 export type ProgressListener = (phase: string, done: number, total: number) => void;
 
-const CONCURRENCY = 16;
+/** How an import runs. */
+export interface ImportOptions {
+  /**
+   * Emit the webhook events the imported changes cause (New Opportunities,
+   * First Touch, Positive Reply); off by default, so loading history does not
+   * flood subscribers.
+   */
+  emitEvents?: boolean;
+}
+
+/**
+ * Requests in flight during an import. Most writes of one campaign also update
+ * its counter item (and every write the organization's analytics item), so
+ * more parallel transactions would only queue on those items: DynamoDB cancels
+ * conflicting transactions, DynamoDB Local times out waiting for its locks.
+ */
+const CONCURRENCY = 6;
+/** Assignment batches (49 assignments each) of one campaign in flight. */
+const ASSIGNMENT_BATCH_CONCURRENCY = 2;
 
 /** Applies a validated document to an organization. */
 export async function applyImport(
   orgId: number,
   document: ImportDocument,
   onProgress: ProgressListener = () => undefined,
+  options: ImportOptions = {},
 ): Promise<ImportReport> {
+  const emitEvents = options.emitEvents === true;
   const maxId = (ids: number[]) => ids.reduce((max, id) => Math.max(max, id), 0);
   await Promise.all([
     reserveIdsUpTo('campaign', maxId(document.campaigns.map((campaign) => campaign.id))),
@@ -229,7 +250,16 @@ export async function applyImport(
     reserveIdsUpTo('account', maxId(document.accounts.map((account) => account.id))),
     reserveIdsUpTo('contact', maxId(document.contacts.map((contact) => contact.id))),
     reserveIdsUpTo('assignment', maxId(document.assignments.map((assignment) => assignment.id))),
-    reserveIdsUpTo('message', maxId(document.messages.map((message) => message.id))),
+    // Events may carry message ids too; a later allocation must not hand one of them out again.
+    reserveIdsUpTo(
+      'message',
+      maxId([
+        ...document.messages.map((message) => message.id),
+        ...document.events.flatMap((event) =>
+          'message' in event && event.message.id ? [event.message.id] : [],
+        ),
+      ]),
+    ),
   ]);
   const phase = async <T, R>(
     name: string,
@@ -254,10 +284,16 @@ export async function applyImport(
   );
   const accountDomains = document.accounts.map((account) => normalizeDomain(account.domain)!);
   const excluded = await findExclusions(orgId, { emails: [], domains: accountDomains });
-  await phase('accounts', document.accounts, (account) => {
+  const newOpportunities: NewOpportunity[] = [];
+  await phase('accounts', document.accounts, async (account) => {
     const domain = normalizeDomain(account.domain)!;
-    return upsertAccount(orgId, { ...account, domain }, excluded.domains.has(domain));
+    const upserted = await upsertAccount(orgId, { ...account, domain }, excluded.domains.has(domain), {
+      emitEvents,
+    });
+    newOpportunities.push(...upserted.newOpportunities);
   });
+  // Newly qualified accounts are announced per campaign, in batches (at most 100 accounts an event).
+  if (newOpportunities.length > 0) await emitNewOpportunities(orgId, newOpportunities);
 
   const contacts = new Map<number, ContactRecord>();
   await phase('contacts', document.contacts, async (input) => {
@@ -298,7 +334,7 @@ export async function applyImport(
   for (const [campaignId, inputs] of byCampaign) {
     const batches: NewAssignment[][] = [];
     for (let start = 0; start < inputs.length; start += 49) batches.push(inputs.slice(start, start + 49));
-    await mapLimit(batches, CONCURRENCY, async (batch) => {
+    await mapLimit(batches, ASSIGNMENT_BATCH_CONCURRENCY, async (batch) => {
       const outcomes = await createAssignments(orgId, campaignId, batch);
       assignmentsCreated += outcomes.filter((outcome) => outcome.outcome === 'created').length;
       assignmentsDone += batch.length;
@@ -310,7 +346,7 @@ export async function applyImport(
   let messagesWritten = 0;
   await phase('messages', [...messagesByAssignment], async ([assignmentId, messages]) => {
     // Read the total only after the await: the workers run concurrently.
-    const written = await recordMessageHistory(orgId, assignmentId, messages);
+    const written = await recordMessageHistory(orgId, assignmentId, messages, { emitEvents });
     messagesWritten += written;
   });
 
@@ -322,7 +358,7 @@ export async function applyImport(
     [...groupBy(document.events, (event) => event.assignment_id).values()],
     async (events) => {
       for (const event of events) {
-        const { outcome } = await recordProviderEvent(orgId, event);
+        const { outcome } = await recordProviderEvent(orgId, event, { emitEvents });
         if (outcome === 'applied') eventsApplied += 1;
         else eventsDuplicate += 1;
       }

@@ -25,6 +25,20 @@ export interface SeedOptions {
 }
 
 /**
+ * The demo's size: `OUTREACH_DEMO_ACCOUNTS` (each account brings five
+ * contacts) lets the test suite start stacks with a small demo; unset, the
+ * full one.
+ */
+function demoAccounts(): number | undefined {
+  const raw = process.env.OUTREACH_DEMO_ACCOUNTS;
+  if (raw === undefined || raw === '') return undefined;
+  const accounts = Number(raw);
+  if (!Number.isSafeInteger(accounts) || accounts < 1)
+    throw new Error(`OUTREACH_DEMO_ACCOUNTS must be a positive integer, got ${raw}`);
+  return accounts;
+}
+
+/**
  * Builds the demo organization: the organization, an API key, and the demo
  * document (shared/admin/demo.ts) imported through the operator import, so
  * every aggregate is maintained exactly as live traffic would. The document
@@ -32,7 +46,11 @@ export interface SeedOptions {
  * ids. The store then records it as the demo.
  */
 export async function seedDemo(options: SeedOptions = {}): Promise<DemoSeed> {
-  const demoOptions: DemoOptions = { now: options.now ?? new Date(), seed: options.seed };
+  const demoOptions: DemoOptions = {
+    now: options.now ?? new Date(),
+    seed: options.seed,
+    accounts: demoAccounts(),
+  };
   const organization = await createOrganization('Demo Organization');
   const { apiKey } = await createApiKey(organization.orgId);
 

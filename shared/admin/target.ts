@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
+import { deadLetterUrlVariable, type QueueName, queueDefinitions } from '../queues.ts';
 
 /**
  * Where `outreach-admin` points the service's code: a running local stack (its
@@ -14,6 +15,9 @@ interface LocalEndpointsFile {
   region: string;
   tableName: string;
   dynamodbEndpoint: string;
+  sqsEndpoint?: string;
+  queueUrls?: Partial<Record<QueueName, string>>;
+  deadLetterQueueUrls?: Partial<Record<QueueName, string>>;
 }
 
 /**
@@ -30,6 +34,17 @@ export class TargetError extends Error {}
 /** The output keys of the CDK stack the CLI reads. */
 export const STACK_OUTPUTS = { tableName: 'TableName' } as const;
 
+/** The output keys of a queue's URL and its dead-letter queue's URL (`webhooks` → `WebhooksQueueUrl`). */
+export function queueOutputKeys(queue: QueueName): { url: string; deadLetterUrl: string } {
+  const base = queue
+    .split(/[-_]/)
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+    .join('');
+  return { url: `${base}QueueUrl`, deadLetterUrl: `${base}DeadLetterQueueUrl` };
+}
+
+const queueNames = () => Object.keys(queueDefinitions) as QueueName[];
+
 /** Configures the process for the target named by the flags. */
 export async function configureTarget(options: { stack?: string; region?: string }): Promise<string> {
   if (options.stack) {
@@ -42,6 +57,15 @@ export async function configureTarget(options: { stack?: string; region?: string
       throw new TargetError(`Stack ${options.stack} has no ${STACK_OUTPUTS.tableName} output`);
     process.env.AWS_REGION = region;
     process.env.TABLE_NAME = output.OutputValue;
+    // Queue URLs for the commands that move messages (webhook redrive).
+    const outputs = new Map(
+      (Stacks?.[0]?.Outputs ?? []).map((entry) => [entry.OutputKey, entry.OutputValue]),
+    );
+    for (const queue of queueNames()) {
+      const { url, deadLetterUrl } = queueOutputKeys(queue);
+      if (outputs.get(url)) process.env[queueDefinitions[queue].urlVariable] = outputs.get(url);
+      if (outputs.get(deadLetterUrl)) process.env[deadLetterUrlVariable(queue)] = outputs.get(deadLetterUrl);
+    }
     return `stack ${options.stack} (${region})`;
   }
   const endpointsFile = localEndpointsFile();
@@ -56,5 +80,14 @@ export async function configureTarget(options: { stack?: string; region?: string
   process.env.AWS_SECRET_ACCESS_KEY ??= 'local';
   process.env.AWS_ENDPOINT_URL_DYNAMODB = endpoints.dynamodbEndpoint;
   process.env.TABLE_NAME = endpoints.tableName;
+  if (endpoints.sqsEndpoint) process.env.AWS_ENDPOINT_URL_SQS = endpoints.sqsEndpoint;
+  // The local stack's webhook URL policy: receivers on this machine over http (docs/webhooks.md).
+  process.env.WEBHOOK_ALLOW_HTTP_LOOPBACK = 'true';
+  for (const queue of queueNames()) {
+    const url = endpoints.queueUrls?.[queue];
+    const deadLetterUrl = endpoints.deadLetterQueueUrls?.[queue];
+    if (url) process.env[queueDefinitions[queue].urlVariable] = url;
+    if (deadLetterUrl) process.env[deadLetterUrlVariable(queue)] = deadLetterUrl;
+  }
   return `local stack (${endpoints.dynamodbEndpoint})`;
 }

@@ -5,6 +5,7 @@ import { tableName } from '../config.ts';
 import { dynamo } from '../db/client.ts';
 import { allocateId } from '../db/ids.ts';
 import { keys } from '../db/keys.ts';
+import { queryAll } from '../db/query.ts';
 import { NotFoundError } from '../http/errors.ts';
 
 /**
@@ -133,29 +134,17 @@ async function touchLastUsed(secretHash: string): Promise<void> {
 
 /** Lists an organization's keys, oldest first, without secrets. */
 export async function listApiKeys(orgId: number): Promise<ApiKeySummary[]> {
-  const summaries: ApiKeySummary[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await dynamo.send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :pk',
-        ExpressionAttributeValues: { ':pk': keys.apiKeysOfOrganization(orgId).gsi1pk },
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    for (const item of page.Items ?? []) {
-      summaries.push({
-        keyId: item.keyId,
-        createdAt: item.createdAt,
-        lastUsedAt: item.lastUsedAt ?? null,
-        revokedAt: item.revokedAt ?? null,
-      });
-    }
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return summaries;
+  const items = await queryAll({
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :pk',
+    ExpressionAttributeValues: { ':pk': keys.apiKeysOfOrganization(orgId).gsi1pk },
+  });
+  return items.map((item) => ({
+    keyId: item.keyId as number,
+    createdAt: item.createdAt as string,
+    lastUsedAt: (item.lastUsedAt as string | undefined) ?? null,
+    revokedAt: (item.revokedAt as string | undefined) ?? null,
+  }));
 }
 
 /** Revokes one of an organization's keys; revoking twice keeps the first revocation time. */

@@ -154,6 +154,22 @@ export const keys = {
   }),
   campaignMessagesIndex,
 
+  /** An OAuth client of the MCP connector, addressed by its client id; gsi1 lists an organization's clients. */
+  oauthClient: (clientId: string) => ({ pk: `OAUTHCLIENT#${clientId}`, sk: 'OAUTHCLIENT' }),
+  oauthClientInOrganization: (orgId: number, clientId: string) => ({
+    gsi1pk: `${org(orgId)}#OAUTHCLIENTS`,
+    gsi1sk: `OAUTHCLIENT#${clientId}`,
+  }),
+  oauthClientsOfOrganization: (orgId: number) => ({ gsi1pk: `${org(orgId)}#OAUTHCLIENTS` }),
+  /** An access token or authorization code, addressed by the hash of its value (expires by TTL). */
+  oauthGrant: (kind: 'token' | 'code', valueHash: string) => ({
+    pk: `OAUTH${kind.toUpperCase()}#${valueHash}`,
+    sk: 'GRANT',
+  }),
+
+  /** A message waiting in the outbox for the stream relay (expires after a week). */
+  outbox: (orgId: number, outboxId: string) => ({ pk: `${org(orgId)}#OUTBOX#${outboxId}`, sk: 'OUTBOX' }),
+
   /** A claimed `Idempotency-Key` and the response it replays (expires after 24 hours). */
   idempotency: (orgId: number, idempotencyKey: string) => ({
     pk: `${org(orgId)}#IDEMPOTENCY#${idempotencyKey}`,
@@ -189,5 +205,37 @@ export const keys = {
   exclusionShard: (orgId: number, kind: 'email' | 'domain', shard: number) => ({
     pk: `${org(orgId)}#EXCLUSIONS`,
     sk: `${kind.toUpperCase()}#${shard.toString().padStart(2, '0')}`,
+  }),
+
+  /**
+   * A webhook subscription. An organization's subscriptions share one
+   * partition, so the relay's fan-out and the list read them with one Query.
+   */
+  webhook: (orgId: number, webhookId: number) => ({
+    pk: `${org(orgId)}#WEBHOOKS`,
+    sk: `WEBHOOK#${sortableNumber(webhookId)}`,
+  }),
+  webhooksOfOrganization: (orgId: number) => ({ pk: `${org(orgId)}#WEBHOOKS`, skPrefix: 'WEBHOOK#' }),
+  /**
+   * One delivery of a webhook event to a subscription (status, attempts, last
+   * response). A subscription's deliveries share a partition, newest id last,
+   * so the deliveries log is one Query read backwards.
+   */
+  webhookDelivery: (orgId: number, webhookId: number, deliveryId: number) => ({
+    pk: `${org(orgId)}#WEBHOOK#${webhookId}#DELIVERIES`,
+    sk: `DELIVERY#${sortableNumber(deliveryId)}`,
+  }),
+  webhookDeliveriesOf: (orgId: number, webhookId: number) => ({
+    pk: `${org(orgId)}#WEBHOOK#${webhookId}#DELIVERIES`,
+    skPrefix: 'DELIVERY#',
+  }),
+  /**
+   * A webhook event as fanned out: its payload and the deliveries made of it.
+   * Written once by the relay (conditionally), so a relay retry reuses the same
+   * deliveries instead of creating new ones.
+   */
+  webhookEvent: (orgId: number, eventId: string) => ({
+    pk: `${org(orgId)}#WEBHOOKEVENT#${eventId}`,
+    sk: 'WEBHOOKEVENT',
   }),
 } as const;

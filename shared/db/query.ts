@@ -1,4 +1,4 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { tableName } from '../config.ts';
 import type { IndexName } from '../table.ts';
 import { dynamo } from './client.ts';
@@ -32,5 +32,25 @@ export async function queryFirst(
     startKey = page.LastEvaluatedKey;
     if (!startKey) break;
   }
+  return items;
+}
+
+/**
+ * Every item a Query matches, following its pages. For partitions that are
+ * small by design (an organization's campaigns, keys, webhooks; one account
+ * with its qualifications), never for lists that grow with traffic.
+ */
+export async function queryAll(
+  input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>,
+): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await dynamo.send(
+      new QueryCommand({ ...input, TableName: tableName(), ExclusiveStartKey: startKey }),
+    );
+    items.push(...(page.Items ?? []));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
   return items;
 }

@@ -1,14 +1,15 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { tableName } from '../config.ts';
 import { batchGet } from '../db/batch.ts';
 import { dynamo } from '../db/client.ts';
 import { keys } from '../db/keys.ts';
-import { queryFirst } from '../db/query.ts';
+import { queryAll, queryFirst } from '../db/query.ts';
 import { addCounters, type TransactItem, TransactionConflictError, transact } from '../db/transactions.ts';
 import { ConflictError, NotFoundError } from '../http/errors.ts';
 import type { AccountInput } from '../schemas/import.ts';
 import type { Account, Signal } from '../schemas/resources.ts';
 import { getCampaign } from './campaigns.ts';
+import type { NewOpportunity } from './webhook-events.ts';
 
 /**
  * Accounts (companies), org-wide, and their qualifications into campaigns.
@@ -36,6 +37,8 @@ export interface QualificationRecord {
   score: number;
   signals: Signal[];
   listed: boolean;
+  /** Newly listed and not yet announced in a New Opportunities event (shared/domain/webhook-events.ts). */
+  newOpportunity: boolean;
 }
 
 function toAccountRecord(item: Record<string, unknown>): AccountRecord {
@@ -58,6 +61,7 @@ function toQualificationRecord(item: Record<string, unknown>): QualificationReco
     score: Number(item.score ?? 0),
     signals: (item.signals as Signal[]) ?? [],
     listed: typeof item.gsi1pk === 'string',
+    newOpportunity: item.newOpportunity === true,
   };
 }
 
@@ -80,21 +84,11 @@ export async function getAccountWithQualifications(
   accountId: number,
 ): Promise<{ account: AccountRecord; qualifications: QualificationRecord[] } | null> {
   const { pk } = keys.account(orgId, accountId);
-  const items: Record<string, unknown>[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await dynamo.send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': pk },
-        ConsistentRead: true,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    items.push(...(page.Items ?? []));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
+  const items = await queryAll({
+    KeyConditionExpression: 'pk = :pk',
+    ExpressionAttributeValues: { ':pk': pk },
+    ConsistentRead: true,
+  });
   const accountItem = items.find((item) => item.sk === 'ACCOUNT');
   if (!accountItem) return null;
   return {
@@ -137,6 +131,7 @@ function qualificationItem(orgId: number, qualification: QualificationRecord) {
     accountId: qualification.accountId,
     score: qualification.score,
     signals: qualification.signals,
+    ...(qualification.newOpportunity && { newOpportunity: true }),
   };
 }
 
@@ -145,12 +140,18 @@ function qualificationItem(orgId: number, qualification: QualificationRecord) {
  * qualifications, in one transaction; a campaign's account count grows by its
  * newly listed qualifications. `excluded` says whether the domain is on the
  * exclusion list, in which case nothing is listed.
+ *
+ * With `emitEvents`, a newly listed qualification is marked as a new
+ * opportunity in the same transaction, and the marked ones are returned for
+ * emitNewOpportunities to announce in batches; a mark left by an interrupted
+ * run is returned again, so re-running the import loses no event.
  */
 export async function upsertAccount(
   orgId: number,
   input: AccountInput & { domain: string },
   excluded: boolean,
-): Promise<void> {
+  options: { emitEvents?: boolean } = {},
+): Promise<{ newOpportunities: NewOpportunity[] }> {
   for (let attempt = 0; ; attempt++) {
     const existing = await getAccountWithQualifications(orgId, input.id);
     const known = new Map(
@@ -192,16 +193,39 @@ export async function upsertAccount(
         },
       },
     ];
+    const newOpportunities: NewOpportunity[] = [];
     for (const campaign of input.campaigns) {
-      const qualification = {
+      const previous = known.get(campaign.campaign_id);
+      const listed = !isExcluded;
+      const newlyListed = listed && !previous?.listed;
+      const qualification: QualificationRecord = {
         campaignId: campaign.campaign_id,
         accountId: input.id,
         score: campaign.score,
         signals: campaign.signals,
-        listed: !isExcluded,
+        listed,
+        newOpportunity:
+          listed && (previous?.newOpportunity === true || (newlyListed && options.emitEvents === true)),
       };
       writes.push({ Put: { TableName: tableName(), Item: qualificationItem(orgId, qualification) } });
-      const newlyListed = qualification.listed && !known.get(campaign.campaign_id)?.listed;
+      if (qualification.newOpportunity && options.emitEvents) {
+        newOpportunities.push({
+          campaignId: campaign.campaign_id,
+          account: toAccount(
+            {
+              accountId: input.id,
+              name: input.name,
+              domain: input.domain,
+              website: input.website,
+              linkedinUrl: input['linkedin-url'],
+              score: campaign.score,
+              signals: campaign.signals,
+              excluded: false,
+            },
+            campaign.signals,
+          ),
+        });
+      }
       writes.push(
         addCounters(keys.campaign(orgId, campaign.campaign_id), newlyListed ? { accountsCount: 1 } : {}, {
           mustExist: true,
@@ -210,7 +234,7 @@ export async function upsertAccount(
     }
     try {
       await transact(writes);
-      return;
+      return { newOpportunities };
     } catch (error) {
       if (!(error instanceof TransactionConflictError)) throw error;
       if (error.failedConditions.includes(0)) {

@@ -1,7 +1,8 @@
-import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { tableName } from '../config.ts';
 import { dynamo } from '../db/client.ts';
 import { keys } from '../db/keys.ts';
+import { queryAll } from '../db/query.ts';
 import { addCounters, TransactionConflictError, transact } from '../db/transactions.ts';
 import { NotFoundError } from '../http/errors.ts';
 import type { CampaignInput, SequenceInput } from '../schemas/import.ts';
@@ -106,21 +107,11 @@ export async function getCampaign(orgId: number, campaignId: number): Promise<Ca
 /** Every campaign of the organization, by id. */
 export async function listCampaigns(orgId: number): Promise<CampaignRecord[]> {
   const { pk, skPrefix } = keys.campaignsOfOrganization(orgId);
-  const campaigns: CampaignRecord[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await dynamo.send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': pk, ':prefix': skPrefix },
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    campaigns.push(...(page.Items ?? []).map(toCampaignRecord));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return campaigns;
+  const items = await queryAll({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': pk, ':prefix': skPrefix },
+  });
+  return items.map(toCampaignRecord);
 }
 
 /** The sequence of a campaign with the given id, if it belongs to the campaign. */

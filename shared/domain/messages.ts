@@ -7,6 +7,7 @@ import type { MessageInput } from '../schemas/import.ts';
 import type { CampaignMessage } from '../schemas/resources.ts';
 import { assignmentDeltas } from './aggregates.ts';
 import { type AssignmentRecord, factsOf, getAssignment } from './assignments.ts';
+import { messageEventWrites } from './webhook-events.ts';
 
 /**
  * Messages of an assignment. A sent message makes the assignment count as
@@ -156,27 +157,35 @@ export function assignmentMessageUpdate(
 
 /** Messages per transaction in a history import (room for the assignment, campaign and analytics updates). */
 const MESSAGES_PER_TRANSACTION = 90;
+/** With webhook events, each message may bring one (and the first sent one a First Touch too). */
+const MESSAGES_PER_TRANSACTION_WITH_EVENTS = 45;
 
 /**
  * Records past messages of one assignment (the import): the messages, the
  * assignment's counters and the campaign and organization aggregates, in
  * transactions of up to 90 messages. Messages whose id exists are skipped, so
- * a re-import changes nothing. Returns how many were written.
+ * a re-import changes nothing. Returns how many were written. With
+ * `emitEvents`, the webhook events they cause (First Touch, Positive Reply)
+ * are written in the same transactions.
  */
 export async function recordMessageHistory(
   orgId: number,
   assignmentId: number,
   messages: NewMessage[],
+  options: { emitEvents?: boolean } = {},
 ): Promise<number> {
   const missingIds = messages.filter((message) => message.id === undefined).length;
   const allocated = await allocateIds('message', missingIds);
   const withIds = messages.map((message) => ({ ...message, id: message.id ?? allocated.shift()! }));
+  const emitEvents = options.emitEvents === true;
+  const perTransaction = emitEvents ? MESSAGES_PER_TRANSACTION_WITH_EVENTS : MESSAGES_PER_TRANSACTION;
   let written = 0;
-  for (let start = 0; start < withIds.length; start += MESSAGES_PER_TRANSACTION) {
+  for (let start = 0; start < withIds.length; start += perTransaction) {
     written += await writeHistoryChunk(
       orgId,
       assignmentId,
-      withIds.slice(start, start + MESSAGES_PER_TRANSACTION),
+      withIds.slice(start, start + perTransaction),
+      emitEvents,
     );
   }
   return written;
@@ -186,6 +195,7 @@ async function writeHistoryChunk(
   orgId: number,
   assignmentId: number,
   messages: (NewMessage & { id: number })[],
+  emitEvents: boolean,
   attempt = 0,
 ): Promise<number> {
   if (messages.length === 0) return 0;
@@ -213,6 +223,10 @@ async function writeHistoryChunk(
   );
   const organizationWrite = addCounters(keys.analytics(orgId), deltas.organization);
   if (organizationWrite) writes.push(organizationWrite);
+  if (emitEvents) {
+    const recorded = messages.map((message) => toCampaignMessage(messageItem(orgId, assignment, message)));
+    writes.push(...messageEventWrites(orgId, assignment, recorded));
+  }
   try {
     await transact(writes);
     return messages.length;
@@ -222,10 +236,10 @@ async function writeHistoryChunk(
     if (existing.length > 0) {
       // Some were recorded before (a re-import): write the others.
       const remaining = messages.filter((_, index) => !existing.includes(index));
-      return writeHistoryChunk(orgId, assignmentId, remaining, attempt + 1);
+      return writeHistoryChunk(orgId, assignmentId, remaining, emitEvents, attempt + 1);
     }
     await new Promise((resolve) => setTimeout(resolve, 10 * 2 ** attempt * Math.random()));
-    return writeHistoryChunk(orgId, assignmentId, messages, attempt + 1);
+    return writeHistoryChunk(orgId, assignmentId, messages, emitEvents, attempt + 1);
   }
 }
 

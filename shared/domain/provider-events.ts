@@ -11,7 +11,14 @@ import { assignmentDeltas } from './aggregates.ts';
 import { type AssignmentRecord, factsOf, toAssignmentRecord } from './assignments.ts';
 import { blockContactWrites, contactKey, getContact } from './contacts.ts';
 import { LIFECYCLE, transition } from './lifecycle.ts';
-import { assignmentMessageUpdate, messageEffects, messageItem, type NewMessage } from './messages.ts';
+import {
+  assignmentMessageUpdate,
+  messageEffects,
+  messageItem,
+  type NewMessage,
+  toCampaignMessage,
+} from './messages.ts';
+import { messageEventWrites } from './webhook-events.ts';
 
 /**
  * The one write path for what providers report about an assignment. It
@@ -27,14 +34,27 @@ import { assignmentMessageUpdate, messageEffects, messageItem, type NewMessage }
 
 export type RecordOutcome = { outcome: 'applied' | 'duplicate'; assignment: AssignmentRecord };
 
+/** Whether the change also emits its webhook events (live traffic does; imports only when asked). */
+export interface RecordOptions {
+  emitEvents?: boolean;
+}
+
 const MAX_ATTEMPTS = 8;
 
-/** Records one provider event for one of the organization's assignments. */
-export async function recordProviderEvent(orgId: number, event: ProviderEvent): Promise<RecordOutcome> {
+/**
+ * Records one provider event for one of the organization's assignments, with
+ * its webhook events (First Touch, Positive Reply) in the same transaction
+ * unless `emitEvents` is false.
+ */
+export async function recordProviderEvent(
+  orgId: number,
+  event: ProviderEvent,
+  options: RecordOptions = {},
+): Promise<RecordOutcome> {
   for (let attempt = 0; ; attempt++) {
     const { assignment, duplicate } = await readState(orgId, event);
     if (duplicate) return { outcome: 'duplicate', assignment };
-    const writes = await eventWrites(orgId, event, assignment);
+    const writes = await eventWrites(orgId, event, assignment, options.emitEvents ?? true);
     try {
       await transact(writes);
       return { outcome: 'applied', assignment };
@@ -101,6 +121,7 @@ async function eventWrites(
   orgId: number,
   event: ProviderEvent,
   assignment: AssignmentRecord,
+  emitEvents: boolean,
 ): Promise<TransactItem[]> {
   const next = transition(assignment.status, event.type);
   if (!next) {
@@ -207,6 +228,10 @@ async function eventWrites(
         },
       },
     });
+  }
+  if (emitEvents) {
+    const recorded = messages.map((message) => toCampaignMessage(messageItem(orgId, assignment, message)));
+    writes.push(...messageEventWrites(orgId, assignment, recorded));
   }
   return writes;
 }

@@ -318,7 +318,12 @@ function withdrawalOf(orgId: number, contact: ContactRecord, assignmentIds: numb
       TableName: tableName(),
       Key: contactKey(orgId, contact),
       UpdateExpression: `REMOVE ${removals.join(', ')}`,
+      // The blocked stat taken off above assumes the contact is as read; a concurrent block fails this.
+      ConditionExpression: contact.blocked
+        ? 'blocked = :true'
+        : '(attribute_not_exists(blocked) OR blocked <> :true)',
       ExpressionAttributeNames: names,
+      ExpressionAttributeValues: { ':true': true },
     },
   });
   return { writes, campaignDeltas };

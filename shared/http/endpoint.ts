@@ -134,6 +134,18 @@ const requestLogging = (): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayP
   },
 });
 
+/**
+ * Wraps a handler that speaks its own formats (HTML, forms, JSON-RPC) in the
+ * same logging and error mapping as every endpoint: a thrown HttpError becomes
+ * its `{message}` response and anything else an opaque 500.
+ */
+export function defineHttpHandler(run: ApiHandler): ApiHandler {
+  return middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
+    .use(requestLogging())
+    .use(errorResponses())
+    .handler(run) as ApiHandler;
+}
+
 /** Builds a Lambda handler for an API endpoint from its schemas and domain operation. */
 export function defineEndpoint<S extends EndpointSchemas>(
   schemas: S,

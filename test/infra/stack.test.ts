@@ -1,15 +1,18 @@
 import { Match } from 'aws-cdk-lib/assertions';
+import type { CfnMethod } from 'aws-cdk-lib/aws-apigateway';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { gatewayResponses } from '#shared/gateway-responses.ts';
+import { queueDefinitions } from '#shared/queues.ts';
 import { routes } from '#shared/routes.ts';
 import { tableDefinition } from '#shared/table.ts';
 import { synthesize } from '../support/synth.ts';
 
-type Template = ReturnType<typeof synthesize>['template'];
-let template: Template;
+type Synthesized = ReturnType<typeof synthesize>;
+let template: Synthesized['template'];
+let stack: Synthesized['stack'];
 
 beforeAll(() => {
-  ({ template } = synthesize('dev'));
+  ({ template, stack } = synthesize('dev'));
 });
 
 describe('the CDK stack', () => {
@@ -35,11 +38,13 @@ describe('the CDK stack', () => {
     });
   });
 
-  it('gives every route and the authorizer its own Node.js 24 arm64 function', () => {
+  it('gives every route, the authorizer, the stream relay and each queue consumer its own Node.js 24 arm64 function', () => {
     const functions = template.findResources('AWS::Lambda::Function', {
       Properties: { Runtime: 'nodejs24.x', Architectures: ['arm64'] },
     });
-    expect(Object.keys(functions)).toHaveLength(routes.length + 1);
+    const expected = routes.length + 2 + Object.keys(queueDefinitions).length;
+    expect(Object.keys(functions)).toHaveLength(expected);
+    expect(Object.keys(template.findResources('AWS::Lambda::Function'))).toHaveLength(expected);
   });
 
   it('is a regional REST API', () => {
@@ -56,21 +61,58 @@ describe('the CDK stack', () => {
     });
   });
 
-  it('declares one method per manifest route with the authorizer its auth mode asks for', () => {
-    const methods = template.findResources('AWS::ApiGateway::Method');
-    for (const route of routes) {
-      const matching = Object.values(methods).filter(
-        (method) =>
-          method.Properties.HttpMethod === route.method &&
-          JSON.stringify(method.Properties.ResourceId).includes(
-            route.path.split('/').at(-1)!.replace(/[{}]/g, ''),
-          ),
-      );
-      expect(matching.length).toBeGreaterThan(0);
-      for (const method of matching) {
-        expect(method.Properties.AuthorizationType).toBe(route.auth === 'apiKey' ? 'CUSTOM' : 'NONE');
-      }
+  it('declares exactly the manifest’s methods, each with the authorizer its auth mode asks for', () => {
+    const declared = stack.api.methods.map((method) => ({
+      method: method.httpMethod,
+      path: method.resource.path,
+      authorization: (method.node.defaultChild as CfnMethod).authorizationType,
+    }));
+    expect(declared.sort((a, b) => `${a.path} ${a.method}`.localeCompare(`${b.path} ${b.method}`))).toEqual(
+      routes
+        .map((route) => ({
+          method: route.method,
+          path: route.path,
+          authorization: route.auth === 'apiKey' ? 'CUSTOM' : 'NONE',
+        }))
+        .sort((a, b) => `${a.path} ${a.method}`.localeCompare(`${b.path} ${b.method}`)),
+    );
+  });
+
+  it('gives every queue an encrypted, SSL-only dead-letter queue and its consumer partial batch responses', () => {
+    const queues = Object.keys(queueDefinitions).length;
+    template.resourceCountIs('AWS::SQS::Queue', queues * 2 + 1);
+    for (const queue of Object.values(template.findResources('AWS::SQS::Queue'))) {
+      expect(queue.Properties.SqsManagedSseEnabled).toBe(true);
     }
+    template.resourcePropertiesCountIs(
+      'AWS::SQS::Queue',
+      { RedrivePolicy: Match.objectLike({ maxReceiveCount: Match.anyValue() }) },
+      queues,
+    );
+    template.resourcePropertiesCountIs('AWS::SQS::QueuePolicy', Match.anyValue(), queues * 2 + 1);
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      EventSourceArn: Match.objectLike({
+        'Fn::GetAtt': Match.arrayWith([Match.stringLikeRegexp('MailQueue')]),
+      }),
+    });
+  });
+
+  it('relays only outbox inserts from the table stream, reporting failures per record', () => {
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      StartingPosition: 'TRIM_HORIZON',
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      FilterCriteria: {
+        Filters: [
+          {
+            Pattern: JSON.stringify({
+              eventName: ['INSERT'],
+              dynamodb: { NewImage: { type: { S: ['outbox'] } } },
+            }),
+          },
+        ],
+      },
+    });
   });
 
   it('answers a missing or rejected key with 401 JSON, never 403', () => {
@@ -99,5 +141,61 @@ describe('the CDK stack', () => {
   it('outputs the API URL and the table name', () => {
     template.hasOutput('ApiUrl', {});
     template.hasOutput('TableName', {});
+  });
+
+  it('builds the webhooks queue: eight receives before its dead-letter queue, visibility above the 15 s send timeout', () => {
+    const definition = queueDefinitions.webhooks;
+    expect(definition.visibilityTimeoutSeconds).toBeGreaterThan(15);
+    expect(definition.visibilityTimeoutSeconds).toBeGreaterThan(definition.consumerTimeoutSeconds);
+    template.hasResourceProperties('AWS::SQS::Queue', {
+      VisibilityTimeout: definition.visibilityTimeoutSeconds,
+      RedrivePolicy: Match.objectLike({ maxReceiveCount: 8 }),
+    });
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      BatchSize: definition.batchSize,
+      EventSourceArn: Match.objectLike({
+        'Fn::GetAtt': Match.arrayWith([Match.stringLikeRegexp('WebhooksQueue')]),
+      }),
+    });
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      Description: 'Consumer of the webhooks queue',
+      Timeout: definition.consumerTimeoutSeconds,
+      Environment: {
+        Variables: Match.objectLike({ TABLE_NAME: Match.anyValue(), WEBHOOKS_QUEUE_URL: Match.anyValue() }),
+      },
+    });
+    template.hasOutput('WebhooksQueueUrl', {});
+    template.hasOutput('WebhooksDeadLetterQueueUrl', {});
+  });
+
+  it('lets the stream relay read subscriptions and write deliveries (the fan-out) and send to the webhooks queue', () => {
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      Description: 'Moves outbox items from the table stream to their queues',
+      Environment: {
+        Variables: Match.objectLike({ TABLE_NAME: Match.anyValue(), WEBHOOKS_QUEUE_URL: Match.anyValue() }),
+      },
+    });
+    const relayPolicy = (actions: string[]) => ({
+      Roles: [{ Ref: Match.stringLikeRegexp('^StreamRelayServiceRole') }],
+      PolicyDocument: {
+        Statement: Match.arrayWith([Match.objectLike({ Action: Match.arrayWith(actions) })]),
+      },
+    });
+    template.hasResourceProperties(
+      'AWS::IAM::Policy',
+      relayPolicy(['dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem']),
+    );
+    template.hasResourceProperties('AWS::IAM::Policy', relayPolicy(['sqs:SendMessage']));
+  });
+
+  it('never lets a deployed function send webhooks over http to loopback (a local-stack-only setting)', () => {
+    const functions = Object.values(template.findResources('AWS::Lambda::Function'));
+    expect(functions.length).toBeGreaterThan(0);
+    for (const fn of functions) {
+      expect(Object.keys(fn.Properties.Environment?.Variables ?? {})).not.toContain(
+        'WEBHOOK_ALLOW_HTTP_LOOPBACK',
+      );
+    }
   });
 });

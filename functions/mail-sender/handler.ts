@@ -1,0 +1,63 @@
+import { ChangeMessageVisibilityCommand } from '@aws-sdk/client-sqs';
+import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { integerEnv, mailSettings } from '#shared/config.ts';
+import { deliverReply, type MailJob } from '#shared/domain/replies.ts';
+import { logger } from '#shared/logger.ts';
+import { transportFromEnvironment } from '#shared/mail/transport.ts';
+import { queueUrl, sqs } from '#shared/queue-client.ts';
+import { backoffSeconds } from '#shared/retry.ts';
+
+const transport = transportFromEnvironment();
+const settings = mailSettings();
+const RETRY_BASE_SECONDS = integerEnv('MAIL_RETRY_BASE_SECONDS', 30);
+const RETRY_CAP_SECONDS = 15 * 60;
+
+function parseJob(record: SQSRecord): MailJob | null {
+  try {
+    const job = JSON.parse(record.body) as MailJob;
+    return Number.isSafeInteger(job.orgId) && Number.isSafeInteger(job.messageId) ? job : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The mail sender: sends queued replies one record at a time and reports only
+ * the records that failed (partial batch response). A failed record's next
+ * attempt is pushed back with exponential backoff; after the queue's receive
+ * limit it goes to the dead-letter queue.
+ */
+export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
+  const batchItemFailures: SQSBatchResponse['batchItemFailures'] = [];
+  for (const record of event.Records) {
+    const job = parseJob(record);
+    if (!job) {
+      // A message that can never be delivered is dropped, not retried forever.
+      logger.error('Discarding a malformed mail job', { messageId: record.messageId });
+      continue;
+    }
+    try {
+      const outcome = await deliverReply(job, transport, settings);
+      logger.info('Mail job done', { orgId: job.orgId, replyMessageId: job.messageId, outcome });
+    } catch (error) {
+      const attempt = Number(record.attributes.ApproximateReceiveCount ?? 1);
+      logger.warn('Mail delivery failed; will retry', {
+        orgId: job.orgId,
+        replyMessageId: job.messageId,
+        attempt,
+        errorName: (error as Error).name,
+      });
+      batchItemFailures.push({ itemIdentifier: record.messageId });
+      await sqs
+        .send(
+          new ChangeMessageVisibilityCommand({
+            QueueUrl: queueUrl('mail'),
+            ReceiptHandle: record.receiptHandle,
+            VisibilityTimeout: backoffSeconds(attempt, RETRY_BASE_SECONDS, RETRY_CAP_SECONDS),
+          }),
+        )
+        .catch(() => undefined); // without it the queue's own visibility timeout still brings the message back
+    }
+  }
+  return { batchItemFailures };
+};

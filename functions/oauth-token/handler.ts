@@ -1,0 +1,65 @@
+import { defineHttpHandler, jsonResponse } from '#shared/http/endpoint.ts';
+import { authenticateClient } from '#shared/oauth/clients.ts';
+import { issueAccessToken, MCP_SCOPE, redeemAuthorizationCode } from '#shared/oauth/grants.ts';
+import { mcpResource, publicBaseUrl } from '#shared/oauth/metadata.ts';
+import { clientCredentials, oauthError, requestParameters } from '#shared/oauth/requests.ts';
+
+/**
+ * The token endpoint: `client_credentials`, and `authorization_code` with
+ * PKCE (S256). Clients authenticate with `client_secret_basic` or
+ * `client_secret_post`. The `resource` parameter (RFC 8707), when given, must
+ * be this server's `/mcp`; a missing `scope` means `mcp:read`.
+ */
+export const handler = defineHttpHandler(async (event) => {
+  const base = publicBaseUrl(event);
+  const parameters = requestParameters(event);
+  const credentials = clientCredentials(event, parameters);
+  const client = credentials
+    ? await authenticateClient(credentials.clientId, credentials.clientSecret)
+    : null;
+  if (!client) {
+    return oauthError(401, 'invalid_client', 'Client authentication failed', {
+      'www-authenticate': 'Basic realm="oauth"',
+    });
+  }
+  if (parameters.resource !== undefined && parameters.resource !== mcpResource(base)) {
+    return oauthError(400, 'invalid_target', `The only resource is ${mcpResource(base)}`);
+  }
+  const scope = parameters.scope ?? MCP_SCOPE;
+  if (scope.split(' ').some((requested) => requested !== MCP_SCOPE)) {
+    return oauthError(400, 'invalid_scope', `The only scope is ${MCP_SCOPE}`);
+  }
+  const noStore = { 'cache-control': 'no-store', pragma: 'no-cache' };
+  switch (parameters.grant_type) {
+    case 'client_credentials':
+      return jsonResponse(
+        200,
+        await issueAccessToken({
+          orgId: client.orgId,
+          clientId: client.clientId,
+          resource: mcpResource(base),
+          scope: MCP_SCOPE,
+        }),
+        noStore,
+      );
+    case 'authorization_code': {
+      if (!parameters.code) return oauthError(400, 'invalid_request', 'code is required');
+      const grant = await redeemAuthorizationCode(parameters.code, {
+        clientId: client.clientId,
+        redirectUri: parameters.redirect_uri,
+        codeVerifier: parameters.code_verifier,
+      });
+      if (!grant)
+        return oauthError(
+          400,
+          'invalid_grant',
+          'The code is invalid, expired, used, or does not match the client, redirect URI or code verifier',
+        );
+      return jsonResponse(200, await issueAccessToken(grant), noStore);
+    }
+    case undefined:
+      return oauthError(400, 'invalid_request', 'grant_type is required');
+    default:
+      return oauthError(400, 'unsupported_grant_type', 'Supported: client_credentials, authorization_code');
+  }
+});

@@ -1,0 +1,9 @@
+import { rotateWebhookSecret, toWebhookSubscription } from '#shared/domain/webhooks.ts';
+import { defineEndpoint } from '#shared/http/endpoint.ts';
+import { rotateWebhookSecretEndpoint } from '#shared/schemas/webhooks.ts';
+
+/** POST /public/v1/webhooks/{id}/rotate-secret — a new secret, shown this once; the old one signs for 24 h more. */
+export const handler = defineEndpoint(rotateWebhookSecretEndpoint, async ({ orgId, path }) => {
+  const { record, secret } = await rotateWebhookSecret(orgId, path.id);
+  return { ...toWebhookSubscription(record), secret };
+});

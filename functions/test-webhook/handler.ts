@@ -1,0 +1,9 @@
+import { sendTestEvent } from '#shared/domain/webhook-deliveries.ts';
+import { defineEndpoint } from '#shared/http/endpoint.ts';
+import { testWebhookEndpoint } from '#shared/schemas/webhooks.ts';
+
+/** POST /public/v1/webhooks/{id}/test — queues a signed `test` event; its delivery shows in the log. */
+export const handler = defineEndpoint(testWebhookEndpoint, async ({ orgId, path }) => ({
+  success: true,
+  delivery: await sendTestEvent(orgId, path.id),
+}));

@@ -1,0 +1,139 @@
+import {
+  DeleteMessageBatchCommand,
+  type Message,
+  ReceiveMessageCommand,
+  type SQSClient,
+} from '@aws-sdk/client-sqs';
+import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { startFauxqs } from 'fauxqs';
+import { DEAD_LETTER_RETENTION_DAYS, type QueueName, queueDefinitions } from '../../shared/queues.ts';
+import { freePort } from './ports.ts';
+
+/**
+ * Local SQS: fauxqs (the SQS JSON protocol with visibility timeouts, long
+ * polling and redrive) with every queue of the definitions and its dead-letter
+ * queue, and a poller per queue that invokes the consumer the way Lambda's
+ * event source mapping does, honouring partial batch failures.
+ */
+
+export interface LocalQueues {
+  endpoint: string;
+  urls: Record<QueueName, string>;
+  deadLetterUrls: Record<QueueName, string>;
+  stop(): Promise<void>;
+}
+
+/** Starts fauxqs on a free port and creates the queues. */
+export async function startLocalQueues(region: string): Promise<LocalQueues> {
+  const server = await startFauxqs({
+    port: await freePort(),
+    host: '127.0.0.1',
+    logger: false,
+    defaultRegion: region,
+  });
+  const urls = {} as Record<QueueName, string>;
+  const deadLetterUrls = {} as Record<QueueName, string>;
+  for (const [name, definition] of Object.entries(queueDefinitions) as [
+    QueueName,
+    (typeof queueDefinitions)[QueueName],
+  ][]) {
+    const deadLetter = server.createQueue(`${name}-dlq`, {
+      attributes: { MessageRetentionPeriod: String(DEAD_LETTER_RETENTION_DAYS * 86_400) },
+    });
+    const queue = server.createQueue(name, {
+      attributes: {
+        VisibilityTimeout: String(definition.visibilityTimeoutSeconds),
+        RedrivePolicy: JSON.stringify({
+          deadLetterTargetArn: deadLetter.queueArn,
+          maxReceiveCount: String(definition.maxReceiveCount),
+        }),
+      },
+    });
+    urls[name] = queue.queueUrl;
+    deadLetterUrls[name] = deadLetter.queueUrl;
+  }
+  return { endpoint: server.address, urls, deadLetterUrls, stop: () => server.stop() };
+}
+
+export type QueueConsumer = (event: SQSEvent) => Promise<SQSBatchResponse | undefined>;
+
+function toRecord(message: Message, queueArn: string): SQSRecord {
+  const attributes = message.Attributes ?? {};
+  return {
+    messageId: message.MessageId!,
+    receiptHandle: message.ReceiptHandle!,
+    body: message.Body ?? '',
+    attributes: {
+      ApproximateReceiveCount: attributes.ApproximateReceiveCount ?? '1',
+      SentTimestamp: attributes.SentTimestamp ?? String(Date.now()),
+      SenderId: attributes.SenderId ?? 'local',
+      ApproximateFirstReceiveTimestamp: attributes.ApproximateFirstReceiveTimestamp ?? String(Date.now()),
+    },
+    messageAttributes: {},
+    md5OfBody: message.MD5OfBody ?? '',
+    eventSource: 'aws:sqs',
+    eventSourceARN: queueArn,
+    awsRegion: 'local',
+  };
+}
+
+/**
+ * Polls a queue and hands batches to its consumer like Lambda's event source
+ * mapping: records the consumer reports as failed (or all of them, if it
+ * throws) stay on the queue and come back after their visibility timeout.
+ */
+export function startQueuePoller(
+  client: SQSClient,
+  queueUrl: string,
+  consumer: QueueConsumer,
+  options: { batchSize: number; onError?: (error: unknown) => void },
+): { stop(): Promise<void> } {
+  let running = true;
+  const queueArn = `arn:aws:sqs:local:000000000000:${queueUrl.split('/').at(-1)}`;
+  const loop = (async () => {
+    while (running) {
+      try {
+        const { Messages = [] } = await client.send(
+          new ReceiveMessageCommand({
+            QueueUrl: queueUrl,
+            MaxNumberOfMessages: options.batchSize,
+            WaitTimeSeconds: 1,
+            MessageSystemAttributeNames: ['All'],
+          }),
+        );
+        if (Messages.length === 0 || !running) continue;
+        const records = Messages.map((message) => toRecord(message, queueArn));
+        let failed = new Set(records.map((record) => record.messageId));
+        try {
+          const response = await consumer({ Records: records });
+          failed = new Set((response?.batchItemFailures ?? []).map((failure) => failure.itemIdentifier));
+        } catch (error) {
+          options.onError?.(error);
+        }
+        const done = records.filter((record) => !failed.has(record.messageId));
+        if (done.length > 0) {
+          await client.send(
+            new DeleteMessageBatchCommand({
+              QueueUrl: queueUrl,
+              Entries: done.map((record, index) => ({
+                Id: String(index),
+                ReceiptHandle: record.receiptHandle,
+              })),
+            }),
+          );
+        }
+      } catch (error) {
+        if (running) {
+          options.onError?.(error);
+          await new Promise((resolve) => setTimeout(resolve, 500));
+        }
+      }
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      await loop;
+    },
+  };
+}

@@ -1,0 +1,200 @@
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { tableName } from '../config.ts';
+import { dynamo } from '../db/client.ts';
+import { allocateId } from '../db/ids.ts';
+import { keys } from '../db/keys.ts';
+import { outboxWrite } from '../db/outbox.ts';
+import { addCounters, type TransactItem, TransactionConflictError, transact } from '../db/transactions.ts';
+import { BadRequestError, ConflictError } from '../http/errors.ts';
+import { composeMime, messageIdOf, plainTextToHtml } from '../mail/compose.ts';
+import type { Envelope, MailTransport } from '../mail/transport.ts';
+import { assignmentDeltas } from './aggregates.ts';
+import { factsOf, getAssignment } from './assignments.ts';
+import { assignmentMessageUpdate, messageEffects, messageItem } from './messages.ts';
+import { assignmentMessageEventWrite } from './webhook-events.ts';
+
+/**
+ * Replying to an assignment's contact. The reply is recorded at once in the
+ * campaign's message history (a sent message, step type `reply`) together with
+ * an outbox item for the mail queue, in one transaction; the mail sender then
+ * composes and sends it. Delivery state lives on the message item, so a
+ * retried queue message never sends a reply that was sent already.
+ *
+ * Primary course: 1. read the assignment (it knows the thread's last message)
+ * 2. decide sender, recipients, subject 3. write message, counters and outbox
+ * 4. (mail sender) send once, record it.
+ */
+
+/** What the caller asked for. */
+export interface ReplyRequest {
+  body: string;
+  plainText: boolean;
+  to?: string[];
+  cc?: string[];
+  bcc?: string[];
+}
+
+/** Mail settings of the deployment. */
+export interface MailSettings {
+  /** The sender when no mailbox has written to the contact yet. */
+  defaultFrom: string;
+  /** The right-hand side of Message-IDs. */
+  messageIdDomain: string;
+}
+
+/** Statuses whose contact must not be written to again. */
+const NO_CONTACT = new Set(['bounced', 'unsubscribed']);
+
+/** The message-queue payload: just the ids; the content stays in the table. */
+export interface MailJob {
+  orgId: number;
+  messageId: number;
+}
+
+/** Records a reply and queues it for delivery; resolves when it is durably queued. */
+export async function replyToAssignment(
+  orgId: number,
+  assignmentId: number,
+  request: ReplyRequest,
+  settings: MailSettings,
+): Promise<{ messageId: number }> {
+  for (let attempt = 0; ; attempt++) {
+    const assignment = await getAssignment(orgId, assignmentId);
+    if (NO_CONTACT.has(assignment.status) || assignment.contactBlocked) {
+      throw new ConflictError(
+        `Assignment ${assignmentId} is ${assignment.contactBlocked ? 'blocked' : assignment.status}: its contact cannot be written to`,
+      );
+    }
+    const to = request.to ?? (assignment.contact.email ? [assignment.contact.email] : []);
+    if (to.length === 0)
+      throw new BadRequestError(
+        "Invalid body field 'to': the contact has no email address, so 'to' is required",
+      );
+    const messageId = await allocateId('message');
+    const createdAt = new Date().toISOString();
+    const from = assignment.lastSenderEmail ?? settings.defaultFrom;
+    const thread = assignment.lastSubject;
+    const subject = thread ? (/^re:/i.test(thread) ? thread : `Re: ${thread}`) : 'Re: our conversation';
+    const html = request.plainText ? plainTextToHtml(request.body) : request.body;
+    const message = {
+      id: messageId,
+      type: 'sent' as const,
+      step_type: 'reply' as const,
+      step_index: null,
+      variant_index: null,
+      response_type: null,
+      subject,
+      body: html,
+      open_count: 0,
+      sender_email: from,
+      created_at: createdAt,
+    };
+    const envelope: Envelope = { from, to, cc: request.cc ?? [], bcc: request.bcc ?? [] };
+    const effects = messageEffects(assignment, [message]);
+    const deltas = assignmentDeltas(factsOf(assignment), {
+      ...factsOf(assignment),
+      sentCount: assignment.sentCount + 1,
+    });
+    const writes: TransactItem[] = [
+      {
+        Put: {
+          TableName: tableName(),
+          Item: {
+            ...messageItem(orgId, assignment, message),
+            mail: {
+              ...envelope,
+              inReplyTo:
+                assignment.lastMessageId === null
+                  ? null
+                  : messageIdOf(orgId, assignment.lastMessageId, settings.messageIdDomain),
+              state: 'queued',
+              attempts: 0,
+            },
+          },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+      assignmentMessageUpdate(orgId, assignment, effects),
+      addCounters(keys.campaign(orgId, assignment.campaignId), { ...deltas.campaign, messagesCount: 1 })!,
+      outboxWrite(orgId, 'mail', { orgId, messageId } satisfies MailJob),
+    ];
+    const organizationWrite = addCounters(keys.analytics(orgId), deltas.organization);
+    if (organizationWrite) writes.push(organizationWrite);
+    // A reply can be the first message an assignment sends: that is its First Touch.
+    if (assignment.sentCount === 0) {
+      writes.push(
+        assignmentMessageEventWrite(orgId, 'first_touch', assignment, {
+          ...message,
+          assignment_id: assignmentId,
+        }),
+      );
+    }
+    try {
+      await transact(writes);
+      return { messageId };
+    } catch (error) {
+      // Another write to the assignment won the race (its version moved): read again and retry.
+      if (!(error instanceof TransactionConflictError) || attempt >= 5) throw error;
+    }
+  }
+}
+
+/** What happened to one queued reply. */
+export type DeliveryOutcome = 'sent' | 'already-sent' | 'missing';
+
+/**
+ * Delivers one queued reply: composes the MIME message and hands it to the
+ * transport, then records it as sent. A reply recorded as sent is not sent
+ * again. A transport error propagates (the queue retries it); the attempt is
+ * counted on the message.
+ */
+export async function deliverReply(
+  job: MailJob,
+  transport: MailTransport,
+  settings: MailSettings,
+): Promise<DeliveryOutcome> {
+  const key = keys.message(job.orgId, job.messageId);
+  const { Item } = await dynamo.send(
+    new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }),
+  );
+  if (!Item?.mail) return 'missing';
+  const mail = Item.mail as Envelope & { inReplyTo: string | null; state: string };
+  if (mail.state === 'sent') return 'already-sent';
+  const raw = await composeMime({
+    messageId: messageIdOf(job.orgId, job.messageId, settings.messageIdDomain),
+    from: mail.from,
+    to: mail.to,
+    cc: mail.cc,
+    bcc: mail.bcc,
+    subject: Item.subject as string,
+    html: Item.body as string,
+    inReplyTo: mail.inReplyTo,
+  });
+  try {
+    await transport({ from: mail.from, to: mail.to, cc: mail.cc, bcc: mail.bcc }, raw);
+  } catch (error) {
+    await recordAttempt(key, { state: 'retrying', lastError: (error as Error).name });
+    throw error;
+  }
+  await recordAttempt(key, { state: 'sent', sentAt: new Date().toISOString() });
+  return 'sent';
+}
+
+async function recordAttempt(key: Record<string, string>, fields: Record<string, string>): Promise<void> {
+  const names: Record<string, string> = { '#mail': 'mail', '#attempts': 'attempts' };
+  const values: Record<string, unknown> = { ':one': 1 };
+  const sets = Object.entries(fields).map(([name, value], index) => {
+    names[`#f${index}`] = name;
+    values[`:f${index}`] = value;
+    return `#mail.#f${index} = :f${index}`;
+  });
+  await dynamo.send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: key,
+      UpdateExpression: `SET ${sets.join(', ')} ADD #mail.#attempts :one`,
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    }),
+  );
+}

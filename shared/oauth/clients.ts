@@ -1,0 +1,144 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { tableName } from '../config.ts';
+import { dynamo } from '../db/client.ts';
+import { keys } from '../db/keys.ts';
+import { NotFoundError } from '../http/errors.ts';
+
+/**
+ * OAuth clients of the MCP connector. Each is bound to one organization,
+ * created by an operator (`outreach-admin oauth-client create`). The secret
+ * (256 random bits) is shown once and stored only as its SHA-256.
+ */
+
+export interface OAuthClient {
+  clientId: string;
+  orgId: number;
+  name: string;
+  redirectUris: string[];
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+export const hashSecret = (value: string): string => createHash('sha256').update(value).digest('hex');
+
+function toClient(item: Record<string, unknown>): OAuthClient {
+  return {
+    clientId: item.clientId as string,
+    orgId: item.orgId as number,
+    name: item.name as string,
+    redirectUris: (item.redirectUris as string[]) ?? [],
+    createdAt: item.createdAt as string,
+    revokedAt: (item.revokedAt as string | null) ?? null,
+  };
+}
+
+/** Creates a client for an existing organization; returns its id and secret (the only time the secret is shown). */
+export async function createOAuthClient(
+  orgId: number,
+  name: string,
+  redirectUris: string[],
+): Promise<{ clientId: string; clientSecret: string }> {
+  const clientId = `mcp_${randomBytes(12).toString('base64url')}`;
+  const clientSecret = `mcs_${randomBytes(32).toString('base64url')}`;
+  try {
+    await dynamo.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            ConditionCheck: {
+              TableName: tableName(),
+              Key: keys.organization(orgId),
+              ConditionExpression: 'attribute_exists(pk)',
+            },
+          },
+          {
+            Put: {
+              TableName: tableName(),
+              Item: {
+                ...keys.oauthClient(clientId),
+                ...keys.oauthClientInOrganization(orgId, clientId),
+                type: 'oauthClient',
+                clientId,
+                orgId,
+                name,
+                redirectUris,
+                secretHash: hashSecret(clientSecret),
+                createdAt: new Date().toISOString(),
+              },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+        ],
+      }),
+    );
+  } catch (error) {
+    if (
+      error instanceof TransactionCanceledException &&
+      error.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed'
+    ) {
+      throw new NotFoundError(`Organization ${orgId} not found`);
+    }
+    throw error;
+  }
+  return { clientId, clientSecret };
+}
+
+/** Reads a client; null when it does not exist. */
+export async function getOAuthClient(
+  clientId: string,
+): Promise<(OAuthClient & { secretHash: string }) | null> {
+  if (!/^mcp_[A-Za-z0-9_-]{16}$/.test(clientId)) return null;
+  const { Item } = await dynamo.send(
+    new GetCommand({ TableName: tableName(), Key: keys.oauthClient(clientId) }),
+  );
+  return Item ? { ...toClient(Item), secretHash: Item.secretHash as string } : null;
+}
+
+/** The client if the id and secret match and it is not revoked; null otherwise. */
+export async function authenticateClient(
+  clientId: string,
+  clientSecret: string,
+): Promise<OAuthClient | null> {
+  const client = await getOAuthClient(clientId);
+  if (!client || client.revokedAt) return null;
+  const presented = Buffer.from(hashSecret(clientSecret), 'hex');
+  const stored = Buffer.from(client.secretHash, 'hex');
+  return presented.length === stored.length && timingSafeEqual(presented, stored) ? client : null;
+}
+
+/** An organization's clients, without secrets. */
+export async function listOAuthClients(orgId: number): Promise<OAuthClient[]> {
+  const { Items = [] } = await dynamo.send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk',
+      ExpressionAttributeValues: { ':pk': keys.oauthClientsOfOrganization(orgId).gsi1pk },
+    }),
+  );
+  return Items.map(toClient);
+}
+
+/** Revokes a client of the organization: its tokens stop working at once. */
+export async function revokeOAuthClient(orgId: number, clientId: string): Promise<OAuthClient> {
+  try {
+    const { Attributes } = await dynamo.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.oauthClient(clientId),
+        UpdateExpression: 'SET revokedAt = if_not_exists(revokedAt, :now)',
+        ConditionExpression: 'orgId = :org',
+        ExpressionAttributeValues: { ':now': new Date().toISOString(), ':org': orgId },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return toClient(Attributes ?? {});
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) {
+      throw new NotFoundError(`OAuth client ${clientId} not found for organization ${orgId}`);
+    }
+    throw error;
+  }
+}

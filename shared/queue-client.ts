@@ -1,0 +1,16 @@
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { requiredEnv } from './config.ts';
+import { deadLetterUrlVariable, type QueueName, queueDefinitions } from './queues.ts';
+
+/**
+ * The SQS client, created once per cold start; its endpoint comes from the
+ * SDK's own configuration (`AWS_ENDPOINT_URL_SQS` locally) rather than from the
+ * queue URL's host, which a local emulator cannot make resolvable.
+ */
+export const sqs = new SQSClient({ maxAttempts: 3, useQueueUrlAsEndpoint: false });
+
+/** The URL of a queue, from the environment variable its definition names. */
+export const queueUrl = (queue: QueueName): string => requiredEnv(queueDefinitions[queue].urlVariable);
+
+/** The URL of a queue's dead-letter queue. */
+export const deadLetterQueueUrl = (queue: QueueName): string => requiredEnv(deadLetterUrlVariable(queue));

@@ -1,0 +1,183 @@
+import { z } from 'zod';
+import type { EndpointSchemas } from '../http/endpoint.ts';
+import { DEFAULT_PAGE_SIZE, idParam, integerQuery, MAX_PAGE_SIZE } from './params.ts';
+import { account, campaignMessage, contactFields } from './resources.ts';
+
+/**
+ * Outgoing webhooks: the event payloads (what subscribers receive; they will
+ * also generate the OpenAPI `webhooks` section), the subscription and delivery
+ * resources, and the schemas of the `/webhooks` endpoints. docs/webhooks.md
+ * describes them for subscribers.
+ */
+
+/** The event types a subscription can ask for. */
+export const WEBHOOK_EVENT_TYPES = ['new_opportunities', 'first_touch', 'positive_reply'] as const;
+export const webhookEventType = z.enum(WEBHOOK_EVENT_TYPES);
+export type WebhookEventType = z.infer<typeof webhookEventType>;
+
+/** The type of the event `POST /webhooks/{id}/test` sends; every subscription receives it when asked. */
+export const TEST_EVENT_TYPE = 'test';
+
+/** At most this many accounts in one New Opportunities event. */
+export const MAX_OPPORTUNITIES_PER_EVENT = 100;
+
+/** The Standard Webhooks body: the event type, when it happened (ISO 8601 UTC), and its data. */
+const envelope = <T extends string, D extends z.ZodType>(type: T, data: D) =>
+  z.object({ type: z.literal(type), timestamp: z.string(), data });
+
+const id = z.number().int();
+
+/** New Opportunities: accounts newly qualified into a campaign, each with its score and signals there. */
+export const newOpportunitiesPayload = envelope(
+  'new_opportunities',
+  z.object({ campaign_id: id, accounts: z.array(account).min(1).max(MAX_OPPORTUNITIES_PER_EVENT) }),
+);
+
+/** What First Touch and Positive Reply carry: the assignment, its contact and the message. */
+const assignmentMessageData = z.object({
+  campaign_id: id,
+  sequence_id: id,
+  assignment_id: id,
+  contact: contactFields,
+  message: campaignMessage,
+});
+
+/** First Touch: the first sent message of an assignment. */
+export const firstTouchPayload = envelope('first_touch', assignmentMessageData);
+
+/** Positive Reply: a received message with response_type `positive`; answer it with POST /assignments/{assignment_id}/reply. */
+export const positiveReplyPayload = envelope('positive_reply', assignmentMessageData);
+
+/** The event `POST /webhooks/{id}/test` sends. */
+export const testPayload = envelope(TEST_EVENT_TYPE, z.object({ webhook_id: id, message: z.string() }));
+
+/** Every payload a subscriber can receive, told apart by `type`. */
+export const webhookPayload = z.discriminatedUnion('type', [
+  newOpportunitiesPayload,
+  firstTouchPayload,
+  positiveReplyPayload,
+  testPayload,
+]);
+export type WebhookPayload = z.infer<typeof webhookPayload>;
+export type NewOpportunitiesPayload = z.infer<typeof newOpportunitiesPayload>;
+export type AssignmentMessageData = z.infer<typeof assignmentMessageData>;
+
+/** A subscription; its signing secret is not part of it (shown on create and rotate only). */
+export const webhookSubscription = z.object({
+  id,
+  url: z.string(),
+  events: z.array(webhookEventType),
+  enabled: z.boolean(),
+  /** Why the service disabled the subscription (410 Gone, five days of failures); null when enabled. */
+  disabled_reason: z.string().nullable(),
+  /** Since when every delivery has failed; null while deliveries succeed. */
+  failing_since: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type WebhookSubscription = z.infer<typeof webhookSubscription>;
+
+/** A subscription with its signing secret (`whsec_…`): the create and rotate-secret responses. */
+export const webhookWithSecret = webhookSubscription.extend({ secret: z.string() });
+
+export const DELIVERY_STATUSES = ['pending', 'retrying', 'delivered', 'failed', 'cancelled'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+/** One delivery of an event to a subscription and the outcome of its latest attempt. */
+export const webhookDelivery = z.object({
+  id,
+  webhook_id: id,
+  /** The `webhook-id` header: the same on every attempt and redelivery of this event. */
+  event_id: z.string(),
+  event_type: z.string(),
+  status: z.enum(DELIVERY_STATUSES),
+  attempts: z.number().int(),
+  /** The HTTP status of the latest attempt; null when no response came (timeout, refused). */
+  response_code: z.number().int().nullable(),
+  latency_ms: z.number().int().nullable(),
+  /** Why the latest attempt failed, when no status explains it (timeout, connection refused, address refused). */
+  error: z.string().nullable(),
+  created_at: z.string(),
+  last_attempt_at: z.string().nullable(),
+  next_attempt_at: z.string().nullable(),
+  delivered_at: z.string().nullable(),
+});
+export type WebhookDelivery = z.infer<typeof webhookDelivery>;
+
+/** Longest accepted subscription URL. */
+export const MAX_WEBHOOK_URL_LENGTH = 2048;
+
+const url = z
+  .string()
+  .min(1, 'must not be empty')
+  .max(MAX_WEBHOOK_URL_LENGTH, `must be at most ${MAX_WEBHOOK_URL_LENGTH} characters`);
+/** Event types, at least one; repeated names count once. */
+const events = z
+  .array(webhookEventType)
+  .min(1, 'must name at least one event type')
+  .transform((types) => WEBHOOK_EVENT_TYPES.filter((type) => types.includes(type)));
+
+const webhookPath = z.object({ id: idParam });
+
+/** GET /public/v1/webhooks */
+export const listWebhooksEndpoint = {
+  response: z.object({ webhooks: z.array(webhookSubscription) }),
+} satisfies EndpointSchemas;
+
+/** POST /public/v1/webhooks */
+export const createWebhookEndpoint = {
+  body: z.object({ url, events }),
+  response: webhookWithSecret,
+} satisfies EndpointSchemas;
+
+/** GET /public/v1/webhooks/{id} */
+export const getWebhookEndpoint = {
+  path: webhookPath,
+  response: webhookSubscription,
+} satisfies EndpointSchemas;
+
+/** PATCH /public/v1/webhooks/{id} */
+export const updateWebhookEndpoint = {
+  path: webhookPath,
+  body: z
+    .object({ url: url.optional(), events: events.optional(), enabled: z.boolean().optional() })
+    .refine((body) => body.url !== undefined || body.events !== undefined || body.enabled !== undefined, {
+      message: 'give at least one of url, events, enabled',
+    }),
+  response: webhookSubscription,
+} satisfies EndpointSchemas;
+
+/** DELETE /public/v1/webhooks/{id} */
+export const deleteWebhookEndpoint = {
+  path: webhookPath,
+  response: z.object({ success: z.boolean() }),
+} satisfies EndpointSchemas;
+
+/** POST /public/v1/webhooks/{id}/rotate-secret */
+export const rotateWebhookSecretEndpoint = {
+  path: webhookPath,
+  response: webhookWithSecret,
+} satisfies EndpointSchemas;
+
+/** POST /public/v1/webhooks/{id}/test */
+export const testWebhookEndpoint = {
+  path: webhookPath,
+  response: z.object({ success: z.boolean(), delivery: webhookDelivery }),
+} satisfies EndpointSchemas;
+
+/** GET /public/v1/webhooks/{id}/deliveries */
+export const listWebhookDeliveriesEndpoint = {
+  path: webhookPath,
+  query: z.object({
+    take: integerQuery({ default: DEFAULT_PAGE_SIZE, min: 1, max: MAX_PAGE_SIZE }),
+    /** The `next` of the previous page: deliveries older than this one. */
+    cursor: idParam.optional(),
+  }),
+  response: z.object({ data: z.array(webhookDelivery), next: z.number().int().nullable() }),
+} satisfies EndpointSchemas;
+
+/** POST /public/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver */
+export const redeliverWebhookEndpoint = {
+  path: z.object({ id: idParam, deliveryId: idParam }),
+  response: z.object({ success: z.boolean(), delivery: webhookDelivery }),
+} satisfies EndpointSchemas;
