@@ -10,6 +10,7 @@ import { getAssignment } from '#shared/domain/assignments.ts';
 import { getCampaign, listCampaigns, toCampaignDetail } from '#shared/domain/campaigns.ts';
 import { getContactsByEmail } from '#shared/domain/contacts.ts';
 import { findExclusions } from '#shared/domain/exclusions.ts';
+import { searchJobs } from '#shared/domain/jobs.ts';
 import { createOrganization, getOrganization } from '#shared/domain/organizations.ts';
 import { type LocalStack, startLocalStack } from '../../infra/local/stack.ts';
 import { PROJECT_ROOT } from '../../infra/paths.ts';
@@ -244,6 +245,56 @@ describe('outreach-admin events record', () => {
     const run = await admin('events', 'record', '--org', String(orgId), file);
     expect(run).toMatchObject({ code: 0, stderr: '' });
     expect(run.stdout.trim()).toBe('1 event: 1 applied, 0 already recorded, 0 rejected');
+  });
+});
+
+describe('outreach-admin jobs import', () => {
+  it('imports jobs from CSV and JSON files, normalizing domains, and refuses a broken file', async () => {
+    const { orgId } = await createOrganization('Jobs CLI');
+    const folder = mkdtempSync(join(tmpdir(), 'jobs-cli-'));
+    const csv = join(folder, 'jobs.csv');
+    writeFileSync(
+      csv,
+      'id,domain,title,url,first_seen_at,last_seen_at,status,location,description\n' +
+        'c1,https://WWW.Acme.com,CFO,https://acme.com/1,2026-01-01T00:00:00Z,2026-01-02T00:00:00Z,open,Remote,"Finance, lead"\n' +
+        'c2,acme.com,CTO,https://acme.com/2,2026-01-03T00:00:00Z,2026-01-04T00:00:00Z,closed,Berlin,Tech\n',
+    );
+    const fromCsv = await admin('jobs', 'import', '--org', String(orgId), '--file', csv, '--json');
+    expect(fromCsv.code).toBe(0);
+    expect(JSON.parse(fromCsv.stdout)).toEqual({ orgId, jobs: 2, domains: 1 });
+    const page = await searchJobs(orgId, 'acme.com', { take: 10 });
+    expect(page.jobs.map((job) => [job.id, job.status, job.description])).toEqual([
+      ['c2', 'closed', 'Tech'],
+      ['c1', 'open', 'Finance, lead'],
+    ]);
+
+    const json = join(folder, 'jobs.json');
+    writeFileSync(
+      json,
+      JSON.stringify({
+        jobs: [
+          {
+            id: 'j1',
+            domain: 'globex.io',
+            title: 'COO',
+            url: 'https://globex.io/1',
+            first_seen_at: '2026-02-01T00:00:00Z',
+            last_seen_at: '2026-02-01T00:00:00Z',
+          },
+        ],
+      }),
+    );
+    expect((await admin('jobs', 'import', '--org', String(orgId), '--file', json)).code).toBe(0);
+    expect((await searchJobs(orgId, 'globex.io', { take: 10 })).jobs).toHaveLength(1);
+
+    const broken = join(folder, 'broken.csv');
+    writeFileSync(
+      broken,
+      'id,domain,title,url,first_seen_at,last_seen_at\nb1,nodomain,X,https://x/1,soon,2026-01-01T00:00:00Z\n',
+    );
+    const refused = await admin('jobs', 'import', '--org', String(orgId), '--file', broken);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('row 2, first_seen_at');
   });
 });
 
