@@ -22,6 +22,18 @@ export const TABLE_ACTIONS: Record<Exclude<TableAccess, 'none'>, string[]> = {
   ],
 };
 
+/**
+ * The bundle settings of every function, shared with the test that runs the
+ * built bundles on the Lambda runtime's Node major.
+ */
+export const BUNDLE = {
+  target: 'node24',
+  mainFields: ['module', 'main'],
+  // Some bundled CommonJS dependencies call require(); ESM output needs it defined.
+  banner:
+    "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+} as const;
+
 export interface ServiceFunctionProps {
   /** Project-relative entry file. */
   entry: string;
@@ -62,13 +74,11 @@ export class ServiceFunction extends NodejsFunction {
         format: OutputFormat.ESM,
         minify: true,
         sourceMap: true,
-        target: 'node24',
-        mainFields: ['module', 'main'],
+        target: BUNDLE.target,
+        mainFields: [...BUNDLE.mainFields],
         // The AWS SDK is bundled, not taken from the runtime, so what is deployed is the version that was tested.
         externalModules: [],
-        // Some bundled CommonJS dependencies call require(); ESM output needs it defined.
-        banner:
-          "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+        banner: BUNDLE.banner,
       },
     });
   }

@@ -5,7 +5,7 @@ import { allocateId } from '../db/ids.ts';
 import { keys } from '../db/keys.ts';
 import { outboxWrite } from '../db/outbox.ts';
 import { addCounters, type TransactItem, TransactionConflictError, transact } from '../db/transactions.ts';
-import { BadRequestError, ConflictError } from '../http/errors.ts';
+import { BadRequestError } from '../http/errors.ts';
 import { composeMime, messageIdOf, plainTextToHtml } from '../mail/compose.ts';
 import type { Envelope, MailTransport } from '../mail/transport.ts';
 import { assignmentDeltas } from './aggregates.ts';
@@ -42,9 +42,6 @@ export interface MailSettings {
   messageIdDomain: string;
 }
 
-/** Statuses whose contact must not be written to again. */
-const NO_CONTACT = new Set(['bounced', 'unsubscribed']);
-
 /** The message-queue payload: just the ids; the content stays in the table. */
 export interface MailJob {
   orgId: number;
@@ -59,12 +56,9 @@ export async function replyToAssignment(
   settings: MailSettings,
 ): Promise<{ messageId: number }> {
   for (let attempt = 0; ; attempt++) {
+    // A reply is a person's answer, sent whatever the assignment's status: the spec's errors for it are 400
+    // and 404 only, and a contact who unsubscribed may still be owed an answer. Deciding is the caller's.
     const assignment = await getAssignment(orgId, assignmentId);
-    if (NO_CONTACT.has(assignment.status) || assignment.contactBlocked) {
-      throw new ConflictError(
-        `Assignment ${assignmentId} is ${assignment.contactBlocked ? 'blocked' : assignment.status}: its contact cannot be written to`,
-      );
-    }
     const to = request.to ?? (assignment.contact.email ? [assignment.contact.email] : []);
     if (to.length === 0)
       throw new BadRequestError(

@@ -158,9 +158,15 @@ describe('POST /public/v1/assignments/{id}/reply', () => {
     expect((await reply(501, { body: 'x' }, otherKey)).status).toBe(404);
   });
 
-  it('answers 400 when the contact has no email and no to is given, and 409 for an unsubscribed contact', async () => {
+  it('answers 400 when the contact has no email and no to is given', async () => {
     expect((await reply(504, { body: 'x' })).body.message).toContain("'to'");
     expect((await reply(504, { body: 'x', to: 'dee@ray.com' })).status).toBe(200);
-    expect((await reply(505, { body: 'x' })).status).toBe(409);
+  });
+
+  it('replies whatever the assignment’s status, an unsubscribed one included', async () => {
+    expect(await reply(505, { body: 'Of course, removed you from the list.' })).toEqual({
+      status: 200,
+      body: { success: true },
+    });
   });
 });
