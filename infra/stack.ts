@@ -1,10 +1,14 @@
 import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import {
+  AccessLogFormat,
   AuthorizationType,
   EndpointType,
   IdentitySource,
   LambdaIntegration,
+  LogGroupLogDestination,
+  MethodLoggingLevel,
   RequestAuthorizer,
+  RequestValidator,
   ResponseType,
   RestApi,
 } from 'aws-cdk-lib/aws-apigateway';
@@ -12,7 +16,9 @@ import { AttributeType, BillingMode, StreamViewType, Table } from 'aws-cdk-lib/a
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
 import { queueOutputKeys, STACK_OUTPUTS } from '../shared/admin/target.ts';
 import { type GatewayResponseType, gatewayResponses } from '../shared/gateway-responses.ts';
@@ -110,6 +116,18 @@ export class OutreachApiStack extends Stack {
         new SqsEventSource(queue, { batchSize: definition.batchSize, reportBatchItemFailures: true }),
       );
       if (name === 'mail') {
+        NagSuppressions.addResourceSuppressions(
+          consumer,
+          [
+            {
+              id: 'AwsSolutions-IAM5',
+              reason:
+                'Replies are sent from the mailbox that last wrote to each contact, any SES identity verified in the account.',
+              appliesTo: ['Resource::arn:<AWS::Partition>:ses:<AWS::Region>:<AWS::AccountId>:identity/*'],
+            },
+          ],
+          true,
+        );
         consumer.addToRolePolicy(
           new PolicyStatement({
             actions: ['ses:SendEmail', 'ses:SendRawEmail'],
@@ -128,6 +146,12 @@ export class OutreachApiStack extends Stack {
       enforceSSL: true,
     });
     // It reads the organization's webhook subscriptions and writes each event's deliveries (the fan-out).
+    NagSuppressions.addResourceSuppressions(relayFailures, [
+      {
+        id: 'AwsSolutions-SQS3',
+        reason: 'This queue is itself the dead-letter destination of the stream relay.',
+      },
+    ]);
     const relay = new ServiceFunction(this, 'StreamRelay', {
       entry: 'functions/stream-relay/handler.ts',
       description: 'Moves outbox items from the table stream to their queues',
@@ -160,11 +184,44 @@ export class OutreachApiStack extends Stack {
       logRemovalPolicy: removalPolicy,
     }).bindTable(this.table, 'readWrite');
 
+    const accessLogs = new LogGroup(this, 'ApiAccessLogs', {
+      retention: RetentionDays.THREE_MONTHS,
+      removalPolicy,
+    });
     this.api = new RestApi(this, 'Api', {
       restApiName: `outreach-public-api-${props.stage}`,
       endpointConfiguration: { types: [EndpointType.REGIONAL] },
-      deployOptions: { stageName: props.stage },
-      cloudWatchRole: false,
+      // Execution logs need API Gateway's account-level CloudWatch role.
+      cloudWatchRole: true,
+      cloudWatchRoleRemovalPolicy: removalPolicy,
+      deployOptions: {
+        stageName: props.stage,
+        accessLogDestination: new LogGroupLogDestination(accessLogs),
+        accessLogFormat: AccessLogFormat.jsonWithStandardFields({
+          caller: false,
+          httpMethod: true,
+          ip: true,
+          protocol: true,
+          requestTime: true,
+          resourcePath: true,
+          responseLength: true,
+          status: true,
+          user: false,
+        }),
+        // Errors only, and never request or response bodies (they carry contact data and message bodies).
+        loggingLevel: MethodLoggingLevel.ERROR,
+        dataTraceEnabled: false,
+        tracingEnabled: true,
+        throttlingRateLimit: 200,
+        throttlingBurstLimit: 400,
+      },
+    });
+    // API Gateway checks what it can before invoking a function: required path parameters.
+    const validator = new RequestValidator(this, 'RequestValidator', {
+      restApi: this.api,
+      validateRequestParameters: true,
+      // Bodies are validated by the zod schemas in the functions; without API Gateway models this checks nothing more.
+      validateRequestBody: true,
     });
     const authorizer = new RequestAuthorizer(this, 'ApiKeyAuthorizer', {
       handler: authorizerFunction,
@@ -180,14 +237,56 @@ export class OutreachApiStack extends Stack {
       }).bindTable(this.table, route.table);
       for (const [variable, value] of Object.entries(serviceEnvironment))
         handler.addEnvironment(variable, value);
-      this.api.root
+      const pathParameters = [...route.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!);
+      const method = this.api.root
         .resourceForPath(route.path)
-        .addMethod(
-          route.method,
-          new LambdaIntegration(handler),
-          route.auth === 'apiKey' ? { authorizer, authorizationType: AuthorizationType.CUSTOM } : {},
-        );
+        .addMethod(route.method, new LambdaIntegration(handler), {
+          ...(route.auth === 'apiKey' ? { authorizer, authorizationType: AuthorizationType.CUSTOM } : {}),
+          requestValidator: validator,
+          requestParameters: Object.fromEntries(
+            pathParameters.map((name) => [`method.request.path.${name}`, true]),
+          ),
+        });
+      if (route.auth === 'none') {
+        NagSuppressions.addResourceSuppressions(method, [
+          {
+            id: 'AwsSolutions-APIG4',
+            reason: `${route.method} ${route.path} is public by design: OAuth discovery and token endpoints, the consent page, and /mcp, which checks its bearer token itself.`,
+          },
+          {
+            id: 'AwsSolutions-COG4',
+            reason: 'No Cognito: the MCP endpoints use their own OAuth 2.1 tokens.',
+          },
+        ]);
+      } else {
+        NagSuppressions.addResourceSuppressions(method, [
+          {
+            id: 'AwsSolutions-COG4',
+            reason:
+              'Organizations authenticate with API keys (<ORG_ID>.<SECRET>) checked by the REQUEST authorizer, not Cognito users.',
+          },
+        ]);
+      }
     }
+    NagSuppressions.addResourceSuppressions(
+      this.api,
+      [
+        {
+          id: 'AwsSolutions-APIG3',
+          reason:
+            'Abuse is bounded by stage throttling and the authorizer (no unauthenticated route touches data); a WAF web ACL is an operator choice per deployment.',
+        },
+        {
+          id: 'AwsSolutions-IAM4',
+          reason:
+            'The account-level API Gateway CloudWatch role uses the AWS-managed push-to-CloudWatch-Logs policy, as API Gateway requires.',
+          appliesTo: [
+            'Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs',
+          ],
+        },
+      ],
+      true,
+    );
 
     for (const [type, response] of Object.entries(gatewayResponses)) {
       this.api.addGatewayResponse(`Gateway${constructId(type.toLowerCase())}`, {

@@ -3,6 +3,7 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
 import type { TableAccess } from '../../shared/routes.ts';
 import { PROJECT_ROOT } from '../paths.ts';
@@ -81,6 +82,34 @@ export class ServiceFunction extends NodejsFunction {
         banner: BUNDLE.banner,
       },
     });
+    this.acknowledgeSharedFindings();
+  }
+
+  /** The acknowledged cdk-nag findings every function shares, with why each is acceptable. */
+  private acknowledgeSharedFindings(): void {
+    NagSuppressions.addResourceSuppressions(
+      this,
+      [
+        {
+          id: 'AwsSolutions-IAM4',
+          reason: 'The Lambda basic execution policy only lets the function write its CloudWatch logs.',
+          appliesTo: [
+            'Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole',
+          ],
+        },
+        {
+          id: 'AwsSolutions-IAM5',
+          reason: 'X-Ray trace segments and telemetry cannot be scoped to a resource (tracing is on).',
+          appliesTo: ['Resource::*'],
+        },
+        {
+          id: 'AwsSolutions-IAM5',
+          reason: 'Queries of the table include its global secondary indexes (…/index/*), no other table.',
+          appliesTo: [{ regex: '/^Resource::<Table[0-9A-F]+\\.Arn>\\/index\\/\\*$/' }],
+        },
+      ],
+      true,
+    );
   }
 
   /** Passes the table name and grants the function exactly `access` on the table and its indexes. */

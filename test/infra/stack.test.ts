@@ -115,6 +115,33 @@ describe('the CDK stack', () => {
     });
   });
 
+  it('logs access as JSON, logs errors only without bodies, traces, and throttles the stage', () => {
+    template.hasResourceProperties('AWS::ApiGateway::Stage', {
+      AccessLogSetting: {
+        DestinationArn: Match.anyValue(),
+        Format: Match.stringLikeRegexp('^\\{.*"requestId":"\\$context.requestId"'),
+      },
+      TracingEnabled: true,
+      MethodSettings: [
+        Match.objectLike({
+          LoggingLevel: 'ERROR',
+          DataTraceEnabled: false,
+          ThrottlingRateLimit: 200,
+          ThrottlingBurstLimit: 400,
+        }),
+      ],
+    });
+  });
+
+  it('validates required path parameters at the gateway', () => {
+    template.hasResourceProperties('AWS::ApiGateway::RequestValidator', { ValidateRequestParameters: true });
+    template.hasResourceProperties('AWS::ApiGateway::Method', {
+      HttpMethod: 'GET',
+      RequestParameters: { 'method.request.path.id': true },
+      RequestValidatorId: Match.anyValue(),
+    });
+  });
+
   it('answers a missing or rejected key with 401 JSON, never 403', () => {
     for (const type of ['UNAUTHORIZED', 'ACCESS_DENIED']) {
       template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
