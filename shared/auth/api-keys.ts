@@ -1,11 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { tableName } from '../config.ts';
 import { dynamo } from '../db/client.ts';
 import { allocateId } from '../db/ids.ts';
 import { keys } from '../db/keys.ts';
 import { queryAll } from '../db/query.ts';
+import { putForOrganization } from '../domain/organizations.ts';
 import { NotFoundError } from '../http/errors.ts';
 
 /**
@@ -52,42 +53,13 @@ export function parseApiKey(raw: string | undefined): { orgId: number; secret: s
 export async function createApiKey(orgId: number): Promise<{ keyId: number; apiKey: string }> {
   const keyId = await allocateId('apiKey');
   const secret = randomBytes(SECRET_BYTES).toString('base64url');
-  try {
-    await dynamo.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            ConditionCheck: {
-              TableName: tableName(),
-              Key: keys.organization(orgId),
-              ConditionExpression: 'attribute_exists(pk)',
-            },
-          },
-          {
-            Put: {
-              TableName: tableName(),
-              Item: {
-                ...keys.apiKey(hashSecret(secret), orgId, keyId),
-                type: 'apiKey',
-                orgId,
-                keyId,
-                createdAt: new Date().toISOString(),
-              },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          },
-        ],
-      }),
-    );
-  } catch (error) {
-    if (
-      error instanceof TransactionCanceledException &&
-      error.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed'
-    ) {
-      throw new NotFoundError(`Organization ${orgId} not found`);
-    }
-    throw error;
-  }
+  await putForOrganization(orgId, {
+    ...keys.apiKey(hashSecret(secret), orgId, keyId),
+    type: 'apiKey',
+    orgId,
+    keyId,
+    createdAt: new Date().toISOString(),
+  });
   return { keyId, apiKey: `${orgId}.${secret}` };
 }
 

@@ -1,5 +1,5 @@
 import type { ProviderEventType } from '../schemas/import.ts';
-import type { AssignmentStatus } from '../schemas/resources.ts';
+import { ASSIGNMENT_STATUSES, type AssignmentStatus } from '../schemas/resources.ts';
 
 /**
  * The assignment lifecycle (ARCHITECTURE §4) as data: which statuses each
@@ -18,15 +18,6 @@ export interface Transition {
   stamp?: TimestampField;
 }
 
-const ALL: readonly AssignmentStatus[] = [
-  'pending-approval',
-  'scheduled',
-  'in-progress',
-  'completed',
-  'replied',
-  'bounced',
-  'unsubscribed',
-];
 /** Statuses in which at least one message may have gone out. */
 const AFTER_FIRST_SEND: readonly AssignmentStatus[] = [
   'in-progress',
@@ -51,7 +42,7 @@ export const LIFECYCLE: Record<ProviderEventType, Transition> = {
     stamp: 'unsubscribedAt',
   },
   completed: { from: ['in-progress'], to: 'completed', stamp: 'completedAt' },
-  contact_blocked: { from: ALL },
+  contact_blocked: { from: ASSIGNMENT_STATUSES },
 };
 
 /** The outcome of applying an event to a status: the next status and what to stamp, or null if impossible. */

@@ -4,6 +4,7 @@ import { tableName } from '../config.ts';
 import { dynamo } from '../db/client.ts';
 import { allocateId } from '../db/ids.ts';
 import { keys } from '../db/keys.ts';
+import { TransactionConflictError, transact } from '../db/transactions.ts';
 import { BadRequestError, NotFoundError } from '../http/errors.ts';
 
 /** Default cooldown window for raw-push eligibility, in days (ARCHITECTURE §4). */
@@ -87,4 +88,29 @@ function toOrganization(item: Record<string, unknown>): Organization {
     createdAt: item.createdAt as string,
     cooldownDays: (item.cooldownDays as number | undefined) ?? DEFAULT_COOLDOWN_DAYS,
   };
+}
+
+/**
+ * Creates an item that belongs to an organization, in one transaction with
+ * the check that the organization exists (NotFoundError otherwise). The item
+ * must not exist yet.
+ */
+export async function putForOrganization(orgId: number, item: Record<string, unknown>): Promise<void> {
+  try {
+    await transact([
+      {
+        ConditionCheck: {
+          TableName: tableName(),
+          Key: keys.organization(orgId),
+          ConditionExpression: 'attribute_exists(pk)',
+        },
+      },
+      { Put: { TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
+    ]);
+  } catch (error) {
+    if (error instanceof TransactionConflictError && error.failedConditions.includes(0)) {
+      throw new NotFoundError(`Organization ${orgId} not found`);
+    }
+    throw error;
+  }
 }

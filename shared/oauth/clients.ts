@@ -1,9 +1,10 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { tableName } from '../config.ts';
 import { dynamo } from '../db/client.ts';
 import { keys } from '../db/keys.ts';
+import { putForOrganization } from '../domain/organizations.ts';
 import { NotFoundError } from '../http/errors.ts';
 
 /**
@@ -42,46 +43,17 @@ export async function createOAuthClient(
 ): Promise<{ clientId: string; clientSecret: string }> {
   const clientId = `mcp_${randomBytes(12).toString('base64url')}`;
   const clientSecret = `mcs_${randomBytes(32).toString('base64url')}`;
-  try {
-    await dynamo.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            ConditionCheck: {
-              TableName: tableName(),
-              Key: keys.organization(orgId),
-              ConditionExpression: 'attribute_exists(pk)',
-            },
-          },
-          {
-            Put: {
-              TableName: tableName(),
-              Item: {
-                ...keys.oauthClient(clientId),
-                ...keys.oauthClientInOrganization(orgId, clientId),
-                type: 'oauthClient',
-                clientId,
-                orgId,
-                name,
-                redirectUris,
-                secretHash: hashSecret(clientSecret),
-                createdAt: new Date().toISOString(),
-              },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          },
-        ],
-      }),
-    );
-  } catch (error) {
-    if (
-      error instanceof TransactionCanceledException &&
-      error.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed'
-    ) {
-      throw new NotFoundError(`Organization ${orgId} not found`);
-    }
-    throw error;
-  }
+  await putForOrganization(orgId, {
+    ...keys.oauthClient(clientId),
+    ...keys.oauthClientInOrganization(orgId, clientId),
+    type: 'oauthClient',
+    clientId,
+    orgId,
+    name,
+    redirectUris,
+    secretHash: hashSecret(clientSecret),
+    createdAt: new Date().toISOString(),
+  });
   return { clientId, clientSecret };
 }
 
