@@ -25,6 +25,7 @@ import { type GatewayResponseType, gatewayResponses } from '../shared/gateway-re
 import { DEAD_LETTER_RETENTION_DAYS, type QueueName, queueDefinitions } from '../shared/queues.ts';
 import { API_KEY_HEADER, AUTHORIZER_CACHE_TTL_SECONDS, handlerEntry, routes } from '../shared/routes.ts';
 import { tableDefinition } from '../shared/table.ts';
+import { OperationalAlarms } from './constructs/alarms.ts';
 import { ServiceFunction } from './constructs/service-function.ts';
 
 export type StageName = 'dev' | 'prod';
@@ -81,6 +82,8 @@ export class OutreachApiStack extends Stack {
     }
 
     const queues = {} as Record<QueueName, Queue>;
+    const deadLetterQueues: Record<string, Queue> = {};
+    const consumers = {} as Record<QueueName, ServiceFunction>;
     // Deployment settings every function may read (config.ts, oauth/metadata.ts).
     const serviceEnvironment: Record<string, string> = {
       MAIL_DEFAULT_FROM: props.mailDefaultFrom ?? 'outreach@example.com',
@@ -103,12 +106,14 @@ export class OutreachApiStack extends Stack {
         deadLetterQueue: { queue: deadLetters, maxReceiveCount: definition.maxReceiveCount },
       });
       queues[name] = queue;
+      deadLetterQueues[constructId(name)] = deadLetters;
       const consumer = new ServiceFunction(this, `${constructId(name)}Consumer`, {
         entry: definition.consumer,
         description: `Consumer of the ${name} queue`,
         timeout: Duration.seconds(definition.consumerTimeoutSeconds),
         logRemovalPolicy: removalPolicy,
       }).bindTable(this.table, 'readWrite');
+      consumers[name] = consumer;
       consumer.addEnvironment(definition.urlVariable, queue.queueUrl);
       for (const [variable, value] of Object.entries(serviceEnvironment))
         consumer.addEnvironment(variable, value);
@@ -146,6 +151,7 @@ export class OutreachApiStack extends Stack {
       enforceSSL: true,
     });
     // It reads the organization's webhook subscriptions and writes each event's deliveries (the fan-out).
+    deadLetterQueues.StreamRelay = relayFailures;
     NagSuppressions.addResourceSuppressions(relayFailures, [
       {
         id: 'AwsSolutions-SQS3',
@@ -302,6 +308,17 @@ export class OutreachApiStack extends Stack {
       });
     }
 
+    const alarms = new OperationalAlarms(this, 'Alarms', {
+      api: this.api,
+      deadLetterQueues,
+      watchedFunctions: {
+        Authorizer: authorizerFunction,
+        ...Object.fromEntries(
+          Object.entries(consumers).map(([name, fn]) => [`${constructId(name)}Consumer`, fn]),
+        ),
+      },
+    });
+    new CfnOutput(this, 'AlarmTopicArn', { value: alarms.topic.topicArn });
     new CfnOutput(this, 'ApiUrl', { value: this.api.url });
     new CfnOutput(this, STACK_OUTPUTS.tableName, { value: this.table.tableName });
   }

@@ -142,6 +142,21 @@ describe('the CDK stack', () => {
     });
   });
 
+  it('alarms on every dead-letter queue, the 5xx rate, throttles and authorizer and consumer errors, to one SNS topic', () => {
+    const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm'));
+    const topic = Object.keys(template.findResources('AWS::SNS::Topic'));
+    expect(topic).toHaveLength(1);
+    for (const alarm of alarms) expect(alarm.Properties.AlarmActions).toEqual([{ Ref: topic[0] }]);
+    const onMetric = (name: string) => alarms.filter((alarm) => alarm.Properties.MetricName === name);
+    // One per queue's dead-letter queue, plus the stream relay's failure queue.
+    expect(onMetric('ApproximateNumberOfMessagesVisible')).toHaveLength(Object.keys(queueDefinitions).length + 1);
+    expect(onMetric('Throttles')).toHaveLength(1);
+    expect(onMetric('Errors')).toHaveLength(1 + Object.keys(queueDefinitions).length);
+    expect(alarms.filter((alarm) => JSON.stringify(alarm.Properties.Metrics ?? []).includes('5XXError'))).toHaveLength(1);
+    template.hasParameter('AlarmEmail', { Type: 'String', Default: '' });
+    template.hasResource('AWS::SNS::Subscription', { Condition: Match.anyValue(), Properties: { Protocol: 'email' } });
+  });
+
   it('answers a missing or rejected key with 401 JSON, never 403', () => {
     for (const type of ['UNAUTHORIZED', 'ACCESS_DENIED']) {
       template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
