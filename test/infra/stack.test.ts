@@ -149,12 +149,19 @@ describe('the CDK stack', () => {
     for (const alarm of alarms) expect(alarm.Properties.AlarmActions).toEqual([{ Ref: topic[0] }]);
     const onMetric = (name: string) => alarms.filter((alarm) => alarm.Properties.MetricName === name);
     // One per queue's dead-letter queue, plus the stream relay's failure queue.
-    expect(onMetric('ApproximateNumberOfMessagesVisible')).toHaveLength(Object.keys(queueDefinitions).length + 1);
+    expect(onMetric('ApproximateNumberOfMessagesVisible')).toHaveLength(
+      Object.keys(queueDefinitions).length + 1,
+    );
     expect(onMetric('Throttles')).toHaveLength(1);
     expect(onMetric('Errors')).toHaveLength(1 + Object.keys(queueDefinitions).length);
-    expect(alarms.filter((alarm) => JSON.stringify(alarm.Properties.Metrics ?? []).includes('5XXError'))).toHaveLength(1);
+    expect(
+      alarms.filter((alarm) => JSON.stringify(alarm.Properties.Metrics ?? []).includes('5XXError')),
+    ).toHaveLength(1);
     template.hasParameter('AlarmEmail', { Type: 'String', Default: '' });
-    template.hasResource('AWS::SNS::Subscription', { Condition: Match.anyValue(), Properties: { Protocol: 'email' } });
+    template.hasResource('AWS::SNS::Subscription', {
+      Condition: Match.anyValue(),
+      Properties: { Protocol: 'email' },
+    });
   });
 
   it('answers a missing or rejected key with 401 JSON, never 403', () => {
