@@ -188,7 +188,7 @@ export class OutreachApiStack extends Stack {
       entry: 'functions/authorizer/handler.ts',
       description: 'REQUEST authorizer for the x-api-key header',
       logRemovalPolicy: removalPolicy,
-    }).bindTable(this.table, 'readWrite');
+    }).bindTable(this.table, ['dynamodb:GetItem', 'dynamodb:UpdateItem']); // the key, and its last-used time
 
     const accessLogs = new LogGroup(this, 'ApiAccessLogs', {
       retention: RetentionDays.THREE_MONTHS,
@@ -304,7 +304,15 @@ export class OutreachApiStack extends Stack {
               ? '{"message":$context.error.messageString}'
               : JSON.stringify({ message: response.message }),
         },
-        responseHeaders: { 'Content-Type': "'application/json'" },
+        responseHeaders: {
+          'Content-Type': "'application/json'",
+          ...Object.fromEntries(
+            Object.entries(('headers' in response && response.headers) || {}).map(([name, value]) => [
+              name,
+              `'${value}'`,
+            ]),
+          ),
+        },
       });
     }
 

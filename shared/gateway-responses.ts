@@ -2,7 +2,8 @@
  * Responses API Gateway generates itself (before or instead of a handler). The
  * CDK stack installs them as gateway responses and the local gateway answers
  * with the same ones, so both speak `{message}` JSON with the same statuses.
- * `message: null` means "API Gateway's own error text".
+ * `message: null` means "API Gateway's own error text"; `headers` are added to
+ * the response (a throttled client is told when to try again).
  */
 export const gatewayResponses = {
   UNAUTHORIZED: { statusCode: 401, message: 'Unauthorized' },
@@ -12,12 +13,15 @@ export const gatewayResponses = {
   MISSING_AUTHENTICATION_TOKEN: { statusCode: 404, message: 'Not found' },
   RESOURCE_NOT_FOUND: { statusCode: 404, message: 'Not found' },
   REQUEST_TOO_LARGE: { statusCode: 413, message: 'Request body too large' },
-  THROTTLED: { statusCode: 429, message: 'Too many requests' },
-  QUOTA_EXCEEDED: { statusCode: 429, message: 'Too many requests' },
+  THROTTLED: { statusCode: 429, message: 'Too many requests', headers: { 'Retry-After': '1' } },
+  QUOTA_EXCEEDED: { statusCode: 429, message: 'Too many requests', headers: { 'Retry-After': '60' } },
   AUTHORIZER_FAILURE: { statusCode: 500, message: 'Internal server error' },
   AUTHORIZER_CONFIGURATION_ERROR: { statusCode: 500, message: 'Internal server error' },
   DEFAULT_4XX: { statusCode: null, message: null },
   DEFAULT_5XX: { statusCode: null, message: null },
-} as const satisfies Record<string, { statusCode: number | null; message: string | null }>;
+} as const satisfies Record<
+  string,
+  { statusCode: number | null; message: string | null; headers?: Record<string, string> }
+>;
 
 export type GatewayResponseType = keyof typeof gatewayResponses;

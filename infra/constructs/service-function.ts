@@ -112,11 +112,14 @@ export class ServiceFunction extends NodejsFunction {
     );
   }
 
-  /** Passes the table name and grants the function exactly `access` on the table and its indexes. */
-  bindTable(table: ITable, access: TableAccess): this {
+  /**
+   * Passes the table name and grants the function exactly `access` on the table
+   * and its indexes: an access level, or the very actions when it needs fewer.
+   */
+  bindTable(table: ITable, access: TableAccess | readonly `dynamodb:${string}`[]): this {
     if (access === 'none') return this;
     this.addEnvironment('TABLE_NAME', table.tableName);
-    table.grant(this, ...TABLE_ACTIONS[access]);
+    table.grant(this, ...(typeof access === 'string' ? TABLE_ACTIONS[access] : access));
     return this;
   }
 }

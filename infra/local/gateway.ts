@@ -63,8 +63,14 @@ function sendGatewayResponse(
   type: GatewayResponseType,
   headers: Record<string, string> = {},
 ) {
-  const { statusCode, message } = gatewayResponses[type];
-  response.writeHead(statusCode ?? 500, { 'content-type': 'application/json', ...headers });
+  const definition: { statusCode: number | null; message: string | null; headers?: Record<string, string> } =
+    gatewayResponses[type];
+  const { statusCode, message } = definition;
+  response.writeHead(statusCode ?? 500, {
+    'content-type': 'application/json',
+    ...definition.headers,
+    ...headers,
+  });
   response.end(JSON.stringify({ message: message ?? 'Internal server error' }));
 }
 

@@ -164,6 +164,29 @@ describe('the CDK stack', () => {
     });
   });
 
+  it('lets the authorizer only read a key and write its last-used time', () => {
+    const policies = Object.values(template.findResources('AWS::IAM::Policy')).filter((policy) =>
+      JSON.stringify(policy.Properties.Roles).includes('AuthorizerServiceRole'),
+    );
+    const actions = policies.flatMap((policy) =>
+      policy.Properties.PolicyDocument.Statement.flatMap((statement: { Action: string | string[] }) =>
+        [statement.Action].flat(),
+      ),
+    );
+    expect(actions.filter((action: string) => action.startsWith('dynamodb:')).sort()).toEqual([
+      'dynamodb:GetItem',
+      'dynamodb:UpdateItem',
+    ]);
+  });
+
+  it('tells a throttled client when to retry', () => {
+    template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
+      ResponseType: 'THROTTLED',
+      StatusCode: '429',
+      ResponseParameters: Match.objectLike({ 'gatewayresponse.header.Retry-After': "'1'" }),
+    });
+  });
+
   it('answers a missing or rejected key with 401 JSON, never 403', () => {
     for (const type of ['UNAUTHORIZED', 'ACCESS_DENIED']) {
       template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
