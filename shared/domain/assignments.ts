@@ -1,4 +1,4 @@
-import { BatchGetCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { tableName } from '../config.ts';
 import { dynamo } from '../db/client.ts';
 import { keys } from '../db/keys.ts';
@@ -153,32 +153,6 @@ export async function getAssignment(orgId: number, assignmentId: number): Promis
   );
   if (!Item) throw new NotFoundError(`Assignment ${assignmentId} not found`);
   return toAssignmentRecord(Item);
-}
-
-/** Reads assignments by id (BatchGetItem, 100 a request); missing ones are absent from the map. */
-export async function getAssignments(
-  orgId: number,
-  assignmentIds: readonly number[],
-): Promise<Map<number, AssignmentRecord>> {
-  const found = new Map<number, AssignmentRecord>();
-  const unique = [...new Set(assignmentIds)];
-  for (let start = 0; start < unique.length; start += 100) {
-    let requestKeys: Record<string, unknown>[] = unique
-      .slice(start, start + 100)
-      .map((id) => keys.assignment(orgId, id));
-    while (requestKeys.length > 0) {
-      const result = await dynamo.send(
-        new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: requestKeys, ConsistentRead: true } } }),
-      );
-      for (const item of result.Responses?.[tableName()] ?? []) {
-        const record = toAssignmentRecord(item);
-        found.set(record.assignmentId, record);
-      }
-      requestKeys =
-        (result.UnprocessedKeys?.[tableName()]?.Keys as Record<string, unknown>[] | undefined) ?? [];
-    }
-  }
-  return found;
 }
 
 function assignmentItem(orgId: number, campaignId: number, input: NewAssignment): Record<string, unknown> {

@@ -1,6 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { tableName } from '../config.ts';
+import { batchGet } from '../db/batch.ts';
 import { dynamo } from '../db/client.ts';
 import { keys } from '../db/keys.ts';
 import { addCounters, type TransactItem } from '../db/transactions.ts';
@@ -145,23 +146,11 @@ export async function getContactsByEmail(
   orgId: number,
   emails: readonly string[],
 ): Promise<Map<string, ContactRecord>> {
-  const found = new Map<string, ContactRecord>();
   const unique = [...new Set(emails.map(normalizeEmail))];
-  for (let start = 0; start < unique.length; start += 100) {
-    let requestKeys: Record<string, unknown>[] = unique
-      .slice(start, start + 100)
-      .map((email) => contactKey(orgId, { id: 0, email }));
-    while (requestKeys.length > 0) {
-      const result = await dynamo.send(
-        new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: requestKeys } } }),
-      );
-      for (const item of result.Responses?.[tableName()] ?? []) {
-        const record = toContactRecord(item);
-        if (record.email) found.set(normalizeEmail(record.email), record);
-      }
-      requestKeys =
-        (result.UnprocessedKeys?.[tableName()]?.Keys as Record<string, unknown>[] | undefined) ?? [];
-    }
+  const items = await batchGet(unique.map((email) => contactKey(orgId, { id: 0, email })));
+  const found = new Map<string, ContactRecord>();
+  for (const record of items.map(toContactRecord)) {
+    if (record.email) found.set(normalizeEmail(record.email), record);
   }
   return found;
 }

@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,7 +12,7 @@ import { findExclusions } from '#shared/domain/exclusions.ts';
 import { searchJobs } from '#shared/domain/jobs.ts';
 import { createOrganization, getOrganization } from '#shared/domain/organizations.ts';
 import { type LocalStack, startLocalStack } from '../../infra/local/stack.ts';
-import { PROJECT_ROOT } from '../../infra/paths.ts';
+import { type AdminRun, runAdmin } from '../support/cli.ts';
 import { smallDocument } from '../support/fixtures.ts';
 
 /**
@@ -41,28 +40,8 @@ afterAll(async () => {
   delete process.env.OUTREACH_LOCAL_DIR;
 });
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function admin(...args: string[]): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      ['bin/outreach-admin.mjs', ...args],
-      {
-        cwd: PROJECT_ROOT,
-        env: { ...process.env, OUTREACH_LOCAL_DIR: localDir },
-        maxBuffer: 64 * 1024 * 1024,
-      },
-      (error, stdout, stderr) => {
-        const code = error ? Number((error as { code?: unknown }).code ?? 1) : 0;
-        resolve({ code, stdout, stderr });
-      },
-    );
-  });
+function admin(...args: string[]): Promise<AdminRun> {
+  return runAdmin(localDir, args);
 }
 
 function writeFile(name: string, content: unknown): string {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyImport, validateImport } from '#shared/admin/import.ts';
 import { createApiKey } from '#shared/auth/api-keys.ts';
 import { createOrganization } from '#shared/domain/organizations.ts';
+import { ASSIGNMENT_STATUSES } from '#shared/schemas/resources.ts';
 import type { LocalStack } from '../../infra/local/stack.ts';
 import {
   expectedAccounts,
@@ -32,15 +33,7 @@ function readsDocument() {
   const contacts = [...(base.contacts as object[])];
   const assignments = [...(base.assignments as object[])];
   const messages = [...(base.messages as object[])];
-  const statuses = [
-    'pending-approval',
-    'scheduled',
-    'in-progress',
-    'completed',
-    'replied',
-    'bounced',
-    'unsubscribed',
-  ];
+  const statuses = ASSIGNMENT_STATUSES;
   for (let index = 0; index < 40; index++) {
     const contactId = 1000 + index;
     contacts.push({

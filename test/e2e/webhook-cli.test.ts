@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,7 +12,7 @@ import { fanOutWebhookEvent } from '#shared/domain/webhook-deliveries.ts';
 import { newEventId } from '#shared/domain/webhook-events.ts';
 import { listWebhooks } from '#shared/domain/webhooks.ts';
 import { type LocalStack, startLocalStack } from '../../infra/local/stack.ts';
-import { PROJECT_ROOT } from '../../infra/paths.ts';
+import { type AdminRun, runAdmin } from '../support/cli.ts';
 import { smallDocument } from '../support/fixtures.ts';
 
 /**
@@ -55,16 +54,8 @@ afterAll(async () => {
   delete process.env.OUTREACH_LOCAL_DIR;
 });
 
-function admin(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      ['bin/outreach-admin.mjs', ...args],
-      { cwd: PROJECT_ROOT, env: { ...process.env, OUTREACH_LOCAL_DIR: localDir } },
-      (error, stdout, stderr) =>
-        resolve({ code: error ? Number((error as { code?: unknown }).code ?? 1) : 0, stdout, stderr }),
-    );
-  });
+function admin(...args: string[]): Promise<AdminRun> {
+  return runAdmin(localDir, args);
 }
 
 async function arrivals(path: string, count: number) {
