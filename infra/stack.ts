@@ -1,6 +1,7 @@
 import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import {
   AccessLogFormat,
+  ApiKeySourceType,
   AuthorizationType,
   EndpointType,
   IdentitySource,
@@ -22,6 +23,7 @@ import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
 import { queueOutputKeys, STACK_OUTPUTS } from '../shared/admin/target.ts';
 import { type GatewayResponseType, gatewayResponses } from '../shared/gateway-responses.ts';
+import { DEFAULT_ORGANIZATION_THROTTLE, STAGE_THROTTLE } from '../shared/rate-limits.ts';
 import { DEAD_LETTER_RETENTION_DAYS, type QueueName, queueDefinitions } from '../shared/queues.ts';
 import { API_KEY_HEADER, AUTHORIZER_CACHE_TTL_SECONDS, handlerEntry, routes } from '../shared/routes.ts';
 import { tableDefinition } from '../shared/table.ts';
@@ -197,6 +199,8 @@ export class OutreachApiStack extends Stack {
     this.api = new RestApi(this, 'Api', {
       restApiName: `outreach-public-api-${props.stage}`,
       endpointConfiguration: { types: [EndpointType.REGIONAL] },
+      // Usage plans (per-organization rate limits) apply to the key the authorizer names, never one a client sends.
+      apiKeySourceType: ApiKeySourceType.AUTHORIZER,
       // Execution logs need API Gateway's account-level CloudWatch role.
       cloudWatchRole: true,
       cloudWatchRoleRemovalPolicy: removalPolicy,
@@ -218,8 +222,8 @@ export class OutreachApiStack extends Stack {
         loggingLevel: MethodLoggingLevel.ERROR,
         dataTraceEnabled: false,
         tracingEnabled: true,
-        throttlingRateLimit: 200,
-        throttlingBurstLimit: 400,
+        throttlingRateLimit: STAGE_THROTTLE.rateLimit,
+        throttlingBurstLimit: STAGE_THROTTLE.burstLimit,
       },
     });
     // API Gateway checks what it can before invoking a function: required path parameters.
@@ -247,7 +251,10 @@ export class OutreachApiStack extends Stack {
       const method = this.api.root
         .resourceForPath(route.path)
         .addMethod(route.method, new LambdaIntegration(handler), {
-          ...(route.auth === 'apiKey' ? { authorizer, authorizationType: AuthorizationType.CUSTOM } : {}),
+          ...(route.auth === 'apiKey'
+            ? // Requiring the (authorizer-sourced) API key is what puts the call under a usage plan.
+              { authorizer, authorizationType: AuthorizationType.CUSTOM, apiKeyRequired: true }
+            : {}),
           requestValidator: validator,
           requestParameters: Object.fromEntries(
             pathParameters.map((name) => [`method.request.path.${name}`, true]),
@@ -316,6 +323,15 @@ export class OutreachApiStack extends Stack {
       });
     }
 
+    // Every organization's API Gateway key starts here; `outreach-admin org set --rate --burst` moves it
+    // to a plan of its own (shared/admin/rate-limits.ts).
+    const defaultUsagePlan = this.api.addUsagePlan('DefaultUsagePlan', {
+      name: `outreach-${props.stage}-default`,
+      description: 'Default per-organization rate limit',
+      throttle: DEFAULT_ORGANIZATION_THROTTLE,
+      apiStages: [{ api: this.api, stage: this.api.deploymentStage }],
+    });
+
     const alarms = new OperationalAlarms(this, 'Alarms', {
       api: this.api,
       deadLetterQueues,
@@ -328,6 +344,10 @@ export class OutreachApiStack extends Stack {
     });
     new CfnOutput(this, 'AlarmTopicArn', { value: alarms.topic.topicArn });
     new CfnOutput(this, 'ApiUrl', { value: this.api.url });
+    new CfnOutput(this, 'McpUrl', { value: this.api.urlForPath('/mcp') });
     new CfnOutput(this, STACK_OUTPUTS.tableName, { value: this.table.tableName });
+    new CfnOutput(this, STACK_OUTPUTS.restApiId, { value: this.api.restApiId });
+    new CfnOutput(this, STACK_OUTPUTS.stage, { value: this.api.deploymentStage.stageName });
+    new CfnOutput(this, STACK_OUTPUTS.defaultUsagePlanId, { value: defaultUsagePlan.usagePlanId });
   }
 }

@@ -15,6 +15,10 @@ export const gatewayResponses = {
   REQUEST_TOO_LARGE: { statusCode: 413, message: 'Request body too large' },
   THROTTLED: { statusCode: 429, message: 'Too many requests', headers: { 'Retry-After': '1' } },
   QUOTA_EXCEEDED: { statusCode: 429, message: 'Too many requests', headers: { 'Retry-After': '60' } },
+  // The authorizer named a usage identifier key that is in no usage plan: an organization the operator
+  // did not provision (shared/admin/rate-limits.ts). The caller's key is fine, so this is our error, and
+  // a 5xx reaches the alarms.
+  INVALID_API_KEY: { statusCode: 500, message: 'Internal server error' },
   AUTHORIZER_FAILURE: { statusCode: 500, message: 'Internal server error' },
   AUTHORIZER_CONFIGURATION_ERROR: { statusCode: 500, message: 'Internal server error' },
   DEFAULT_4XX: { statusCode: null, message: null },

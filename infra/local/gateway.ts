@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type {
   APIGatewayAuthorizerResult,
   APIGatewayProxyEvent,
@@ -9,14 +9,18 @@ import type {
 } from 'aws-lambda';
 import { type GatewayResponseType, gatewayResponses } from '../../shared/gateway-responses.ts';
 import { MAX_BODY_BYTES } from '../../shared/http/limits.ts';
+import type { Throttle } from '../../shared/rate-limits.ts';
 import { API_KEY_HEADER, AUTHORIZER_CACHE_TTL_SECONDS, type RouteDefinition } from '../../shared/routes.ts';
+import { TokenBuckets } from './token-buckets.ts';
 
 /**
  * A local stand-in for API Gateway's REST API, built from the route manifest:
  * it matches routes, runs the REQUEST authorizer the way API Gateway does
  * (identity source, result cache, 401 on a missing or rejected key, context to
  * the handler), turns each request into a REST proxy event, invokes the
- * handler in-process and maps its result back to HTTP.
+ * handler in-process and maps its result back to HTTP. It throttles as the
+ * deployed stage does: a stage-wide bucket before the authorizer, then the
+ * bucket of the usage plan the authorizer's usage identifier key belongs to.
  */
 
 export type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
@@ -28,10 +32,32 @@ export interface LocalRoute extends RouteDefinition {
   invoke: ProxyHandler;
 }
 
+/** Throttling as the deployed API applies it (shared/rate-limits.ts). */
+export interface GatewayThrottling {
+  stage: Throttle;
+  /** The throttle of the usage plan a usage identifier key is in (API Gateway's usage plans). */
+  usagePlanOf(usageIdentifierKey: string): Promise<Throttle>;
+}
+
+/** One request and the response the gateway sent for it. */
+export interface GatewayExchange {
+  method: string;
+  /** The matched route's manifest path (`/public/v1/campaigns/{id}`), null when no route matched. */
+  routePath: string | null;
+  path: string;
+  status: number;
+  headers: Record<string, string | string[]>;
+  body: string;
+}
+
 export interface GatewayOptions {
   routes: LocalRoute[];
   authorizer: AuthorizerHandler;
   stage?: string;
+  /** Absent: nothing is throttled. */
+  throttling?: GatewayThrottling;
+  /** Sees every response the gateway sends, its own and the handlers' (tests check them against the contract). */
+  onResponse?: (exchange: GatewayExchange) => void;
 }
 
 const REGION = 'local';
@@ -57,21 +83,25 @@ function compile(route: LocalRoute): CompiledRoute {
   return { ...route, pattern: new RegExp(`^${source}/?$`), parameterNames };
 }
 
-/** Sends one of the gateway's own responses, as the deployed stage would. */
-function sendGatewayResponse(
-  response: ServerResponse,
-  type: GatewayResponseType,
-  headers: Record<string, string> = {},
-) {
+/** What the gateway answers a request with. */
+interface Answer {
+  routePath: string | null;
+  status: number;
+  headers: Record<string, string | string[]>;
+  body: Buffer;
+}
+
+/** One of the gateway's own responses, as the deployed stage would send it. */
+function gatewayAnswer(type: GatewayResponseType, routePath: string | null = null): Answer {
   const definition: { statusCode: number | null; message: string | null; headers?: Record<string, string> } =
     gatewayResponses[type];
   const { statusCode, message } = definition;
-  response.writeHead(statusCode ?? 500, {
-    'content-type': 'application/json',
-    ...definition.headers,
-    ...headers,
-  });
-  response.end(JSON.stringify({ message: message ?? 'Internal server error' }));
+  return {
+    routePath,
+    status: statusCode ?? 500,
+    headers: { 'content-type': 'application/json', ...definition.headers },
+    body: Buffer.from(JSON.stringify({ message: message ?? 'Internal server error' })),
+  };
 }
 
 class BodyTooLargeError extends Error {}
@@ -133,6 +163,7 @@ type AuthorizerOutcome =
       context: Record<string, string | number | boolean>;
       principalId: string;
       policy: APIGatewayAuthorizerResult['policyDocument'];
+      usageIdentifierKey: string | null;
     }
   | { kind: 'unauthorized' }
   | { kind: 'failure' };
@@ -164,6 +195,8 @@ export function startGateway(options: GatewayOptions, port: number, host = '127.
   const stage = options.stage ?? 'local';
   const compiled = options.routes.map(compile);
   const authorizerCache = new Map<string, { outcome: AuthorizerOutcome; expiresAt: number }>();
+  const buckets = new TokenBuckets();
+  const STAGE_BUCKET = ' stage'; // not a usage identifier key, which never contains a space
 
   async function authorize(
     apiKey: string,
@@ -179,6 +212,7 @@ export function startGateway(options: GatewayOptions, port: number, host = '127.
         principalId: result.principalId,
         policy: result.policyDocument,
         context: (result.context ?? {}) as Record<string, string | number | boolean>,
+        usageIdentifierKey: result.usageIdentifierKey ?? null,
       };
     } catch (error) {
       outcome = (error as Error).message === 'Unauthorized' ? { kind: 'unauthorized' } : { kind: 'failure' };
@@ -190,16 +224,18 @@ export function startGateway(options: GatewayOptions, port: number, host = '127.
     return outcome;
   }
 
-  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const requestId = randomUUID();
-    const url = new URL(request.url ?? '/', 'http://localhost');
-    const method = (request.method ?? 'GET').toUpperCase();
+  async function handle(
+    request: IncomingMessage,
+    url: URL,
+    method: string,
+    requestId: string,
+  ): Promise<Answer> {
     // Like API Gateway, an oversized payload is refused before routing.
     let body: Buffer;
     try {
       body = await readBody(request);
     } catch (error) {
-      if (error instanceof BodyTooLargeError) return sendGatewayResponse(response, 'REQUEST_TOO_LARGE');
+      if (error instanceof BodyTooLargeError) return gatewayAnswer('REQUEST_TOO_LARGE');
       throw error;
     }
 
@@ -215,8 +251,11 @@ export function startGateway(options: GatewayOptions, port: number, host = '127.
       matched = { route, parameters };
       break;
     }
-    if (!matched) return sendGatewayResponse(response, 'MISSING_AUTHENTICATION_TOKEN');
+    if (!matched) return gatewayAnswer('MISSING_AUTHENTICATION_TOKEN');
     const { route, parameters } = matched;
+    const refuse = (type: GatewayResponseType) => gatewayAnswer(type, route.path);
+    const { throttling } = options;
+    if (throttling && !buckets.take(STAGE_BUCKET, throttling.stage)) return refuse('THROTTLED');
 
     const headers = singleValueHeaders(request);
     const query = queryParameters(url);
@@ -225,7 +264,7 @@ export function startGateway(options: GatewayOptions, port: number, host = '127.
     if (route.auth === 'apiKey') {
       const apiKey = headers[API_KEY_HEADER];
       // With a header identity source, API Gateway rejects a request lacking it without calling the authorizer.
-      if (apiKey === undefined || apiKey === '') return sendGatewayResponse(response, 'UNAUTHORIZED');
+      if (apiKey === undefined || apiKey === '') return refuse('UNAUTHORIZED');
       const outcome = await authorize(apiKey, {
         type: 'REQUEST',
         methodArn,
@@ -240,9 +279,16 @@ export function startGateway(options: GatewayOptions, port: number, host = '127.
         stageVariables: null,
         requestContext: {} as APIGatewayRequestAuthorizerEvent['requestContext'],
       });
-      if (outcome.kind === 'unauthorized') return sendGatewayResponse(response, 'UNAUTHORIZED');
-      if (outcome.kind === 'failure') return sendGatewayResponse(response, 'AUTHORIZER_FAILURE');
-      if (!allows(outcome.policy, methodArn)) return sendGatewayResponse(response, 'ACCESS_DENIED');
+      if (outcome.kind === 'unauthorized') return refuse('UNAUTHORIZED');
+      if (outcome.kind === 'failure') return refuse('AUTHORIZER_FAILURE');
+      if (!allows(outcome.policy, methodArn)) return refuse('ACCESS_DENIED');
+      // The usage plan's throttle applies once the authorizer has named the caller's key.
+      if (throttling) {
+        // Without a key in a usage plan, a method that requires one is refused as an invalid key.
+        if (!outcome.usageIdentifierKey) return refuse('INVALID_API_KEY');
+        const plan = await throttling.usagePlanOf(outcome.usageIdentifierKey);
+        if (!buckets.take(outcome.usageIdentifierKey, plan)) return refuse('THROTTLED');
+      }
       authorizerContext = { ...outcome.context, principalId: outcome.principalId };
     }
 
@@ -280,24 +326,46 @@ export function startGateway(options: GatewayOptions, port: number, host = '127.
       result = await route.invoke(event, lambdaContext(route.name, requestId));
     } catch {
       // A handler that throws is an integration failure: API Gateway answers 502.
-      response.writeHead(502, { 'content-type': 'application/json' });
-      response.end(JSON.stringify({ message: 'Internal server error' }));
-      return;
+      return {
+        routePath: route.path,
+        status: 502,
+        headers: { 'content-type': 'application/json' },
+        body: Buffer.from(JSON.stringify({ message: 'Internal server error' })),
+      };
     }
-    const responseHeaders: Record<string, string | string[]> = { 'x-amzn-requestid': requestId };
+    const responseHeaders: Record<string, string | string[]> = {};
     for (const [name, value] of Object.entries(result.headers ?? {})) responseHeaders[name] = String(value);
     for (const [name, values] of Object.entries(result.multiValueHeaders ?? {})) {
       responseHeaders[name] = values.map(String);
     }
-    response.writeHead(result.statusCode, responseHeaders);
-    response.end(result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body);
+    return {
+      routePath: route.path,
+      status: result.statusCode,
+      headers: responseHeaders,
+      body: result.isBase64Encoded ? Buffer.from(result.body, 'base64') : Buffer.from(result.body),
+    };
   }
 
   const server = createServer((request, response) => {
-    handle(request, response).catch(() => {
-      if (!response.headersSent) sendGatewayResponse(response, 'DEFAULT_5XX');
-      else response.destroy();
-    });
+    const requestId = randomUUID();
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    const method = (request.method ?? 'GET').toUpperCase();
+    handle(request, url, method, requestId)
+      .catch(() => gatewayAnswer('DEFAULT_5XX'))
+      .then((answer) => {
+        const headers = { ...answer.headers, 'x-amzn-requestid': requestId };
+        response.writeHead(answer.status, headers);
+        response.end(answer.body);
+        options.onResponse?.({
+          method,
+          routePath: answer.routePath,
+          path: url.pathname,
+          status: answer.status,
+          headers,
+          body: answer.body.toString('utf8'),
+        });
+      })
+      .catch(() => response.destroy());
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);

@@ -13,10 +13,17 @@ import {
   localDynamoDbClient,
   startDynamoDbLocal,
 } from './dynamodb.ts';
-import { type AuthorizerHandler, type LocalRoute, type ProxyHandler, startGateway } from './gateway.ts';
+import {
+  type AuthorizerHandler,
+  type GatewayOptions,
+  type LocalRoute,
+  type ProxyHandler,
+  startGateway,
+} from './gateway.ts';
 import { type SmtpSink, startSmtpSink } from './smtp.ts';
 import { type LocalQueues, type QueueConsumer, startLocalQueues, startQueuePoller } from './sqs.ts';
 import { type StreamConsumer, startStreamPoller } from './streams.ts';
+import { localThrottling } from './usage-plans.ts';
 
 /**
  * The whole service on one machine: DynamoDB Local with the table from the
@@ -42,6 +49,10 @@ export interface LocalStackOptions {
   writeEndpointsFile?: boolean;
   /** Also keep received mail as .eml files in this folder. */
   mailDir?: string;
+  /** Throttle as the deployed stage and usage plans do (default true); the bench turns it off to measure the service. */
+  throttling?: boolean;
+  /** Sees every response the gateway sends (the contract test checks them). */
+  onResponse?: GatewayOptions['onResponse'];
 }
 
 /** What `outreach-admin` needs to reach a running local stack. */
@@ -154,7 +165,15 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         }),
       );
     }
-    server = await startGateway({ routes: localRoutes, authorizer }, options.port);
+    server = await startGateway(
+      {
+        routes: localRoutes,
+        authorizer,
+        throttling: options.throttling === false ? undefined : localThrottling(tableClient, tableName),
+        onResponse: options.onResponse,
+      },
+      options.port,
+    );
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : options.port;
     const endpoints: LocalEndpoints = {

@@ -13,6 +13,7 @@ import {
   getOrganization,
   MAX_COOLDOWN_DAYS,
   MIN_COOLDOWN_DAYS,
+  type Organization,
   setCooldownDays,
 } from '../domain/organizations.ts';
 import { recordProviderEvent } from '../domain/provider-events.ts';
@@ -28,6 +29,7 @@ import {
 } from '../domain/webhooks.ts';
 import { HttpError } from '../http/errors.ts';
 import { createOAuthClient, listOAuthClients, revokeOAuthClient } from '../oauth/clients.ts';
+import { DEFAULT_ORGANIZATION_THROTTLE, MAX_ORGANIZATION_THROTTLE, type Throttle } from '../rate-limits.ts';
 import { type ProviderEvent, providerEvent } from '../schemas/import.ts';
 import {
   WEBHOOK_EVENT_TYPES,
@@ -44,6 +46,7 @@ import {
   validateImport,
 } from './import.ts';
 import { parseJobFile } from './jobs-file.ts';
+import { arrangeRateLimit, provisionOrganizationRateLimit } from './rate-limits.ts';
 import { seedDemo } from './seed.ts';
 
 /**
@@ -72,6 +75,32 @@ export interface Command {
 
 /** Thrown for a command line that does not fit the usage; the CLI exits 2. */
 export class UsageError extends Error {}
+
+/** A flag that must be a whole number within bounds. */
+function wholeNumberFlag(name: string, raw: string, min: number, max: number): number {
+  const value = /^[0-9]{1,6}$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!(value >= min && value <= max))
+    throw new UsageError(`--${name} must be a whole number from ${min} to ${max}`);
+  return value;
+}
+
+/** `--rate N --burst M` (both), `--default-rate-limit`, or nothing (undefined). */
+function rateLimitFlags(flags: Flags): Throttle | null | undefined {
+  const rate = optionalString(flags, 'rate');
+  const burst = optionalString(flags, 'burst');
+  if (flags['default-rate-limit'] === true) {
+    if (rate !== undefined || burst !== undefined) {
+      throw new UsageError('--default-rate-limit cannot be combined with --rate or --burst');
+    }
+    return null;
+  }
+  if (rate === undefined && burst === undefined) return undefined;
+  if (rate === undefined || burst === undefined) throw new UsageError('--rate and --burst go together');
+  return {
+    rateLimit: wholeNumberFlag('rate', rate, 1, MAX_ORGANIZATION_THROTTLE.rateLimit),
+    burstLimit: wholeNumberFlag('burst', burst, 1, MAX_ORGANIZATION_THROTTLE.burstLimit),
+  };
+}
 
 function optionalString(flags: Flags, name: string): string | undefined {
   const value = flags[name];
@@ -461,6 +490,7 @@ export const commands: Record<string, Command> = {
     flags: { name: { type: 'string' } },
     async run(flags) {
       const organization = await createOrganization(requiredString(flags, 'name'));
+      await provisionOrganizationRateLimit(organization.orgId);
       const { apiKey } = await createApiKey(organization.orgId);
       return {
         json: { orgId: organization.orgId, apiKey },
@@ -469,23 +499,39 @@ export const commands: Record<string, Command> = {
     },
   },
   'org set': {
-    usage: 'org set --org ID --cooldown-days N',
-    flags: { org: { type: 'string' }, 'cooldown-days': { type: 'string' } },
+    usage: 'org set --org ID [--cooldown-days N] [--rate N --burst M | --default-rate-limit]',
+    flags: {
+      org: { type: 'string' },
+      'cooldown-days': { type: 'string' },
+      rate: { type: 'string' },
+      burst: { type: 'string' },
+      'default-rate-limit': { type: 'boolean' },
+    },
     async run(flags, positionals) {
       expectPositionals(positionals, []);
       const orgId = requiredId(flags, 'org');
-      const raw = optionalString(flags, 'cooldown-days');
-      if (raw === undefined) throw new UsageError('Nothing to set: give --cooldown-days N');
-      const days = /^[0-9]{1,5}$/.test(raw) ? Number(raw) : Number.NaN;
-      if (!(days >= MIN_COOLDOWN_DAYS && days <= MAX_COOLDOWN_DAYS)) {
+      const cooldown = optionalString(flags, 'cooldown-days');
+      // Every flag is checked before anything is written.
+      const days =
+        cooldown === undefined
+          ? undefined
+          : wholeNumberFlag('cooldown-days', cooldown, MIN_COOLDOWN_DAYS, MAX_COOLDOWN_DAYS);
+      const throttle = rateLimitFlags(flags);
+      let organization: Organization | undefined;
+      if (days !== undefined) organization = await setCooldownDays(orgId, days);
+      if (throttle !== undefined) organization = await arrangeRateLimit(orgId, throttle);
+      if (!organization) {
         throw new UsageError(
-          `--cooldown-days must be a whole number from ${MIN_COOLDOWN_DAYS} to ${MAX_COOLDOWN_DAYS}`,
+          'Nothing to set: give --cooldown-days N, --rate N --burst M or --default-rate-limit',
         );
       }
-      const organization = await setCooldownDays(orgId, days);
+      const limit = organization.rateLimit ?? DEFAULT_ORGANIZATION_THROTTLE;
       return {
         json: organization,
-        text: `Organization ${organization.orgId}: cooldown window ${plural(organization.cooldownDays, 'day')}`,
+        text: [
+          `Organization ${organization.orgId}: cooldown window ${plural(organization.cooldownDays, 'day')}`,
+          `rate limit ${limit.rateLimit} requests/s, burst ${limit.burstLimit}${organization.rateLimit ? '' : ' (default)'}`,
+        ].join(', '),
       };
     },
   },

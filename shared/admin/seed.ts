@@ -7,6 +7,7 @@ import { keys } from '../db/keys.ts';
 import { createOrganization } from '../domain/organizations.ts';
 import { DEMO_ID_ENTITIES, type DemoIdEntity, type DemoOptions, demoDocument } from './demo.ts';
 import { applyImport, type ImportReport, type ProgressListener, validateImport } from './import.ts';
+import { provisionOrganizationRateLimit } from './rate-limits.ts';
 
 /** The demo organization, a fresh API key for it, and what its import wrote. */
 export interface DemoSeed {
@@ -52,6 +53,7 @@ export async function seedDemo(options: SeedOptions = {}): Promise<DemoSeed> {
     accounts: demoAccounts(),
   };
   const organization = await createOrganization('Demo Organization');
+  await provisionOrganizationRateLimit(organization.orgId);
   const { apiKey } = await createApiKey(organization.orgId);
 
   // A first build counts the ids per entity type; the second uses allocated blocks of that size.

@@ -32,7 +32,19 @@ export const localEndpointsFile = (): string =>
 export class TargetError extends Error {}
 
 /** The output keys of the CDK stack the CLI reads. */
-export const STACK_OUTPUTS = { tableName: 'TableName' } as const;
+export const STACK_OUTPUTS = {
+  tableName: 'TableName',
+  restApiId: 'RestApiId',
+  stage: 'ApiStage',
+  defaultUsagePlanId: 'DefaultUsagePlanId',
+} as const;
+
+/** Where the deployed API and its default usage plan are passed to the rate-limit commands (rate-limits.ts). */
+export const USAGE_PLAN_VARIABLES = {
+  restApiId: 'API_GATEWAY_REST_API_ID',
+  stage: 'API_GATEWAY_STAGE',
+  defaultUsagePlanId: 'DEFAULT_USAGE_PLAN_ID',
+} as const;
 
 /** The output keys of a queue's URL and its dead-letter queue's URL (`webhooks` → `WebhooksQueueUrl`). */
 export function queueOutputKeys(queue: QueueName): { url: string; deadLetterUrl: string } {
@@ -65,6 +77,11 @@ export async function configureTarget(options: { stack?: string; region?: string
       const { url, deadLetterUrl } = queueOutputKeys(queue);
       if (outputs.get(url)) process.env[queueDefinitions[queue].urlVariable] = outputs.get(url);
       if (outputs.get(deadLetterUrl)) process.env[deadLetterUrlVariable(queue)] = outputs.get(deadLetterUrl);
+    }
+    // The API and its default usage plan, for the organization rate limits (rate-limits.ts).
+    for (const name of ['restApiId', 'stage', 'defaultUsagePlanId'] as const) {
+      const value = outputs.get(STACK_OUTPUTS[name]);
+      if (value) process.env[USAGE_PLAN_VARIABLES[name]] = value;
     }
     return `stack ${options.stack} (${region})`;
   }

@@ -1,4 +1,5 @@
 import type { APIGatewayAuthorizerResult } from 'aws-lambda';
+import { usageIdentifierKeyOf } from '../rate-limits.ts';
 import { API_KEY_HEADER } from '../routes.ts';
 import type { ApiKeyIdentity } from './api-keys.ts';
 
@@ -15,11 +16,13 @@ export function readApiKeyHeader(
 /**
  * The Allow policy for a verified key. It covers every method of the stage, not
  * just the called one, because API Gateway caches the decision per key and
- * reuses it for the key's next call to any route.
+ * reuses it for the key's next call to any route. The usage identifier puts the
+ * call under the organization's usage plan (its rate limit).
  */
 export function authorizerDecision(methodArn: string, identity: ApiKeyIdentity): APIGatewayAuthorizerResult {
   // methodArn: arn:aws:execute-api:{region}:{account}:{apiId}/{stage}/{method}/{path}
-  const [arnPrefix, stage] = methodArn.split('/');
+  const [arnPrefix = '', stage] = methodArn.split('/');
+  const apiId = arnPrefix.split(':')[5] ?? '';
   return {
     principalId: `org:${identity.orgId}`,
     policyDocument: {
@@ -27,5 +30,6 @@ export function authorizerDecision(methodArn: string, identity: ApiKeyIdentity):
       Statement: [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: `${arnPrefix}/${stage}/*` }],
     },
     context: { orgId: identity.orgId, keyId: identity.keyId },
+    usageIdentifierKey: usageIdentifierKeyOf(apiId, identity.orgId),
   };
 }

@@ -6,6 +6,7 @@ import { allocateId } from '../db/ids.ts';
 import { keys } from '../db/keys.ts';
 import { TransactionConflictError, transact } from '../db/transactions.ts';
 import { BadRequestError, NotFoundError } from '../http/errors.ts';
+import { MAX_ORGANIZATION_THROTTLE, type Throttle } from '../rate-limits.ts';
 
 /** Default cooldown window for raw-push eligibility, in days (ARCHITECTURE §4). */
 export const DEFAULT_COOLDOWN_DAYS = 90;
@@ -19,6 +20,8 @@ export interface Organization {
   name: string;
   createdAt: string;
   cooldownDays: number;
+  /** A rate limit the operator arranged; null means the default plan (shared/rate-limits.ts). */
+  rateLimit: Throttle | null;
 }
 
 /** Creates an organization with a fresh id. */
@@ -29,6 +32,7 @@ export async function createOrganization(name: string): Promise<Organization> {
     name,
     createdAt: new Date().toISOString(),
     cooldownDays: DEFAULT_COOLDOWN_DAYS,
+    rateLimit: null,
   };
   await dynamo.send(
     new PutCommand({
@@ -52,8 +56,7 @@ export async function getOrganization(orgId: number): Promise<Organization> {
 /**
  * Sets the organization's cooldown window for raw-push eligibility. Throws
  * BadRequestError for a value outside 1..3650 whole days and NotFoundError when
- * the organization does not exist (the update is conditional, so it never
- * creates a stray item).
+ * the organization does not exist.
  */
 export async function setCooldownDays(orgId: number, days: number): Promise<Organization> {
   if (!Number.isInteger(days) || days < MIN_COOLDOWN_DAYS || days > MAX_COOLDOWN_DAYS) {
@@ -61,14 +64,42 @@ export async function setCooldownDays(orgId: number, days: number): Promise<Orga
       `Cooldown must be a whole number of days from ${MIN_COOLDOWN_DAYS} to ${MAX_COOLDOWN_DAYS}, got ${days}`,
     );
   }
+  return updateOrganization(orgId, 'SET cooldownDays = :value', days);
+}
+
+/**
+ * Records the rate limit arranged for the organization (null: back to the
+ * default plan). This is the record the local gateway enforces; on AWS the
+ * operator CLI also moves the organization's key between usage plans
+ * (shared/admin/rate-limits.ts). Throws BadRequestError for limits that are not
+ * whole numbers from 1 to the maximum, NotFoundError for an unknown organization.
+ */
+export async function setRateLimit(orgId: number, throttle: Throttle | null): Promise<Organization> {
+  if (throttle === null) return updateOrganization(orgId, 'REMOVE rateLimit');
+  for (const name of ['rateLimit', 'burstLimit'] as const) {
+    const value = throttle[name];
+    if (!Number.isInteger(value) || value < 1 || value > MAX_ORGANIZATION_THROTTLE[name]) {
+      throw new BadRequestError(
+        `${name} must be a whole number from 1 to ${MAX_ORGANIZATION_THROTTLE[name]}, got ${value}`,
+      );
+    }
+  }
+  return updateOrganization(orgId, 'SET rateLimit = :value', {
+    rateLimit: throttle.rateLimit,
+    burstLimit: throttle.burstLimit,
+  });
+}
+
+/** One conditional update of the organization item, so it never creates a stray item. */
+async function updateOrganization(orgId: number, expression: string, value?: unknown): Promise<Organization> {
   try {
     const { Attributes } = await dynamo.send(
       new UpdateCommand({
         TableName: tableName(),
         Key: keys.organization(orgId),
-        UpdateExpression: 'SET cooldownDays = :days',
+        UpdateExpression: expression,
         ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':days': days },
+        ...(value !== undefined && { ExpressionAttributeValues: { ':value': value } }),
         ReturnValues: 'ALL_NEW',
       }),
     );
@@ -87,6 +118,7 @@ function toOrganization(item: Record<string, unknown>): Organization {
     name: item.name as string,
     createdAt: item.createdAt as string,
     cooldownDays: (item.cooldownDays as number | undefined) ?? DEFAULT_COOLDOWN_DAYS,
+    rateLimit: (item.rateLimit as Throttle | undefined) ?? null,
   };
 }
 

@@ -340,6 +340,33 @@ describe('outreach-admin org set', () => {
     const unknown = await admin('org', 'set', '--org', '999999', '--cooldown-days', '30');
     expect(unknown).toMatchObject({ code: 1, stderr: 'Organization 999999 not found\n' });
   });
+
+  it('arranges a rate limit for the organization and takes it back to the default plan', async () => {
+    const { orgId } = await createOrganization('Rate CLI');
+    const raised = await admin('org', 'set', '--org', String(orgId), '--rate', '2000', '--burst', '4000');
+    expect(raised).toMatchObject({
+      code: 0,
+      stdout: `Organization ${orgId}: cooldown window 90 days, rate limit 2000 requests/s, burst 4000\n`,
+    });
+    expect((await getOrganization(orgId)).rateLimit).toEqual({ rateLimit: 2000, burstLimit: 4000 });
+    const back = await admin('org', 'set', '--org', String(orgId), '--default-rate-limit', '--json');
+    expect(JSON.parse(back.stdout)).toMatchObject({ orgId, rateLimit: null });
+    expect((await getOrganization(orgId)).rateLimit).toBeNull();
+  });
+
+  it.each([
+    [['--rate', '10']],
+    [['--rate', '0', '--burst', '10']],
+    [['--rate', '10', '--burst', '5001']],
+    [['--rate', 'fast', '--burst', '10']],
+    [['--default-rate-limit', '--rate', '10', '--burst', '10']],
+    [[]],
+  ])('exits 2 for the rate-limit usage %j and writes nothing', async (flags) => {
+    const { orgId } = await createOrganization('Rate usage');
+    const run = await admin('org', 'set', '--org', String(orgId), ...flags);
+    expect(run.code).toBe(2);
+    expect((await getOrganization(orgId)).rateLimit).toBeNull();
+  });
 });
 
 describe('outreach-admin seed demo', () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey, revokeApiKey } from '#shared/auth/api-keys.ts';
-import { createOrganization } from '#shared/domain/organizations.ts';
+import { createOrganization, setRateLimit } from '#shared/domain/organizations.ts';
 import type { LocalStack } from '../../infra/local/stack.ts';
 import { startTestStack } from '../support/local-stack.ts';
 
@@ -85,5 +85,45 @@ describe('the local gateway', () => {
       body: 'x'.repeat(6 * 1024 * 1024 + 1),
     });
     expect(response).toMatchObject({ status: 413, body: { message: 'Request body too large' } });
+  });
+});
+
+describe('per-organization rate limits', () => {
+  async function burst(key: string, count: number) {
+    const responses = await Promise.all(
+      Array.from({ length: count }, () =>
+        fetch(`${stack.apiUrl}/public/v1/auth`, { headers: { 'x-api-key': key } }),
+      ),
+    );
+    return Promise.all(
+      responses.map(async (response) => ({
+        status: response.status,
+        retryAfter: response.headers.get('retry-after'),
+        body: (await response.json()) as unknown,
+      })),
+    );
+  }
+
+  it("throttles an organization at its arranged limit with API Gateway's 429, leaving other organizations alone", async () => {
+    const { orgId } = await createOrganization('Small Plan Inc');
+    await setRateLimit(orgId, { rateLimit: 1, burstLimit: 3 });
+    const small = await createApiKey(orgId);
+    // Three at once fit the burst; refilling one a second, the rest of twenty sent together do not.
+    const answers = await burst(small.apiKey, 20);
+    const throttled = answers.filter((answer) => answer.status === 429);
+    expect(answers.filter((answer) => answer.status === 200).length).toBeLessThanOrEqual(4);
+    expect(throttled.length).toBeGreaterThanOrEqual(16);
+    for (const answer of throttled) {
+      expect(answer).toEqual({ status: 429, retryAfter: '1', body: { message: 'Too many requests' } });
+    }
+    // The default plan of another organization is untouched by the first one's empty bucket.
+    expect((await burst(apiKey, 20)).every((answer) => answer.status === 200)).toBe(true);
+  });
+
+  it('gives an organization without an arrangement the default plan, far above an interactive client', async () => {
+    const { orgId } = await createOrganization('Default Plan Inc');
+    const key = await createApiKey(orgId);
+    const answers = await burst(key.apiKey, 100);
+    expect(answers.every((answer) => answer.status === 200)).toBe(true);
   });
 });

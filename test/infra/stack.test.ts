@@ -3,6 +3,7 @@ import type { CfnMethod } from 'aws-cdk-lib/aws-apigateway';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { gatewayResponses } from '#shared/gateway-responses.ts';
 import { queueDefinitions } from '#shared/queues.ts';
+import { DEFAULT_ORGANIZATION_THROTTLE, STAGE_THROTTLE } from '#shared/rate-limits.ts';
 import { routes } from '#shared/routes.ts';
 import { tableDefinition } from '#shared/table.ts';
 import { synthesize } from '../support/synth.ts';
@@ -126,8 +127,8 @@ describe('the CDK stack', () => {
         Match.objectLike({
           LoggingLevel: 'ERROR',
           DataTraceEnabled: false,
-          ThrottlingRateLimit: 200,
-          ThrottlingBurstLimit: 400,
+          ThrottlingRateLimit: STAGE_THROTTLE.rateLimit,
+          ThrottlingBurstLimit: STAGE_THROTTLE.burstLimit,
         }),
       ],
     });
@@ -210,9 +211,33 @@ describe('the CDK stack', () => {
     });
   });
 
-  it('outputs the API URL and the table name', () => {
-    template.hasOutput('ApiUrl', {});
-    template.hasOutput('TableName', {});
+  it('outputs what outreach-admin reads: the API and MCP URLs, the table, the API, its stage and the default usage plan', () => {
+    for (const output of ['ApiUrl', 'McpUrl', 'TableName', 'RestApiId', 'ApiStage', 'DefaultUsagePlanId']) {
+      template.hasOutput(output, {});
+    }
+  });
+
+  it('rate-limits each organization through usage plans keyed by the authorizer, with a default plan on the stage', () => {
+    template.hasResourceProperties('AWS::ApiGateway::RestApi', { ApiKeySourceType: 'AUTHORIZER' });
+    template.hasResourceProperties('AWS::ApiGateway::UsagePlan', {
+      Throttle: {
+        RateLimit: DEFAULT_ORGANIZATION_THROTTLE.rateLimit,
+        BurstLimit: DEFAULT_ORGANIZATION_THROTTLE.burstLimit,
+      },
+      ApiStages: [Match.objectLike({ ApiId: Match.anyValue(), Stage: Match.anyValue() })],
+    });
+    // Every API-key route requires the key, which is what applies the plan; the OAuth and MCP routes don't.
+    const methods = Object.values(template.findResources('AWS::ApiGateway::Method')) as {
+      Properties: { AuthorizationType: string; ApiKeyRequired?: boolean; HttpMethod: string };
+    }[];
+    for (const method of methods.filter((candidate) => candidate.Properties.HttpMethod !== 'OPTIONS')) {
+      expect(method.Properties.ApiKeyRequired === true).toBe(
+        method.Properties.AuthorizationType === 'CUSTOM',
+      );
+    }
+    expect(methods.filter((method) => method.Properties.ApiKeyRequired)).toHaveLength(
+      routes.filter((route) => route.auth === 'apiKey').length,
+    );
   });
 
   it('builds the webhooks queue: eight receives before its dead-letter queue, visibility above the 15 s send timeout', () => {

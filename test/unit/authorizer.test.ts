@@ -40,7 +40,7 @@ describe('authorizer handler', () => {
     );
   });
 
-  it('allows every route of the stage for a valid key and passes the organization on', async () => {
+  it('allows every route of the stage for a valid key and passes the organization and its usage plan key on', async () => {
     dynamoMock.on(GetCommand).resolves({ Item: { orgId: 5, keyId: 9 } });
     const result = await handler(eventWithHeaders({ 'X-Api-Key': VALID_KEY }));
     expect(result).toEqual({
@@ -56,6 +56,7 @@ describe('authorizer handler', () => {
         ],
       },
       context: { orgId: 5, keyId: 9 },
+      usageIdentifierKey: 'outreach-abc123-org-5',
     });
   });
 });
