@@ -9,7 +9,12 @@ import { defineConfig } from 'vitest/config';
  */
 // The AWS SDK warns about Node 20, this machine's runtime by design (Lambda runs 24).
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
-const quiet = { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', POWERTOOLS_LOG_LEVEL: 'SILENT' };
+// Metrics are CloudWatch records on stdout; only the test of the metrics themselves turns them on.
+const quiet = {
+  AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+  POWERTOOLS_LOG_LEVEL: 'SILENT',
+  POWERTOOLS_METRICS_DISABLED: 'true',
+};
 const withDynamoDb = { setupFiles: ['test/support/setup.ts'], env: quiet };
 
 export default defineConfig({

@@ -1,5 +1,6 @@
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { requiredEnv } from './config.ts';
+import { tracer } from './observability.ts';
 import { deadLetterUrlVariable, type QueueName, queueDefinitions } from './queues.ts';
 
 /**
@@ -7,7 +8,7 @@ import { deadLetterUrlVariable, type QueueName, queueDefinitions } from './queue
  * SDK's own configuration (`AWS_ENDPOINT_URL_SQS` locally) rather than from the
  * queue URL's host, which a local emulator cannot make resolvable.
  */
-export const sqs = new SQSClient({ maxAttempts: 3, useQueueUrlAsEndpoint: false });
+export const sqs = tracer.captureAWSv3Client(new SQSClient({ maxAttempts: 3, useQueueUrlAsEndpoint: false }));
 
 /** The URL of a queue, from the environment variable its definition names. */
 export const queueUrl = (queue: QueueName): string => requiredEnv(queueDefinitions[queue].urlVariable);

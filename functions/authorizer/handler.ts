@@ -2,6 +2,7 @@ import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } fro
 import { verifyApiKey } from '#shared/auth/api-keys.ts';
 import { authorizerDecision, readApiKeyHeader } from '#shared/auth/authorizer.ts';
 import { logger } from '#shared/logger.ts';
+import { count, observed } from '#shared/observability.ts';
 
 /**
  * The REQUEST authorizer for `x-api-key`. A missing, malformed, unknown or
@@ -9,16 +10,19 @@ import { logger } from '#shared/logger.ts';
  * failure to reach the table is a deliberate authorizer failure (500), never a
  * false 401 and never an unhandled error.
  */
-export const handler = async (
-  event: APIGatewayRequestAuthorizerEvent,
-): Promise<APIGatewayAuthorizerResult> => {
-  let identity: Awaited<ReturnType<typeof verifyApiKey>>;
-  try {
-    identity = await verifyApiKey(readApiKeyHeader(event.headers));
-  } catch (error) {
-    logger.error('API key verification failed', { errorName: (error as Error).name });
-    throw new Error('Authorizer failure');
-  }
-  if (!identity) throw new Error('Unauthorized');
-  return authorizerDecision(event.methodArn, identity);
-};
+export const handler = observed(
+  async (event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> => {
+    let identity: Awaited<ReturnType<typeof verifyApiKey>>;
+    try {
+      identity = await verifyApiKey(readApiKeyHeader(event.headers));
+    } catch (error) {
+      logger.error('API key verification failed', { errorName: (error as Error).name });
+      throw new Error('Authorizer failure');
+    }
+    if (!identity) {
+      count('ApiKeyRejected');
+      throw new Error('Unauthorized');
+    }
+    return authorizerDecision(event.methodArn, identity);
+  },
+);

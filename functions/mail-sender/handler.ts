@@ -4,6 +4,7 @@ import { integerEnv, mailSettings } from '#shared/config.ts';
 import { deliverReply, type MailJob } from '#shared/domain/replies.ts';
 import { logger } from '#shared/logger.ts';
 import { transportFromEnvironment } from '#shared/mail/transport.ts';
+import { count, observed } from '#shared/observability.ts';
 import { queueUrl, sqs } from '#shared/queue-client.ts';
 import { backoffSeconds } from '#shared/retry.ts';
 
@@ -27,7 +28,7 @@ function parseJob(record: SQSRecord): MailJob | null {
  * attempt is pushed back with exponential backoff; after the queue's receive
  * limit it goes to the dead-letter queue.
  */
-export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
+export const handler = observed(async (event: SQSEvent): Promise<SQSBatchResponse> => {
   const batchItemFailures: SQSBatchResponse['batchItemFailures'] = [];
   for (const record of event.Records) {
     const job = parseJob(record);
@@ -39,6 +40,7 @@ export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
     try {
       const outcome = await deliverReply(job, transport, settings);
       logger.info('Mail job done', { orgId: job.orgId, replyMessageId: job.messageId, outcome });
+      if (outcome === 'sent') count('ReplySent');
     } catch (error) {
       const attempt = Number(record.attributes.ApproximateReceiveCount ?? 1);
       logger.warn('Mail delivery failed; will retry', {
@@ -47,6 +49,7 @@ export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
         attempt,
         errorName: (error as Error).name,
       });
+      count('ReplyRetried');
       batchItemFailures.push({ itemIdentifier: record.messageId });
       await sqs
         .send(
@@ -60,4 +63,4 @@ export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
     }
   }
   return { batchItemFailures };
-};
+});

@@ -3,6 +3,7 @@ import { requestFingerprint, withIdempotency } from '#shared/domain/idempotency.
 import { type ContactError, type PushContact, pushContacts } from '#shared/domain/raw-push.ts';
 import { defineEndpoint, describeContactIssue } from '#shared/http/endpoint.ts';
 import { BadRequestError } from '#shared/http/errors.ts';
+import { count } from '#shared/observability.ts';
 import { pushContactsEndpoint, rawContact } from '#shared/schemas/raw.ts';
 
 const MAX_IDEMPOTENCY_KEY = 255;
@@ -38,7 +39,7 @@ export const handler = defineEndpoint(pushContactsEndpoint, async ({ orgId, path
       const email = normalizeEmail(parsed.data.email);
       if (!contacts.has(email)) contacts.set(email, { ...parsed.data, email });
     }
-    return pushContacts(orgId, path.id, [...contacts.values()], errors, {
+    const result = await pushContacts(orgId, path.id, [...contacts.values()], errors, {
       skipIneligible: body.skipIneligible,
       triggerIntake: body.triggerIntake,
       bypassCooldownOtherSequences: body.bypassCooldownOtherSequences,
@@ -46,5 +47,9 @@ export const handler = defineEndpoint(pushContactsEndpoint, async ({ orgId, path
       takeoverUnapproved: body.takeoverUnapproved,
       sequenceId: body.sequenceId,
     });
+    count('ContactsPushed', result.created + result.updated);
+    count('ContactsSkipped', result.skipped);
+    count('ContactsInvalid', errors.length);
+    return result;
   });
 });

@@ -1,4 +1,5 @@
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
+import { observed } from '#shared/observability.ts';
 import { relayOutboxRecords } from '#shared/outbox-relay.ts';
 
 /**
@@ -8,5 +9,6 @@ import { relayOutboxRecords } from '#shared/outbox-relay.ts';
  * failure is reported (ReportBatchItemFailures), so Lambda retries from there
  * and nothing after it is skipped.
  */
-export const handler = async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> =>
-  relayOutboxRecords(event.Records);
+export const handler = observed(
+  async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => relayOutboxRecords(event.Records),
+);

@@ -2,6 +2,7 @@ import { ChangeMessageVisibilityCommand } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { type DeliveryJob, deliverWebhook } from '#shared/domain/webhook-deliveries.ts';
 import { logger } from '#shared/logger.ts';
+import { type CountMetric, count, observed } from '#shared/observability.ts';
 import { queueUrl, sqs } from '#shared/queue-client.ts';
 import { queueDefinitions } from '#shared/queues.ts';
 import { parseRetrySchedule, retryDelaySeconds } from '#shared/webhooks/retry-schedule.ts';
@@ -34,6 +35,13 @@ async function retryAfter(record: SQSRecord, seconds: number): Promise<void> {
     .catch(() => undefined);
 }
 
+const OUTCOME_METRICS: Record<Awaited<ReturnType<typeof deliverWebhook>>['outcome'], CountMetric> = {
+  delivered: 'WebhookDelivered',
+  retry: 'WebhookRetried',
+  gone: 'WebhookGone',
+  dropped: 'WebhookDropped',
+};
+
 /** One record: undefined when it is done with, its message id when it must come back. */
 async function dispatch(record: SQSRecord): Promise<string | undefined> {
   const job = parseJob(record);
@@ -45,6 +53,7 @@ async function dispatch(record: SQSRecord): Promise<string | undefined> {
   const attempt = Number(record.attributes.ApproximateReceiveCount ?? 1);
   try {
     const result = await deliverWebhook(job, { attempt, maxAttempts: MAX_ATTEMPTS, schedule, policy });
+    count(OUTCOME_METRICS[result.outcome]);
     if (result.outcome !== 'retry') return undefined;
     await retryAfter(record, result.delaySeconds);
     return record.messageId;
@@ -60,18 +69,36 @@ async function dispatch(record: SQSRecord): Promise<string | undefined> {
   }
 }
 
+/** A record's delivery job (delivery and generation), or the record's own id when it is malformed. */
+function jobKey(record: SQSRecord): string {
+  const job = parseJob(record);
+  return job ? `${job.orgId}/${job.webhookId}/${job.deliveryId}/${job.generation}` : record.messageId;
+}
+
 /**
  * The webhook dispatcher: sends a batch's deliveries in parallel (a slow
  * subscriber does not hold up the others) and reports only the records that
  * must be tried again (partial batch response), each brought back after its
  * step of the retry schedule. After the queue's receive limit a record goes
  * to the dead-letter queue (`outreach-admin webhook redrive` replays it).
+ *
+ * Copies of one job in a batch (SQS delivers at least once, and a relay retry
+ * queues a delivery again) are sent once: in parallel, each copy would read
+ * the delivery as not yet delivered and send it. The extra copies are done
+ * with; if the one sent fails, it alone comes back.
  */
-export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
-  const failed = await Promise.all(event.Records.map(dispatch));
+export const handler = observed(async (event: SQSEvent): Promise<SQSBatchResponse> => {
+  const seen = new Set<string>();
+  const distinct = event.Records.filter((record) => {
+    const key = jobKey(record);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  const failed = await Promise.all(distinct.map(dispatch));
   return {
     batchItemFailures: failed.flatMap((messageId) =>
       messageId === undefined ? [] : [{ itemIdentifier: messageId }],
     ),
   };
-};
+});

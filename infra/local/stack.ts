@@ -101,6 +101,8 @@ export function configureLocalEnvironment(dynamodbEndpoint: string, tableName: s
   process.env.AWS_SECRET_ACCESS_KEY = LOCAL_CREDENTIALS.secretAccessKey;
   process.env.AWS_ENDPOINT_URL_DYNAMODB = dynamodbEndpoint;
   process.env.TABLE_NAME = tableName;
+  // Metrics go to CloudWatch from Lambda's log; locally they would only fill the terminal.
+  process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
 }
 
 async function loadRoutes(): Promise<LocalRoute[]> {

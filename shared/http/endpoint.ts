@@ -2,6 +2,7 @@ import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { z } from 'zod';
 import { logger } from '../logger.ts';
+import { observability } from '../observability.ts';
 import { BadRequestError, HttpError, PayloadTooLargeError, UnauthorizedError } from './errors.ts';
 import { MAX_BODY_BYTES } from './limits.ts';
 
@@ -141,6 +142,7 @@ const requestLogging = (): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayP
  */
 export function defineHttpHandler(run: ApiHandler): ApiHandler {
   return middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
+    .use(observability())
     .use(requestLogging())
     .use(errorResponses())
     .handler(run) as ApiHandler;
@@ -165,6 +167,7 @@ export function defineEndpoint<S extends EndpointSchemas>(
     return jsonResponse(200, schemas.response.parse(result));
   };
   return middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
+    .use(observability())
     .use(requestLogging())
     .use(errorResponses())
     .handler(run) as ApiHandler;

@@ -1,6 +1,7 @@
 import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
 import { createTransport } from 'nodemailer';
 import { requiredEnv } from '../config.ts';
+import { tracer } from '../observability.ts';
 
 /**
  * Where composed messages go: Amazon SES on AWS, an SMTP server locally (the
@@ -18,7 +19,7 @@ export interface Envelope {
 export type MailTransport = (envelope: Envelope, raw: Buffer) => Promise<void>;
 
 function sesTransport(): MailTransport {
-  const ses = new SESv2Client({ maxAttempts: 2 });
+  const ses = tracer.captureAWSv3Client(new SESv2Client({ maxAttempts: 2 }));
   return async (envelope, raw) => {
     await ses.send(
       new SendEmailCommand({

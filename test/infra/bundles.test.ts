@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -78,6 +78,8 @@ const cases: SmokeCase[] = [
 ];
 
 let report: { node: string; results: { name: string; ok: boolean; output?: unknown; error?: string }[] };
+/** What the functions printed: their embedded-metric records. */
+let functionOutput: string;
 const bundles = new Map<string, string>();
 
 beforeAll(async () => {
@@ -118,20 +120,31 @@ beforeAll(async () => {
   for (const definition of Object.values(queueDefinitions)) {
     environment[definition.urlVariable] = 'https://sqs.eu-west-1.amazonaws.com/000000000000/smoke';
   }
-  const { stdout } = await run(
+  const reportFile = join(folder, 'report.json');
+  ({ stdout: functionOutput } = await run(
     'npx',
-    ['-y', 'node@24', resolve(PROJECT_ROOT, 'test/support/run-bundles.mjs'), casesFile],
+    ['-y', 'node@24', resolve(PROJECT_ROOT, 'test/support/run-bundles.mjs'), casesFile, reportFile],
     {
       env: environment,
       maxBuffer: 16 * 1024 * 1024,
     },
-  );
-  report = JSON.parse(stdout);
+  ));
+  report = JSON.parse(readFileSync(reportFile, 'utf8'));
 }, 600_000);
 
 describe('the built bundles on Node 24', () => {
   it('run on Node 24', () => {
     expect(report.node.split('.')[0]).toBe('24');
+  });
+
+  it('publish their metrics as CloudWatch embedded-metric records (the rejected key of the authorizer case)', () => {
+    const records = functionOutput
+      .split('\n')
+      .filter((line) => line.includes('"_aws"'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(records).toContainEqual(
+      expect.objectContaining({ ApiKeyRejected: 1, service: 'outreach-public-api' }),
+    );
   });
 
   it.each(cases.map((smoke) => [smoke.name, smoke] as const))(

@@ -1,7 +1,8 @@
 // Runs on the Lambda runtime's Node major (spawned with `npx node@24`): imports
-// each built bundle and invokes its handler with a minimal event, printing
-// what came back as JSON. Plain JavaScript: it must run without tsx.
-import { readFileSync } from 'node:fs';
+// each built bundle and invokes its handler with a minimal event, writing
+// what came back as JSON to the file named second (stdout is the functions'
+// own: their metrics records). Plain JavaScript: it must run without tsx.
+import { readFileSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 
 const cases = JSON.parse(readFileSync(process.argv[2], 'utf8'));
@@ -16,4 +17,4 @@ for (const { name, bundle, event } of cases) {
     results.push({ name, ok: false, error: error instanceof Error ? error.message : String(error) });
   }
 }
-process.stdout.write(JSON.stringify({ node: process.versions.node, results }));
+writeFileSync(process.argv[3], JSON.stringify({ node: process.versions.node, results }));
