@@ -4,9 +4,7 @@ import { type ContactError, type PushContact, pushContacts } from '#shared/domai
 import { defineEndpoint, describeContactIssue } from '#shared/http/endpoint.ts';
 import { BadRequestError } from '#shared/http/errors.ts';
 import { count } from '#shared/observability.ts';
-import { pushContactsEndpoint, rawContact } from '#shared/schemas/raw.ts';
-
-const MAX_IDEMPOTENCY_KEY = 255;
+import { MAX_IDEMPOTENCY_KEY, pushContactsEndpoint, rawContact } from '#shared/schemas/raw.ts';
 
 /**
  * POST /public/v1/campaigns/{id}/raw/contacts — validates each contact on its

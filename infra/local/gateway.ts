@@ -128,16 +128,24 @@ function singleValueHeaders(request: IncomingMessage): Record<string, string> {
 }
 
 function queryParameters(url: URL) {
-  if ([...url.searchParams.keys()].length === 0) {
-    return { single: null, multi: null };
-  }
-  const single: Record<string, string> = {};
-  const multi: Record<string, string[]> = {};
-  for (const [name, value] of url.searchParams) {
-    single[name] = value; // API Gateway passes the last value of a repeated parameter
-    multi[name] = [...(multi[name] ?? []), value];
-  }
+  const names = new Set(url.searchParams.keys());
+  if (names.size === 0) return { single: null, multi: null };
+  // Built from entries, so a parameter named like an Object.prototype member is just a parameter.
+  const multi: Record<string, string[]> = Object.fromEntries(
+    [...names].map((name) => [name, url.searchParams.getAll(name)]),
+  );
+  // API Gateway passes the last value of a repeated parameter.
+  const single = Object.fromEntries(Object.entries(multi).map(([name, values]) => [name, values.at(-1)!]));
   return { single, multi };
+}
+
+/** A path segment's decoded value; undefined when its percent-encoding is broken. */
+function decodeSegment(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
 }
 
 function lambdaContext(functionName: string, requestId: string): Context {
@@ -244,10 +252,12 @@ export function startGateway(options: GatewayOptions, port: number, host = '127.
       if (route.method !== method && route.method !== 'ANY') continue;
       const match = route.pattern.exec(url.pathname);
       if (!match) continue;
-      const parameters: Record<string, string> = {};
-      route.parameterNames.forEach((name, index) => {
-        parameters[name] = decodeURIComponent(match[index + 1]!);
-      });
+      const values = route.parameterNames.map((_, index) => decodeSegment(match[index + 1]!));
+      // A segment that is not valid percent-encoding matches no route.
+      if (values.some((value) => value === undefined)) continue;
+      const parameters = Object.fromEntries(
+        route.parameterNames.map((name, index) => [name, values[index]!]),
+      );
       matched = { route, parameters };
       break;
     }

@@ -2,6 +2,7 @@ import { batchGet } from '../db/batch.ts';
 import { keys } from '../db/keys.ts';
 import { NotFoundError } from '../http/errors.ts';
 import type { SequenceInput } from '../schemas/import.ts';
+import { INELIGIBILITY_REASONS, type IneligibilityReason } from '../schemas/raw.ts';
 import type { AssignmentStatus } from '../schemas/resources.ts';
 import { type CampaignRecord, toCampaignRecord } from './campaigns.ts';
 import { type ContactRecord, getContactsByEmail, normalizeEmail } from './contacts.ts';
@@ -16,16 +17,6 @@ import { DEFAULT_COOLDOWN_DAYS } from './organizations.ts';
  * contacts by email (BatchGetItem, 100 a request), whose items carry their
  * eligibility summary. A 1,000-email check is 11 requests.
  */
-
-export const INELIGIBILITY_REASONS = [
-  'cooldown_same_sequence',
-  'cooldown_other_sequences',
-  'unapproved',
-  'replied',
-  'blocked',
-  'globally_excluded',
-] as const;
-export type IneligibilityReason = (typeof INELIGIBILITY_REASONS)[number];
 
 /** The bypass flags of a push or a check. */
 export interface Bypass {

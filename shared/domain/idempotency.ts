@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { tableName } from '../config.ts';
@@ -45,6 +45,9 @@ export async function withIdempotency<T>(
   if (idempotencyKey === undefined) return operation();
   const key = keys.idempotency(orgId, idempotencyKey);
   const now = Math.floor(Date.now() / 1000);
+  // Marks this request's claim: when the SDK resends a claim whose answer was lost, the claim it then
+  // finds is its own, not another request's in progress.
+  const claim = randomUUID();
   try {
     await dynamo.send(
       new PutCommand({
@@ -54,6 +57,7 @@ export async function withIdempotency<T>(
           type: 'idempotency',
           orgId,
           fingerprint,
+          claim,
           state: 'running',
           expiresAt: now + IDEMPOTENCY_TTL_SECONDS,
         },
@@ -67,12 +71,7 @@ export async function withIdempotency<T>(
     const { Item } = await dynamo.send(
       new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }),
     );
-    if (Item?.fingerprint !== fingerprint) {
-      throw new UnprocessableError('Idempotency-Key was already used with a different request');
-    }
-    if (Item.state !== 'done')
-      throw new ConflictError('A request with this Idempotency-Key is still in progress');
-    return Item.response as T;
+    if (Item?.claim !== claim) return replayOrRefuse(Item, fingerprint);
   }
   let result: T;
   try {
@@ -91,4 +90,14 @@ export async function withIdempotency<T>(
     }),
   );
   return result;
+}
+
+/** Another request holds the key: its response when it is done with the same request, else 422 or 409. */
+function replayOrRefuse<T>(item: Record<string, unknown> | undefined, fingerprint: string): T {
+  if (item?.fingerprint !== fingerprint) {
+    throw new UnprocessableError('Idempotency-Key was already used with a different request');
+  }
+  if (item.state !== 'done')
+    throw new ConflictError('A request with this Idempotency-Key is still in progress');
+  return item.response as T;
 }

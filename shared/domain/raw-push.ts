@@ -10,18 +10,12 @@ import {
 } from '../db/transactions.ts';
 import { BadRequestError } from '../http/errors.ts';
 import type { SequenceInput } from '../schemas/import.ts';
+import { INELIGIBILITY_REASONS, type IneligibilityReason } from '../schemas/raw.ts';
 import { accumulate, assignmentDeltas, type CampaignCounts } from './aggregates.ts';
 import { createAssignments, type NewAssignment } from './assignments.ts';
 import type { CampaignRecord } from './campaigns.ts';
 import { type ContactRecord, contactKey, getContact, newContactItem, toContactRecord } from './contacts.ts';
-import {
-  type Bypass,
-  evaluate,
-  INELIGIBILITY_REASONS,
-  type IneligibilityReason,
-  loadEligibilityInputs,
-  type Verdict,
-} from './eligibility.ts';
+import { type Bypass, evaluate, loadEligibilityInputs, type Verdict } from './eligibility.ts';
 
 /**
  * Raw operations: push contacts into a campaign's sequence with the caller's

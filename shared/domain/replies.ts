@@ -48,6 +48,13 @@ export interface MailJob {
   messageId: number;
 }
 
+/**
+ * The largest reply as stored and sent: its HTML, which plain text becomes
+ * only once escaped (`"` is six bytes then), lives in one message item, and
+ * DynamoDB caps an item at 400 KB.
+ */
+export const MAX_REPLY_HTML_BYTES = 300 * 1024;
+
 /** Records a reply and queues it for delivery; resolves when it is durably queued. */
 export async function replyToAssignment(
   orgId: number,
@@ -55,6 +62,12 @@ export async function replyToAssignment(
   request: ReplyRequest,
   settings: MailSettings,
 ): Promise<{ messageId: number }> {
+  const html = request.plainText ? plainTextToHtml(request.body) : request.body;
+  if (Buffer.byteLength(html) > MAX_REPLY_HTML_BYTES) {
+    throw new BadRequestError(
+      `Invalid body field 'body': must be at most ${MAX_REPLY_HTML_BYTES} bytes as HTML (plain text grows when escaped)`,
+    );
+  }
   for (let attempt = 0; ; attempt++) {
     // A reply is a person's answer, sent whatever the assignment's status: the spec's errors for it are 400
     // and 404 only, and a contact who unsubscribed may still be owed an answer. Deciding is the caller's.
@@ -69,7 +82,6 @@ export async function replyToAssignment(
     const from = assignment.lastSenderEmail ?? settings.defaultFrom;
     const thread = assignment.lastSubject;
     const subject = thread ? (/^re:/i.test(thread) ? thread : `Re: ${thread}`) : 'Re: our conversation';
-    const html = request.plainText ? plainTextToHtml(request.body) : request.body;
     const message = {
       id: messageId,
       type: 'sent' as const,

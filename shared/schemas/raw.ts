@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { INELIGIBILITY_REASONS } from '../domain/eligibility.ts';
 import type { EndpointSchemas } from '../http/endpoint.ts';
 import { domainString, idParam } from './params.ts';
 
@@ -7,12 +6,39 @@ import { domainString, idParam } from './params.ts';
  * The raw operations. The push validates its envelope as a whole (400) but
  * each contact on its own: a bad contact lands in `errors` and the others
  * proceed. Limits: 1,000 contacts or emails per request; variable names
- * `[A-Za-z0-9_]{1,64}`, at most 50 per contact, values at most 10 kB.
+ * `[A-Za-z0-9_]{1,64}`, at most 50 per contact, values at most 10 kB, and
+ * 16 kB of names and values per contact in all.
  */
 
+/** Why a contact may not be pushed, in the order responses list them (ARCHITECTURE §4). */
+export const INELIGIBILITY_REASONS = [
+  'cooldown_same_sequence',
+  'cooldown_other_sequences',
+  'unapproved',
+  'replied',
+  'blocked',
+  'globally_excluded',
+] as const;
+export type IneligibilityReason = (typeof INELIGIBILITY_REASONS)[number];
+
 export const MAX_CONTACTS_PER_REQUEST = 1000;
+/** Longest `Idempotency-Key` header a push accepts. */
+export const MAX_IDEMPOTENCY_KEY = 255;
 export const MAX_VARIABLES = 50;
 export const MAX_VARIABLE_BYTES = 10 * 1024;
+/**
+ * A contact's variables are stored on its assignment, and a push updates up to
+ * 100 assignments in one transaction: 16 kB each (beside the contact's details)
+ * keeps an item far below DynamoDB's 400 KB and such a transaction below its
+ * 4 MB. Fifty values of 10 kB would fit neither.
+ */
+export const MAX_VARIABLES_TOTAL_BYTES = 16 * 1024;
+
+const variablesBytes = (variables: Record<string, string>): number =>
+  Object.entries(variables).reduce(
+    (total, [name, value]) => total + Buffer.byteLength(name) + Buffer.byteLength(value),
+    0,
+  );
 
 const email = z
   .string()
@@ -30,7 +56,14 @@ const variables = z
         `must be at most ${MAX_VARIABLE_BYTES} bytes`,
       ),
   )
-  .refine((value) => Object.keys(value).length <= MAX_VARIABLES, `at most ${MAX_VARIABLES} variables`);
+  .refine((value) => Object.keys(value).length <= MAX_VARIABLES, `at most ${MAX_VARIABLES} variables`)
+  .refine(
+    (value) => variablesBytes(value) <= MAX_VARIABLES_TOTAL_BYTES,
+    `at most ${MAX_VARIABLES_TOTAL_BYTES} bytes of names and values in all`,
+  )
+  .meta({
+    description: `Snippet variables for the sequence's templates: at most ${MAX_VARIABLES}, names of 1-64 letters, digits or underscores, each value at most ${MAX_VARIABLE_BYTES} bytes, ${MAX_VARIABLES_TOTAL_BYTES} bytes of names and values in all (UTF-8).`,
+  });
 
 /** One contact of a push. */
 export const rawContact = z.object({
@@ -54,9 +87,11 @@ const bypassFlags = {
 
 const reasons = z.array(z.enum(INELIGIBILITY_REASONS));
 
+const campaignPath = z.object({ id: idParam.meta({ description: 'The campaign (ICP) id.' }) });
+
 /** POST /public/v1/campaigns/{id}/raw/contacts */
 export const pushContactsEndpoint = {
-  path: z.object({ id: idParam }),
+  path: campaignPath,
   body: z.object({
     contacts: z
       .array(z.unknown().meta({ description: 'A contact: see RawContact.' }))
@@ -77,7 +112,7 @@ export const pushContactsEndpoint = {
 
 /** POST /public/v1/campaigns/{id}/raw/contacts/check-eligibility */
 export const checkEligibilityEndpoint = {
-  path: z.object({ id: idParam }),
+  path: campaignPath,
   body: z.object({
     emails: z
       .array(email)
