@@ -39,6 +39,8 @@ export default defineConfig({
       {
         test: {
           ...withDynamoDb,
+          // Every response of a stack started with startTestStack is checked against the OpenAPI document.
+          setupFiles: [...withDynamoDb.setupFiles, 'test/support/contract-setup.ts'],
           // Stacks started by e2e tests (and their child processes) seed a small demo: 20 accounts, not 220.
           env: { ...quiet, OUTREACH_DEMO_ACCOUNTS: '20' },
           name: 'e2e',

@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
+import { openApiDocument } from '../shared/openapi/document.ts';
 import {
   accountInput,
   assignmentInput,
@@ -20,16 +21,23 @@ import { signal } from '../shared/schemas/resources.ts';
 import { PROJECT_ROOT } from './paths.ts';
 
 /**
- * `npm run build:docs`: generates docs/import.schema.json from the zod schemas
- * of the import (shared/schemas/import.ts), so the documented format cannot
- * drift from what `outreach-admin import` accepts; a unit test compares the
- * committed file with a fresh generation. The schema describes the input as
+ * `npm run build`: generates the documents derived from the
+ * zod schemas, which unit tests compare with a fresh generation:
+ * - docs/openapi.json, the OpenAPI document (shared/openapi), naming the
+ *   local stack's default URL as its server; a deployment serves its own at
+ *   `GET /openapi.json`;
+ * - docs/import.schema.json, from the zod schemas of the import
+ *   (shared/schemas/import.ts), so the documented format cannot drift from
+ *   what `outreach-admin import` accepts. The schema describes the input as
  * written in a file (`io: 'input'`: defaulted fields are optional). The
  * provider event is also the line format of `outreach-admin events record`,
  * so it is a named definition: `#/$defs/ProviderEvent`.
  */
 
 export const IMPORT_SCHEMA_FILE = resolve(PROJECT_ROOT, 'docs/import.schema.json');
+export const OPENAPI_FILE = resolve(PROJECT_ROOT, 'docs/openapi.json');
+/** The server of the committed document: where `npm start` serves by default. */
+export const COMMITTED_SERVER_URL = 'http://127.0.0.1:3000';
 
 interface Metadata {
   id?: string;
@@ -94,7 +102,21 @@ export function writeImportJsonSchema(file = IMPORT_SCHEMA_FILE): void {
   });
 }
 
+/** The committed OpenAPI document, freshly generated. */
+export const committedOpenApiDocument = () =>
+  openApiDocument(COMMITTED_SERVER_URL, {
+    serverDescription:
+      'The local stack (`npm start`); a deployment serves its own document at `/openapi.json`',
+  });
+
+/** Writes the OpenAPI document (Biome leaves this generated file alone). */
+export function writeOpenApiDocument(file = OPENAPI_FILE): void {
+  writeFileSync(file, `${JSON.stringify(committedOpenApiDocument(), null, 2)}\n`);
+}
+
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  writeOpenApiDocument();
+  console.log(`Wrote ${OPENAPI_FILE}`);
   writeImportJsonSchema();
   console.log(`Wrote ${IMPORT_SCHEMA_FILE}`);
 }

@@ -1,4 +1,4 @@
-import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, RemovalPolicy, Size, Stack, type StackProps } from 'aws-cdk-lib';
 import {
   AccessLogFormat,
   ApiKeySourceType,
@@ -199,6 +199,8 @@ export class OutreachApiStack extends Stack {
     this.api = new RestApi(this, 'Api', {
       restApiName: `outreach-public-api-${props.stage}`,
       endpointConfiguration: { types: [EndpointType.REGIONAL] },
+      // Compresses responses over 1 KiB for clients that accept it (list pages, the reference page's script).
+      minCompressionSize: Size.kibibytes(1),
       // Usage plans (per-organization rate limits) apply to the key the authorizer names, never one a client sends.
       apiKeySourceType: ApiKeySourceType.AUTHORIZER,
       // Execution logs need API Gateway's account-level CloudWatch role.
@@ -244,6 +246,7 @@ export class OutreachApiStack extends Stack {
         entry: handlerEntry(route),
         description: `${route.method} ${route.path}`,
         logRemovalPolicy: removalPolicy,
+        packageFiles: 'packageFiles' in route ? route.packageFiles : undefined,
       }).bindTable(this.table, route.table);
       for (const [variable, value] of Object.entries(serviceEnvironment))
         handler.addEnvironment(variable, value);
@@ -264,7 +267,7 @@ export class OutreachApiStack extends Stack {
         NagSuppressions.addResourceSuppressions(method, [
           {
             id: 'AwsSolutions-APIG4',
-            reason: `${route.method} ${route.path} is public by design: OAuth discovery and token endpoints, the consent page, and /mcp, which checks its bearer token itself.`,
+            reason: `${route.method} ${route.path} is public by design: the OpenAPI document and reference page, OAuth discovery and token endpoints, the consent page, and /mcp, which checks its bearer token itself.`,
           },
           {
             id: 'AwsSolutions-COG4',

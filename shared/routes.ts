@@ -1,3 +1,5 @@
+import { SWAGGER_UI_FILES } from './openapi/swagger-ui.ts';
+
 /**
  * The route manifest: the single list of HTTP routes. The CDK stack builds one
  * Lambda function (with exactly the table access named here) and one API
@@ -25,6 +27,12 @@ export interface RouteDefinition {
   path: string;
   auth: AuthMode;
   table: TableAccess;
+  /**
+   * Files of installed packages the handler reads at run time (`swagger-ui-dist/swagger-ui.css`).
+   * The stack ships them in the function's bundle under `node_modules/`, where Node resolves them
+   * as it does in the project.
+   */
+  packageFiles?: readonly string[];
 }
 
 export const routes = [
@@ -171,6 +179,18 @@ export const routes = [
     table: 'readWrite',
   },
   { name: 'oauth-token', method: 'POST', path: '/oauth/token', auth: 'none', table: 'readWrite' },
+  // The OpenAPI document and the reference page rendering it (Swagger UI from our own dependency).
+  { name: 'openapi', method: 'GET', path: '/openapi.json', auth: 'none', table: 'none' },
+  { name: 'docs', method: 'GET', path: '/docs', auth: 'none', table: 'none' },
+  {
+    name: 'docs-asset',
+    handler: 'docs',
+    method: 'GET',
+    path: '/docs/{asset}',
+    auth: 'none',
+    table: 'none',
+    packageFiles: SWAGGER_UI_FILES,
+  },
 ] as const satisfies readonly RouteDefinition[];
 
 /** Project-relative entry file of a route's handler. */

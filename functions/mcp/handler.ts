@@ -1,9 +1,10 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { publicBaseUrl } from '#shared/http/base-url.ts';
 import { defineHttpHandler, jsonResponse } from '#shared/http/endpoint.ts';
 import { logger } from '#shared/logger.ts';
 import { createMcpServer } from '#shared/mcp/server.ts';
 import { verifyAccessToken } from '#shared/oauth/grants.ts';
-import { bearerChallenge, mcpResource, publicBaseUrl } from '#shared/oauth/metadata.ts';
+import { bearerChallenge, mcpResource } from '#shared/oauth/metadata.ts';
 
 /**
  * The MCP endpoint: stateless streamable HTTP with JSON responses, a fresh

@@ -1,10 +1,12 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { verifyApiKey } from '#shared/auth/api-keys.ts';
+import { publicBaseUrl } from '#shared/http/base-url.ts';
 import { defineHttpHandler } from '#shared/http/endpoint.ts';
 import { getOAuthClient } from '#shared/oauth/clients.ts';
-import { issueAuthorizationCode, MCP_SCOPE } from '#shared/oauth/grants.ts';
-import { mcpResource, publicBaseUrl } from '#shared/oauth/metadata.ts';
+import { issueAuthorizationCode } from '#shared/oauth/grants.ts';
+import { mcpResource } from '#shared/oauth/metadata.ts';
 import { requestParameters } from '#shared/oauth/requests.ts';
+import { MCP_SCOPE } from '#shared/oauth/scope.ts';
 
 /**
  * The authorization endpoint of the code flow (PKCE S256 required). GET shows

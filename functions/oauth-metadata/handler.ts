@@ -1,9 +1,6 @@
+import { publicBaseUrl } from '#shared/http/base-url.ts';
 import { defineHttpHandler, jsonResponse } from '#shared/http/endpoint.ts';
-import {
-  authorizationServerMetadata,
-  protectedResourceMetadata,
-  publicBaseUrl,
-} from '#shared/oauth/metadata.ts';
+import { authorizationServerMetadata, protectedResourceMetadata } from '#shared/oauth/metadata.ts';
 
 const CACHE = { 'cache-control': 'public, max-age=3600' };
 

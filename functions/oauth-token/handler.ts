@@ -1,8 +1,10 @@
+import { publicBaseUrl } from '#shared/http/base-url.ts';
 import { defineHttpHandler, jsonResponse } from '#shared/http/endpoint.ts';
 import { authenticateClient } from '#shared/oauth/clients.ts';
-import { issueAccessToken, MCP_SCOPE, redeemAuthorizationCode } from '#shared/oauth/grants.ts';
-import { mcpResource, publicBaseUrl } from '#shared/oauth/metadata.ts';
+import { issueAccessToken, redeemAuthorizationCode } from '#shared/oauth/grants.ts';
+import { mcpResource } from '#shared/oauth/metadata.ts';
 import { clientCredentials, oauthError, requestParameters } from '#shared/oauth/requests.ts';
+import { MCP_SCOPE } from '#shared/oauth/scope.ts';
 
 /**
  * The token endpoint: `client_credentials`, and `authorization_code` with

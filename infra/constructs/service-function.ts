@@ -1,7 +1,8 @@
+import { dirname } from 'node:path';
 import { Duration, type RemovalPolicy } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { type ICommandHooks, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
@@ -42,7 +43,20 @@ export interface ServiceFunctionProps {
   timeout?: Duration;
   memorySize?: number;
   logRemovalPolicy: RemovalPolicy;
+  /** Files of installed packages the code reads at run time (routes.ts `packageFiles`). */
+  packageFiles?: readonly string[];
 }
+
+/** Copies package files into the asset's `node_modules/`, where the bundle resolves them as the project does. */
+const shipPackageFiles = (files: readonly string[]): ICommandHooks => ({
+  beforeBundling: () => [],
+  beforeInstall: () => [],
+  afterBundling: (inputDir, outputDir) =>
+    files.map(
+      (file) =>
+        `mkdir -p "${outputDir}/node_modules/${dirname(file)}" && cp "${inputDir}/node_modules/${file}" "${outputDir}/node_modules/${file}"`,
+    ),
+});
 
 /**
  * Every Lambda of the service: Node.js 24 on arm64, a minified ESM bundle of
@@ -80,6 +94,7 @@ export class ServiceFunction extends NodejsFunction {
         // The AWS SDK is bundled, not taken from the runtime, so what is deployed is the version that was tested.
         externalModules: [],
         banner: BUNDLE.banner,
+        ...(props.packageFiles && { commandHooks: shipPackageFiles(props.packageFiles) }),
       },
     });
     this.acknowledgeSharedFindings();

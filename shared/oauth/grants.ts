@@ -15,7 +15,6 @@ import { getOAuthClient, hashSecret } from './clients.ts';
 
 export const ACCESS_TOKEN_TTL_SECONDS = 3600;
 const CODE_TTL_SECONDS = 600;
-export const MCP_SCOPE = 'mcp:read';
 
 /** What a valid token grants. */
 export interface TokenGrant {

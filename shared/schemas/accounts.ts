@@ -6,7 +6,13 @@ import { account } from './resources.ts';
 /** GET /public/v1/accounts */
 export const lookupAccountEndpoint = {
   query: z
-    .object({ domain: domainString.optional(), id: idParam.optional(), icpId: idParam.optional() })
+    .object({
+      domain: domainString.optional().meta({ description: 'The company’s domain (or a URL or host of it).' }),
+      id: idParam.optional().meta({ description: 'The account id.' }),
+      icpId: idParam
+        .optional()
+        .meta({ description: 'A campaign (ICP) id: keep only the signals among that campaign’s signals.' }),
+    })
     .refine((query) => query.domain !== undefined || query.id !== undefined, {
       message: 'domain or id is required',
       path: ['domain'],

@@ -13,10 +13,13 @@ import {
 
 /** The schemas of the campaign read endpoints and the analytics overview. */
 
-const campaignPath = z.object({ id: idParam });
+const campaignPath = z.object({ id: idParam.meta({ description: 'The campaign (ICP) id.' }) });
+const pageSize = integerQuery({ default: DEFAULT_PAGE_SIZE, min: 1, max: MAX_PAGE_SIZE }).meta({
+  description: 'How many to return.',
+});
 const skipTake = {
-  skip: integerQuery({ default: 0, min: 0 }),
-  take: integerQuery({ default: DEFAULT_PAGE_SIZE, min: 1, max: MAX_PAGE_SIZE }),
+  skip: integerQuery({ default: 0, min: 0 }).meta({ description: 'How many to skip.' }),
+  take: pageSize,
 };
 
 /** A page of a list with its total, as the contact list has it (and the message history, by decision). */
@@ -38,8 +41,8 @@ export const getCampaignEndpoint = {
 export const listCampaignAccountsEndpoint = {
   path: campaignPath,
   query: z.object({
-    from: integerQuery({ default: 0, min: 0 }),
-    take: integerQuery({ default: DEFAULT_PAGE_SIZE, min: 1, max: MAX_PAGE_SIZE }),
+    from: integerQuery({ default: 0, min: 0 }).meta({ description: 'How many accounts to skip.' }),
+    take: pageSize,
   }),
   response: z.object({ accounts: z.array(account) }),
 } satisfies EndpointSchemas;
@@ -49,7 +52,7 @@ export const listCampaignContactsEndpoint = {
   path: campaignPath,
   query: z.object({
     ...skipTake,
-    status: z.enum(CONTACT_STATUS_FILTERS).optional(),
+    status: z.enum(CONTACT_STATUS_FILTERS).optional().meta({ description: 'Only contacts in this status.' }),
   }),
   response: page(campaignContact),
 } satisfies EndpointSchemas;

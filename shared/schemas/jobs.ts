@@ -8,11 +8,15 @@ export const MAX_JOBS_PAGE = 500;
 
 /** GET /public/v1/jobs/{domain} */
 export const searchJobsEndpoint = {
-  path: z.object({ domain: domainString }),
+  path: z.object({
+    domain: domainString.meta({ description: 'The company’s domain (or a URL or host of it).' }),
+  }),
   query: z.object({
     cursor: idParam.optional().meta({ description: 'The `next` of the previous page.' }),
     since: dateTimeQuery.optional().meta({ description: 'Only jobs first seen after this time.' }),
-    take: integerQuery({ default: 100, min: 1, max: MAX_JOBS_PAGE }),
+    take: integerQuery({ default: 100, min: 1, max: MAX_JOBS_PAGE }).meta({
+      description: 'How many to return.',
+    }),
   }),
   response: z.object({
     domain: z.string(),

@@ -33,7 +33,7 @@ const addressList = z
 
 /** POST /public/v1/assignments/{id}/reply */
 export const replyEndpoint = {
-  path: z.object({ id: idParam }),
+  path: z.object({ id: idParam.meta({ description: 'The assignment id.' }) }),
   body: z
     .object({
       body: z

@@ -117,7 +117,8 @@ const events = z
   .min(1, 'must name at least one event type')
   .transform((types) => WEBHOOK_EVENT_TYPES.filter((type) => types.includes(type)));
 
-const webhookPath = z.object({ id: idParam });
+const webhookId = idParam.meta({ description: 'The webhook id.' });
+const webhookPath = z.object({ id: webhookId });
 
 /** GET /public/v1/webhooks */
 export const listWebhooksEndpoint = {
@@ -169,15 +170,18 @@ export const testWebhookEndpoint = {
 export const listWebhookDeliveriesEndpoint = {
   path: webhookPath,
   query: z.object({
-    take: integerQuery({ default: DEFAULT_PAGE_SIZE, min: 1, max: MAX_PAGE_SIZE }),
-    /** The `next` of the previous page: deliveries older than this one. */
-    cursor: idParam.optional(),
+    take: integerQuery({ default: DEFAULT_PAGE_SIZE, min: 1, max: MAX_PAGE_SIZE }).meta({
+      description: 'How many to return.',
+    }),
+    cursor: idParam
+      .optional()
+      .meta({ description: 'The `next` of the previous page: deliveries older than that one.' }),
   }),
   response: z.object({ data: z.array(webhookDelivery), next: z.number().int().nullable() }),
 } satisfies EndpointSchemas;
 
 /** POST /public/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver */
 export const redeliverWebhookEndpoint = {
-  path: z.object({ id: idParam, deliveryId: idParam }),
+  path: z.object({ id: webhookId, deliveryId: idParam.meta({ description: 'The delivery id.' }) }),
   response: z.object({ success: z.boolean(), delivery: webhookDelivery }),
 } satisfies EndpointSchemas;

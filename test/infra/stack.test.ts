@@ -48,9 +48,10 @@ describe('the CDK stack', () => {
     expect(Object.keys(template.findResources('AWS::Lambda::Function'))).toHaveLength(expected);
   });
 
-  it('is a regional REST API', () => {
+  it('is a regional REST API that compresses responses over 1 KiB', () => {
     template.hasResourceProperties('AWS::ApiGateway::RestApi', {
       EndpointConfiguration: { Types: ['REGIONAL'] },
+      MinimumCompressionSize: 1024,
     });
   });
 

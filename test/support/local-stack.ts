@@ -1,15 +1,19 @@
 import { inject } from 'vitest';
 import { requiredEnv } from '#shared/config.ts';
 import { type LocalStack, startLocalStack } from '../../infra/local/stack.ts';
+import { recordExchange } from './contract.ts';
 
 /**
  * Starts the local stack in this test worker on a free port, on the run's
- * DynamoDB Local and the file's own table (see setup.ts).
+ * DynamoDB Local and the file's own table (see setup.ts). Every response it
+ * sends is checked against the OpenAPI document (contract.ts); the e2e setup
+ * fails the test during which one does not match.
  */
 export function startTestStack(): Promise<LocalStack> {
   return startLocalStack({
     port: 0,
     dynamodbEndpoint: inject('dynamodbEndpoint'),
     tableName: requiredEnv('TABLE_NAME'),
+    onResponse: recordExchange,
   });
 }

@@ -5,7 +5,7 @@ import { IMPORT_SCHEMA_FILE, importJsonSchema } from '../../infra/build-docs.ts'
 
 /** The committed JSON Schema of the import format is generated from the zod schemas and must stay so. */
 describe('docs/import.schema.json', () => {
-  it('equals a fresh generation from the import zod schemas (run `npm run build:docs` after changing them)', () => {
+  it('equals a fresh generation from the import zod schemas (run `npm run build` after changing them)', () => {
     const committed: unknown = JSON.parse(readFileSync(IMPORT_SCHEMA_FILE, 'utf8'));
     expect(committed).toStrictEqual(JSON.parse(JSON.stringify(importJsonSchema())));
   });

@@ -1,0 +1,196 @@
+import { readFileSync } from 'node:fs';
+import { Document, type ISpectralDiagnostic, Spectral } from '@stoplight/spectral-core';
+import spectralParsers from '@stoplight/spectral-parsers';
+import { oas } from '@stoplight/spectral-rulesets';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { describe, expect, it } from 'vitest';
+import { API_VERSION, openApiDocument } from '#shared/openapi/document.ts';
+import { type RouteDefinition, routes } from '#shared/routes.ts';
+import { WEBHOOK_EVENT_TYPES } from '#shared/schemas/webhooks.ts';
+import { committedOpenApiDocument, OPENAPI_FILE } from '../../infra/build-docs.ts';
+
+/** The OpenAPI document: generated from the manifest and the zod schemas, lint-clean, and committed fresh. */
+
+/** Spectral's OpenAPI ruleset (`spectral:oas`, recommended), plus descriptions of every parameter and tag and one tag per operation. */
+async function lint(candidate: unknown): Promise<string[]> {
+  const spectral = new Spectral();
+  spectral.setRuleset({
+    extends: [[oas as never, 'recommended']],
+    rules: {
+      'oas3-parameter-description': 'error',
+      'tag-description': 'error',
+      'operation-singular-tag': 'error',
+    },
+  });
+  const findings: ISpectralDiagnostic[] = await spectral.run(
+    new Document(JSON.stringify(candidate, null, 2), spectralParsers.Json, 'openapi.json'),
+  );
+  return findings.map((finding) => `${finding.code} at ${finding.path.join('.')}: ${finding.message}`);
+}
+
+const document = openApiDocument('https://api.example.com/dev');
+type Operation = {
+  parameters?: { name: string; in: string; required: boolean; schema: Record<string, unknown> }[];
+  responses: Record<string, unknown>;
+  security: unknown[];
+  deprecated?: boolean;
+};
+const operation = (path: string, method: string) => document.paths[path]?.[method] as Operation;
+const parameter = (path: string, method: string, name: string) =>
+  operation(path, method).parameters?.find((candidate) => candidate.name === name);
+
+describe('the OpenAPI document', () => {
+  it('is OpenAPI 3.1 at interface version 1.0.0, naming the server it is generated for', () => {
+    expect(document.openapi).toMatch(/^3\.1\.\d+$/);
+    expect(document.info.version).toBe(API_VERSION);
+    expect(API_VERSION).toBe('1.0.0');
+    expect(document.servers).toEqual([
+      { url: 'https://api.example.com/dev', description: 'This deployment' },
+    ]);
+  });
+
+  it('has an operation for every route of the manifest, with the route’s authentication', () => {
+    for (const route of routes) {
+      const documented = Object.entries(document.paths[route.path] ?? {});
+      const method = route.method === 'ANY' ? 'post' : route.method.toLowerCase();
+      const found = documented.find(([candidate]) => candidate === method)?.[1] as Operation | undefined;
+      expect(found, `${route.method} ${route.path}`).toBeDefined();
+      if (route.auth === 'apiKey') expect(found?.security).toEqual([{ apiKey: [] }]);
+      else expect(found?.security).not.toContainEqual({ apiKey: [] });
+    }
+    const operations = Object.values(document.paths).flatMap((item) => Object.keys(item));
+    expect(operations).toHaveLength(routes.length);
+  });
+
+  it('refuses a route that has no description', () => {
+    const undescribed: RouteDefinition = {
+      name: 'undescribed',
+      method: 'GET',
+      path: '/public/v1/undescribed',
+      auth: 'apiKey',
+      table: 'none',
+    };
+    expect(() => openApiDocument('http://localhost', { manifest: [...routes, undescribed] })).toThrow(
+      'Route undescribed has no OpenAPI description',
+    );
+  });
+
+  it('carries the defaults and bounds of the zod schemas into parameters', () => {
+    const accounts = '/public/v1/campaigns/{id}/accounts';
+    expect(parameter(accounts, 'get', 'id')).toMatchObject({
+      in: 'path',
+      required: true,
+      schema: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
+    });
+    expect(parameter(accounts, 'get', 'from')?.schema).toMatchObject({
+      type: 'integer',
+      minimum: 0,
+      default: 0,
+    });
+    expect(parameter(accounts, 'get', 'take')?.schema).toEqual({
+      type: 'integer',
+      minimum: 1,
+      maximum: 100,
+      default: 25,
+    });
+    const contacts = '/public/v1/campaigns/{id}/contacts';
+    expect(parameter(contacts, 'get', 'skip')?.schema).toMatchObject({ default: 0, minimum: 0 });
+    expect(parameter(contacts, 'get', 'take')?.schema).toMatchObject({ default: 25, maximum: 100 });
+    expect(parameter(contacts, 'get', 'status')).toMatchObject({
+      required: false,
+      schema: { enum: ['scheduled', 'in-progress', 'completed', 'replied', 'bounced', 'unsubscribed'] },
+    });
+    const jobs = '/public/v1/jobs/{domain}';
+    expect(parameter(jobs, 'get', 'take')?.schema).toMatchObject({ default: 100, minimum: 1, maximum: 500 });
+    expect(parameter(jobs, 'get', 'since')?.schema).toMatchObject({ type: 'string', format: 'date-time' });
+    expect(parameter(jobs, 'get', 'domain')).toMatchObject({ required: true, schema: { type: 'string' } });
+  });
+
+  it('lists every error status with the {message} schema, the gateway’s included', () => {
+    const error = { $ref: '#/components/schemas/Error' };
+    const detail = operation('/public/v1/campaigns/{id}', 'get').responses;
+    expect(Object.keys(detail)).toEqual(['200', '400', '401', '404', '429', '500', '502']);
+    expect(detail['404']).toMatchObject({ content: { 'application/json': { schema: error } } });
+    const push = operation('/public/v1/campaigns/{id}/raw/contacts', 'post').responses;
+    expect(Object.keys(push)).toEqual(['200', '400', '401', '404', '409', '413', '422', '429', '500', '502']);
+    for (const name of [
+      'Unauthorized',
+      'PayloadTooLarge',
+      'TooManyRequests',
+      'InternalServerError',
+      'BadGateway',
+    ]) {
+      expect(document.components.responses[name]).toMatchObject({
+        content: { 'application/json': { schema: error } },
+      });
+    }
+    expect(document.components.responses.TooManyRequests).toMatchObject({
+      headers: { 'Retry-After': { required: true } },
+    });
+  });
+
+  it('marks icp_id deprecated', () => {
+    const summary = document.components.schemas.CampaignSummary as {
+      properties: Record<string, { deprecated?: boolean }>;
+    };
+    expect(summary.properties.icp_id?.deprecated).toBe(true);
+    expect(summary.properties.id?.deprecated).toBeUndefined();
+  });
+
+  it('describes the x-api-key scheme, the MCP OAuth endpoints and the webhook payloads', () => {
+    expect(document.components.securitySchemes.apiKey).toEqual(
+      expect.objectContaining({ type: 'apiKey', in: 'header', name: 'x-api-key' }),
+    );
+    for (const path of ['/oauth/token', '/oauth/authorize', '/.well-known/oauth-authorization-server']) {
+      expect(Object.values(document.paths[path] ?? {}).length).toBeGreaterThan(0);
+    }
+    expect(Object.keys(document.webhooks)).toEqual([...WEBHOOK_EVENT_TYPES, 'test']);
+  });
+
+  it('has schemas that compile as JSON Schema 2020-12 and accept what the handlers send', () => {
+    const ajv = new Ajv2020({ strict: false });
+    addFormats(ajv);
+    ajv.addSchema(document, 'openapi');
+    const validate = ajv.compile({ $ref: 'openapi#/components/schemas/CampaignDetail' });
+    const campaign = {
+      id: 1,
+      provider: null,
+      providers: [],
+      sequence_ids: [],
+      icp_id: 1,
+      icp_name: 'x',
+      created_at: null,
+      steps_count: 0,
+      stats: { sent: 0, opened: 0, clicked: 0, bounced: 0, unsubscribed: 0, blocked: 0 },
+      contacts: { pending_approval: 0, scheduled: 0, in_progress: 0, completed: 0, replied: 0 },
+    };
+    expect(validate(campaign)).toBe(true);
+    expect(validate({ ...campaign, icp_id: 'one' })).toBe(false);
+    for (const name of Object.keys(document.components.schemas)) {
+      expect(() => ajv.compile({ $ref: `openapi#/components/schemas/${name}` }), name).not.toThrow();
+    }
+  });
+
+  it('passes Spectral’s OpenAPI ruleset without a finding', async () => {
+    expect(await lint(document)).toEqual([]);
+  });
+
+  it('would fail the lint without an operation description or with an undefined tag', async () => {
+    const broken = structuredClone(document);
+    const operation = broken.paths['/public/v1/auth']!.get!;
+    delete operation.description;
+    operation.tags = ['Undefined'];
+    expect(await lint(broken)).toEqual([
+      expect.stringMatching(/^operation-description at paths\.\/public\/v1\/auth\.get:/),
+      expect.stringMatching(/^operation-tag-defined at paths\.\/public\/v1\/auth\.get\.tags\.0:/),
+    ]);
+  });
+});
+
+describe('docs/openapi.json', () => {
+  it('equals a fresh generation (run `npm run build` after changing routes or schemas)', () => {
+    const committed: unknown = JSON.parse(readFileSync(OPENAPI_FILE, 'utf8'));
+    expect(committed).toStrictEqual(JSON.parse(JSON.stringify(committedOpenApiDocument())));
+  });
+});
