@@ -14,6 +14,7 @@ import { codeChallengeOf } from '#shared/oauth/grants.ts';
 import type { LocalStack } from '../../infra/local/stack.ts';
 import { smallDocument } from '../support/fixtures.ts';
 import { startTestStack } from '../support/local-stack.ts';
+import { clientCredentialsToken } from '../support/oauth.ts';
 
 /**
  * The MCP server over HTTP against the local stack, driven by the SDK's own
@@ -53,18 +54,8 @@ async function rest(path: string) {
   return response.json();
 }
 
-async function tokenFor(clientId: string, clientSecret: string) {
-  const response = await fetch(`${stack.apiUrl}/oauth/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({
-      grant_type: 'client_credentials',
-      client_id: clientId,
-      client_secret: clientSecret,
-    }),
-  });
-  return ((await response.json()) as { access_token: string }).access_token;
-}
+const tokenFor = (clientId: string, clientSecret: string) =>
+  clientCredentialsToken(stack.apiUrl, { clientId, clientSecret });
 
 async function rpc(token: string | null, body: unknown, method = 'POST') {
   const response = await fetch(`${stack.apiUrl}/mcp`, {

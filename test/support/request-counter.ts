@@ -1,5 +1,15 @@
 import { dynamo } from '#shared/db/client.ts';
 
+/** One DynamoDB API call seen by `countRequests`. */
+export interface ObservedCall {
+  /** The operation name, e.g. `PutItem`. */
+  operation: string;
+  /** The command's input as the service passed it (document-client commands: plain values, not marshalled). */
+  input: Record<string, unknown>;
+  /** Whether DynamoDB accepted it; a write refused by its condition (or any failed call) changed nothing. */
+  succeeded: boolean;
+}
+
 /** What `countRequests` observed while its function ran. */
 export interface RequestCount<T> {
   result: T;
@@ -7,6 +17,8 @@ export interface RequestCount<T> {
   count: number;
   /** The same calls by DynamoDB operation name, e.g. `{ BatchGetItem: 1, TransactWriteItems: 1 }`. */
   byCommand: Record<string, number>;
+  /** The same calls in the order they were sent, with their inputs and outcomes. */
+  calls: ObservedCall[];
 }
 
 let installed = 0;
@@ -21,19 +33,28 @@ let installed = 0;
 export async function countRequests<T>(fn: () => Promise<T>): Promise<RequestCount<T>> {
   const name = `test-request-counter-${++installed}`;
   const byCommand: Record<string, number> = {};
+  const calls: ObservedCall[] = [];
   let count = 0;
   dynamo.middlewareStack.add(
-    (next, context) => (args) => {
+    (next, context) => async (args) => {
       const operation = String(context.commandName ?? 'unknown').replace(/Command$/, '');
       byCommand[operation] = (byCommand[operation] ?? 0) + 1;
       count += 1;
-      return next(args);
+      const call: ObservedCall = {
+        operation,
+        input: args.input as Record<string, unknown>,
+        succeeded: false,
+      };
+      calls.push(call);
+      const output = await next(args);
+      call.succeeded = true;
+      return output;
     },
     { step: 'initialize', name, priority: 'high' },
   );
   try {
     const result = await fn();
-    return { result, count, byCommand };
+    return { result, count, byCommand, calls };
   } finally {
     dynamo.middlewareStack.remove(name);
   }
