@@ -23,6 +23,7 @@ import { webhookPayload } from '#shared/schemas/webhooks.ts';
 import type { LocalStack } from '../../infra/local/stack.ts';
 import { smallDocument } from '../support/fixtures.ts';
 import { startTestStack } from '../support/local-stack.ts';
+import { sqsRecord } from '../support/sqs-record.ts';
 
 /**
  * Outgoing webhooks against the local stack, delivered for real to a receiver
@@ -673,22 +674,8 @@ describe('the webhook dispatcher and the relay', () => {
     ({ handler } = await import('../../functions/webhook-dispatcher/handler.ts'));
   });
 
-  const record = (job: DeliveryJob, receiveCount = 1): SQSRecord => ({
-    messageId: `m-${job.deliveryId}`,
-    receiptHandle: `r-${job.deliveryId}`,
-    body: JSON.stringify(job),
-    attributes: {
-      ApproximateReceiveCount: String(receiveCount),
-      SentTimestamp: String(Date.now()),
-      SenderId: 'test',
-      ApproximateFirstReceiveTimestamp: String(Date.now()),
-    },
-    messageAttributes: {},
-    md5OfBody: '',
-    eventSource: 'aws:sqs',
-    eventSourceARN: 'arn:aws:sqs:local:000000000000:webhooks',
-    awsRegion: 'local',
-  });
+  const record = (job: DeliveryJob, receiveCount = 1): SQSRecord =>
+    sqsRecord(job, `m-${job.deliveryId}`, receiveCount);
 
   /** Fans an event out to the organization's subscriptions without queueing it (the test drives the handler). */
   const fanOut = (eventType: 'first_touch' | 'positive_reply') =>
