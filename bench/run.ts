@@ -1,155 +1,238 @@
+import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
 import { resolve } from 'node:path';
-import { startLocalStack } from '../infra/local/stack.ts';
+import { type LocalStack, type LocalStackOptions, startLocalStack } from '../infra/local/stack.ts';
 import { PROJECT_ROOT } from '../infra/paths.ts';
+import { measureBundles } from './bundles.ts';
+import type { FloorRun } from './floor.ts';
+import { CONCURRENCY, type LoadRun, mergeLoads, type Percentiles, round, runLoad } from './load.ts';
+import { javaChildren, machine, peakMemory, startSampler } from './machine.ts';
+import { type BenchReport, type EndpointRow, type RawOperation, renderMarkdown } from './report.ts';
 
 /**
- * `npm run bench`: one run on the local stack (its own DynamoDB Local, in
- * memory), writing bench/report.md and bench/report.json. It reports figures;
- * nothing here is a test, and nothing asserts times.
+ * `npm run bench`: one run on the local stack, in this process, writing
+ * bench/report.md and bench/report.json. It reports figures (latency against
+ * the DynamoDB floor, requests per call, raw-operation costs, webhook
+ * throughput, a sustained mixed run, memory, bundles); nothing here is a
+ * test, and nothing asserts times. Every request goes to 127.0.0.1.
+ * BENCH_ENDPOINT_SECONDS, BENCH_FLOOR_SECONDS and BENCH_SUSTAINED_SECONDS
+ * shorten a trial run; the committed report comes from the defaults.
  */
 
 process.env.POWERTOOLS_LOG_LEVEL ??= 'SILENT';
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
-const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 200);
+/** Seconds of load per endpoint, and of floor replay. */
+const ENDPOINT_SECONDS = Number(process.env.BENCH_ENDPOINT_SECONDS ?? 3);
+const FLOOR_SECONDS = Number(process.env.BENCH_FLOOR_SECONDS ?? 1);
+/** The load and the floor of an endpoint alternate this many times. */
+const ROUNDS = 2;
+const SUSTAINED_SECONDS = Number(process.env.BENCH_SUSTAINED_SECONDS ?? 60);
+const WARMUP_REQUESTS = 10;
 
-const stack = await startLocalStack({ port: 0 });
-const { countRequests } = await import('../test/support/request-counter.ts');
-const { seedDemo } = await import('../shared/admin/seed.ts');
-const { apiKey } = await seedDemo();
+const benchStarted = performance.now();
+const log = (message: string) =>
+  process.stderr.write(`[bench ${Math.round((performance.now() - benchStarted) / 1000)} s] ${message}\n`);
+const runId = randomUUID().slice(0, 8);
+const machineInfo = machine();
 
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-const round = (value: number) => Math.round(value * 100) / 100;
+/** Everything measured on the running stack. */
+async function measureOnStack(stack: LocalStack) {
+  const javaPid = javaChildren()[0];
+  const wholeRun = startSampler(1000, javaPid);
 
-async function call(method: string, path: string, body?: unknown) {
-  const response = await fetch(`${stack.apiUrl}/public/v1${path}`, {
-    method,
-    headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
+  // Modules that create SDK clients load once the stack has pointed the SDK at the local emulators.
+  const { seedDemo } = await import('../shared/admin/seed.ts');
+  const { endpointSpecs, prepareFixtures, send } = await import('./endpoints.ts');
+  const { byOperation, closeFloor, mergeFloors, recordCalls, replayFloor } = await import('./floor.ts');
+  const { waitForQuiet } = await import('./quiet.ts');
+  const { startReceiver } = await import('./receiver.ts');
+  const { measureDeliveries } = await import('./deliveries.ts');
+  const { sustainedLoad } = await import('./sustained.ts');
+  const { routes } = await import('../shared/routes.ts');
+
+  log('seeding the demo organization');
+  const seedStarted = performance.now();
+  const demo = await seedDemo();
+  const seedSeconds = round((performance.now() - seedStarted) / 1000, 1);
+  const receiver = await startReceiver();
+  const fixtures = await prepareFixtures(stack.apiUrl, receiver.url, demo);
+  const specs = endpointSpecs(fixtures, runId);
+  const queues = [stack.queueUrls.mail, stack.queueUrls.webhooks];
+  const quiet = () => waitForQuiet(queues);
+
+  const ratio = (api: Percentiles, floor: Percentiles): Percentiles => ({
+    p50: round(api.p50 / floor.p50, 1),
+    p95: round(api.p95 / floor.p95, 1),
+    p99: round(api.p99 / floor.p99, 1),
   });
-  const text = await response.text();
-  if (response.status !== 200) throw new Error(`${method} ${path}: ${response.status} ${text.slice(0, 200)}`);
-  return JSON.parse(text) as Record<string, unknown>;
-}
 
-const campaigns = (await call('GET', '/campaigns')).campaigns as { id: number }[];
-const campaignId = campaigns[0]!.id;
-const accounts = (await call('GET', `/campaigns/${campaignId}/accounts`)).accounts as {
-  id: number;
-  domain: string;
-}[];
-const jobDomain = accounts[0]?.domain ?? 'example.com';
-
-const endpoints: [string, string, string, unknown?][] = [
-  ['GET /auth', 'GET', '/auth'],
-  ['GET /campaigns', 'GET', '/campaigns'],
-  ['GET /campaigns/{id}', 'GET', `/campaigns/${campaignId}`],
-  ['GET /campaigns/{id}/accounts', 'GET', `/campaigns/${campaignId}/accounts`],
-  ['GET /campaigns/{id}/contacts', 'GET', `/campaigns/${campaignId}/contacts`],
-  ['GET /campaigns/{id}/contacts?status=replied', 'GET', `/campaigns/${campaignId}/contacts?status=replied`],
-  ['GET /campaigns/{id}/messages', 'GET', `/campaigns/${campaignId}/messages`],
-  [
-    'GET /accounts?domain',
-    'GET',
-    `/accounts?domain=${encodeURIComponent(accounts[0]?.domain ?? 'example.com')}`,
-  ],
-  ['GET /jobs/{domain}', 'GET', `/jobs/${encodeURIComponent(jobDomain)}`],
-  ['GET /analytics/overview', 'GET', '/analytics/overview'],
-  [
-    'POST /campaigns/{id}/raw/contacts/check-eligibility (10 emails)',
-    'POST',
-    `/campaigns/${campaignId}/raw/contacts/check-eligibility`,
-    {
-      emails: Array.from({ length: 10 }, (_, index) => `bench${index}@bench.example`),
-    },
-  ],
-];
-
-const rows: { endpoint: string; p50: number; p95: number; p99: number; requests: number }[] = [];
-for (const [name, method, path, body] of endpoints) {
-  await call(method, path, body); // warm the authorizer cache and module state
-  const { count } = await countRequests(() => call(method, path, body));
-  const times: number[] = [];
-  for (let iteration = 0; iteration < ITERATIONS; iteration++) {
-    const started = performance.now();
-    await call(method, path, body);
-    times.push(performance.now() - started);
+  const endpoints: EndpointRow[] = [];
+  for (const spec of specs) {
+    log(spec.name);
+    await spec.prepare?.();
+    const warmups = spec.amount ? 2 : WARMUP_REQUESTS;
+    for (let index = 0; index < warmups; index++) await send(stack.apiUrl, spec);
+    await quiet();
+    // One recording per connection: the floor replays them side by side, as the load sends different requests.
+    // Work an endpoint queues is let drain between recordings, so no consumer's calls get into the next one.
+    const recordings: Awaited<ReturnType<typeof recordCalls>>['calls'][] = [];
+    for (let index = 0; index < CONCURRENCY; index++) {
+      recordings.push((await recordCalls(() => send(stack.apiUrl, spec))).calls);
+      if (spec.queuesWork) await quiet();
+    }
+    const [calls = []] = recordings;
+    // The load and the floor in turns, so a change in the shared machine's background load weighs on both alike.
+    const rounds = spec.amount ? 1 : ROUNDS;
+    const apiRuns: LoadRun[] = [];
+    const floorRuns: FloorRun[] = [];
+    let drainSeconds = 0;
+    for (let turn = 0; turn < rounds; turn++) {
+      apiRuns.push(
+        await runLoad({
+          baseUrl: stack.apiUrl,
+          requests: [
+            {
+              setupRequest: (request) => ({ ...request, ...spec.next() }),
+              onResponse: (status, body) => spec.onResponse?.(status, body),
+            },
+          ],
+          ...(spec.amount ? { amount: spec.amount() } : { duration: ENDPOINT_SECONDS / rounds }),
+          expectedStatus: spec.expectedStatus,
+        }),
+      );
+      if (spec.queuesWork) drainSeconds = round(drainSeconds + (await quiet()), 1);
+      if (calls.length > 0) floorRuns.push(await replayFloor(recordings, (FLOOR_SECONDS * 1000) / rounds));
+    }
+    const api = mergeLoads(apiRuns);
+    const floor = floorRuns.length > 0 ? mergeFloors(floorRuns) : null;
+    endpoints.push({
+      endpoint: spec.name,
+      route: spec.route,
+      note: spec.note,
+      api,
+      floor,
+      ratio: floor ? ratio(api, floor) : null,
+      dynamodb: {
+        requests: calls.length,
+        byOperation: byOperation(calls),
+        perRecording: recordings.map((recording) => recording.length),
+      },
+      drainSeconds,
+    });
   }
-  times.sort((a, b) => a - b);
-  rows.push({
-    endpoint: name,
-    p50: round(percentile(times, 50)),
-    p95: round(percentile(times, 95)),
-    p99: round(percentile(times, 99)),
-    requests: count,
-  });
-}
+  const benchmarked = new Set(specs.map((spec) => spec.route));
+  const notBenchmarked = routes.filter((route) => !benchmarked.has(route.name)).map((route) => route.name);
 
-async function timed<T>(fn: () => Promise<T>) {
-  const started = performance.now();
-  const { result, count, byCommand } = await countRequests(fn);
-  return { result, ms: round(performance.now() - started), requests: count, byCommand };
-}
-const bulkEmails = Array.from({ length: 1000 }, (_, index) => `bulk${index}@bulk${index % 40}.example`);
-const dryRun = await timed(() =>
-  call('POST', `/campaigns/${campaignId}/raw/contacts/check-eligibility`, { emails: bulkEmails }),
-);
-const push = await timed(() =>
-  call('POST', `/campaigns/${campaignId}/raw/contacts`, {
+  log('raw operations');
+  async function rawOperation(path: string, body: unknown): Promise<RawOperation> {
+    const started = performance.now();
+    const { result, calls } = await recordCalls(async () => {
+      const response = await fetch(`${stack.apiUrl}/public/v1${path}`, {
+        method: 'POST',
+        headers: { 'x-api-key': demo.apiKey, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      if (response.status !== 200)
+        throw new Error(`POST ${path}: ${response.status} ${await response.text()}`);
+      return (await response.json()) as Record<string, unknown>;
+    });
+    const summary =
+      'summary' in result
+        ? { summary: result.summary }
+        : { created: result.created, skipped: result.skipped };
+    return {
+      ms: round(performance.now() - started),
+      requests: calls.length,
+      byOperation: byOperation(calls),
+      result: summary,
+    };
+  }
+  const campaign = `/campaigns/${fixtures.demo.campaignId}/raw/contacts`;
+  const bulkEmails = Array.from(
+    { length: 1000 },
+    (_, index) => `bulk${index}.${runId}@bulk${index % 40}.example`,
+  );
+  const dryRun1000 = await rawOperation(`${campaign}/check-eligibility`, { emails: bulkEmails });
+  const push1000 = await rawOperation(campaign, {
+    sequenceId: fixtures.demo.emailSequenceId,
     contacts: bulkEmails.map((email, index) => ({
       email,
       firstName: `B${index}`,
       variables: { opener: `Hi ${index}` },
     })),
-  }),
-);
+  });
+  await quiet();
 
-const report = {
-  generatedAt: new Date().toISOString(),
-  machine: {
-    cores: cpus().length,
-    memoryGiB: round(totalmem() / 2 ** 30),
-    node: process.version,
-    platform: process.platform,
-  },
-  iterationsPerEndpoint: ITERATIONS,
-  endpoints: rows,
-  rawOperations: {
-    dryRun1000: { ms: dryRun.ms, requests: dryRun.requests, byCommand: dryRun.byCommand },
-    push1000: {
-      ms: push.ms,
-      requests: push.requests,
-      byCommand: push.byCommand,
-      created: push.result.created,
+  log('webhook deliveries');
+  const webhookDeliveries = await measureDeliveries(stack.apiUrl, receiver, {
+    subscriptions: 10,
+    events: 100,
+    runId,
+  });
+  await quiet();
+
+  log(`sustained load, ${SUSTAINED_SECONDS} s`);
+  const sustained = await sustainedLoad(fixtures, specs, {
+    durationSeconds: SUSTAINED_SECONDS,
+    sampleEverySeconds: 2,
+    javaPid,
+    onSample: () => {
+      stack.smtp.messages.length = 0;
     },
-  },
-};
-await stack.stop();
+  });
+  closeFloor();
+  const samples = wholeRun.stop();
+  const peaks = peakMemory(javaPid);
+  await receiver.stop();
+  const javaSamples = samples.flatMap((sample) => (sample.javaRss === null ? [] : [sample.javaRss]));
+  return {
+    settings: {
+      concurrency: CONCURRENCY,
+      endpointSeconds: ENDPOINT_SECONDS,
+      floorSeconds: FLOOR_SECONDS,
+      warmupRequests: WARMUP_REQUESTS,
+      rounds: ROUNDS,
+      gatewayThrottling: false as const,
+      demo: { seconds: seedSeconds, records: demo.records },
+    },
+    endpoints,
+    notBenchmarked,
+    rawOperations: { dryRun1000, push1000 },
+    webhookDeliveries,
+    sustained,
+    memory: {
+      ...peaks,
+      sampledPeakRssMiB: Math.max(...samples.map((sample) => sample.rss)),
+      sampledPeakHeapUsedMiB: Math.max(...samples.map((sample) => sample.heapUsed)),
+      sampledPeakJavaRssMiB: javaSamples.length > 0 ? Math.max(...javaSamples) : null,
+    },
+  };
+}
 
-const lines = [
-  '# Benchmark report',
-  '',
-  `Generated ${report.generatedAt} on ${report.machine.cores} cores, ${report.machine.memoryGiB} GiB, Node ${report.machine.node}.`,
-  'Local stack (DynamoDB Local in memory, in-process gateway), demo seed, sequential requests over loopback.',
-  '',
-  `## Latency and DynamoDB requests per endpoint (${ITERATIONS} sequential calls each)`,
-  '',
-  '| endpoint | p50 ms | p95 ms | p99 ms | DynamoDB requests |',
-  '|---|---:|---:|---:|---:|',
-  ...rows.map((row) => `| ${row.endpoint} | ${row.p50} | ${row.p95} | ${row.p99} | ${row.requests} |`),
-  '',
-  '## Raw operations',
-  '',
-  '| operation | wall ms | DynamoDB requests | by operation |',
-  '|---|---:|---:|---|',
-  `| dry run, 1,000 emails | ${dryRun.ms} | ${dryRun.requests} | ${JSON.stringify(dryRun.byCommand)} |`,
-  `| push, 1,000 new contacts | ${push.ms} | ${push.requests} | ${JSON.stringify(push.byCommand)} |`,
-  '',
-];
+// The stack without the gateway's rate limits: the bench measures the service itself.
+const stackOptions: LocalStackOptions = { port: 0, throttling: false };
+const stack = await startLocalStack(stackOptions);
+let measured: Awaited<ReturnType<typeof measureOnStack>>;
+try {
+  measured = await measureOnStack(stack);
+} finally {
+  // Also when a step fails: DynamoDB Local is a child process and must not outlive the bench.
+  await stack.stop();
+}
+
+log('bundles and cold imports');
+const bundles = await measureBundles();
+
+const report: BenchReport = {
+  generatedAt: new Date().toISOString(),
+  benchSeconds: round((performance.now() - benchStarted) / 1000, 0),
+  machine: machineInfo,
+  ...measured,
+  bundles,
+};
+const markdown = renderMarkdown(report);
 writeFileSync(resolve(PROJECT_ROOT, 'bench/report.json'), `${JSON.stringify(report, null, 2)}\n`);
-writeFileSync(resolve(PROJECT_ROOT, 'bench/report.md'), lines.join('\n'));
-console.log(lines.join('\n'));
+writeFileSync(resolve(PROJECT_ROOT, 'bench/report.md'), markdown);
+console.log(markdown);
 process.exit(0);

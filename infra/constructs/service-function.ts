@@ -6,6 +6,7 @@ import { type ICommandHooks, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aw
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
+import type { BuildOptions } from 'esbuild';
 import type { TableAccess } from '../../shared/routes.ts';
 import { PROJECT_ROOT } from '../paths.ts';
 
@@ -35,6 +36,21 @@ export const BUNDLE = {
   banner:
     "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
 } as const;
+
+/** esbuild's options for a function's bundle, as CDK builds it: for the tests and the bench that build bundles themselves. */
+export const bundleBuildOptions = (entryFile: string, outfile: string) =>
+  ({
+    entryPoints: [entryFile],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    minify: true,
+    target: BUNDLE.target,
+    mainFields: [...BUNDLE.mainFields],
+    banner: { js: BUNDLE.banner },
+    logLevel: 'silent',
+  }) satisfies BuildOptions;
 
 export interface ServiceFunctionProps {
   /** Project-relative entry file. */

@@ -7,7 +7,7 @@ import { build } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { queueDefinitions } from '#shared/queues.ts';
 import { handlerEntry, routes } from '#shared/routes.ts';
-import { BUNDLE } from '../../infra/constructs/service-function.ts';
+import { bundleBuildOptions } from '../../infra/constructs/service-function.ts';
 import { PROJECT_ROOT } from '../../infra/paths.ts';
 
 /**
@@ -87,18 +87,7 @@ beforeAll(async () => {
   const entries = [...new Set(cases.map((smoke) => smoke.entry))];
   for (const entry of entries) {
     const outfile = join(folder, entry.replace(/[/.]/g, '_'), 'index.mjs');
-    await build({
-      entryPoints: [resolve(PROJECT_ROOT, entry)],
-      outfile,
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      minify: true,
-      target: BUNDLE.target,
-      mainFields: [...BUNDLE.mainFields],
-      banner: { js: BUNDLE.banner },
-      logLevel: 'silent',
-    });
+    await build(bundleBuildOptions(resolve(PROJECT_ROOT, entry), outfile));
     bundles.set(entry, outfile);
   }
   const casesFile = join(folder, 'cases.json');

@@ -1,0 +1,164 @@
+import type { BundleReport } from './bundles.ts';
+import type { DeliveryThroughput } from './deliveries.ts';
+import type { FloorResult } from './floor.ts';
+import { type LoadResult, type Percentiles, round } from './load.ts';
+import type { Machine } from './machine.ts';
+import type { SustainedResult } from './sustained.ts';
+
+/** The report's data; bench/report.json is this object, bench/report.md its rendering. */
+
+export interface EndpointRow {
+  endpoint: string;
+  route: string;
+  note?: string;
+  api: LoadResult;
+  floor: FloorResult | null;
+  /** API latency ÷ floor latency, per percentile. */
+  ratio: Percentiles | null;
+  /** From the first recording; `perRecording` counts every recording (they differ when a write's path does). */
+  dynamodb: { requests: number; byOperation: Record<string, number>; perRecording: number[] };
+  /** Seconds the queued work (mail, deliveries) took to drain after the run. */
+  drainSeconds: number;
+}
+
+export interface RawOperation {
+  ms: number;
+  requests: number;
+  byOperation: Record<string, number>;
+  result: Record<string, unknown>;
+}
+
+export interface BenchReport {
+  generatedAt: string;
+  benchSeconds: number;
+  machine: Machine;
+  settings: {
+    concurrency: number;
+    endpointSeconds: number;
+    floorSeconds: number;
+    warmupRequests: number;
+    rounds: number;
+    gatewayThrottling: false;
+    demo: { seconds: number; records: number };
+  };
+  endpoints: EndpointRow[];
+  notBenchmarked: string[];
+  rawOperations: { dryRun1000: RawOperation; push1000: RawOperation };
+  webhookDeliveries: DeliveryThroughput;
+  sustained: SustainedResult;
+  memory: {
+    stackProcessMaxRssMiB: number;
+    dynamoDbLocalPeakRssMiB: number | null;
+    sampledPeakRssMiB: number;
+    sampledPeakHeapUsedMiB: number;
+    sampledPeakJavaRssMiB: number | null;
+  };
+  bundles: BundleReport;
+}
+
+const triple = (value: Percentiles | null) => (value ? `${value.p50} / ${value.p95} / ${value.p99}` : '—');
+const operations = (counts: Record<string, number>) =>
+  Object.entries(counts)
+    .map(([name, count]) => `${count} ${name}`)
+    .join(', ') || '—';
+const statusesOf = (load: LoadResult) =>
+  load.unexpected + load.errors === 0
+    ? '0'
+    : `**${load.unexpected + load.errors}** (${JSON.stringify(load.statuses)}, ${load.errors} errors)`;
+
+const noteOf = (row: EndpointRow) => {
+  const notes = [
+    row.note,
+    row.drainSeconds > 0 ? `queued work drained within ${row.drainSeconds} s` : undefined,
+  ];
+  const text = notes.filter(Boolean).join('; ');
+  return text ? ` <br><sub>${text}</sub>` : '';
+};
+
+export function renderMarkdown(report: BenchReport): string {
+  const { machine, settings, sustained, webhookDeliveries: hooks, memory, bundles } = report;
+  const { dryRun1000, push1000 } = report.rawOperations;
+  const sustainedUnexpected = sustained.perEndpoint.filter(
+    (entry) => Object.keys(entry.unexpected).length > 0,
+  );
+  const m = sustained.memory;
+  const lines = [
+    '# Benchmark report',
+    '',
+    `Generated ${report.generatedAt} by \`npm run bench\` (${report.benchSeconds} s) on ${machine.cpuModel}, ${machine.cores} cores, ${machine.memoryGiB} GiB, Node ${machine.node} (${machine.platform} ${machine.kernel}); 1-minute load average ${machine.loadAverageAtStart} at the start. The machine is shared with other work, so the figures are noisy: compare orders of magnitude and ratios, not single milliseconds.`,
+    '',
+    '## How it was measured',
+    '',
+    '- **The local stack in this process**: the local API Gateway, every handler, the stream relay and the queue consumers in-process; DynamoDB Local (Java, in memory) and fauxqs; an SMTP sink for replies; a webhook receiver on 127.0.0.1. All traffic stays on 127.0.0.1.',
+    `- **Without the gateway throttle**: the stack is started with \`throttling: false\`, so the per-organization and stage rate limits (token buckets) do not apply; the figures are the service's own.`,
+    `- **Data**: the full demo organization (${settings.demo.records.toLocaleString('en-US')} records imported in ${settings.demo.seconds} s), plus organizations the bench creates for subscriptions, OAuth and deliveries.`,
+    `- **Load**: autocannon 9.0.0 with **${settings.concurrency} connections** (pipelining 1), ${settings.endpointSeconds} s per endpoint in ${settings.rounds} turns alternating with the floor, after ${settings.warmupRequests} warm-up requests; writes bounded by a limit (25 subscriptions per organization) send a fixed number of requests in one turn instead. Latency is each response's time in ms (p50 / p95 / p99). The load generator shares this process and its event loop with the stack.`,
+    `- **Floor**: the DynamoDB calls of ${settings.concurrency} API calls of the endpoint (one per connection, so replayed writes touch different items, as the load's writes do), recorded by a middleware on the service's own client and replayed directly from this process through one DynamoDB client, ${settings.concurrency} at a time, for ${settings.floorSeconds} s in the same turns; calls a handler made in parallel are replayed in parallel. **API ÷ floor** (per percentile) is what HTTP, the gateway, the cached authorizer, validation, the handler and serialization add to the DynamoDB work. Replayed writes are refused by their conditions (the items exist now) but still make the round trip. A ratio near 1 says the endpoint costs what its DynamoDB calls cost. DynamoDB Local (Java, on the same two cores) is CPU-bound: where the floor's operations/s is about the API's requests/s, both ran at DynamoDB Local's ceiling, and since the floor's workers keep it busier than the API (which spends part of each request elsewhere), the ratio can dip below 1. The shared machine moves single figures by tens of percent.`,
+    "- **DynamoDB requests per call**: API calls through the service's client during one request (SDK retries count once); the authorizer's read is cached by the gateway, as on AWS.",
+    '',
+    '## Endpoints',
+    '',
+    '| endpoint | requests (req/s) | API p50 / p95 / p99 ms | floor p50 / p95 / p99 ms (operations/s) | API ÷ floor | DynamoDB requests per call | unexpected |',
+    '|---|---:|---:|---:|---:|---|---:|',
+    ...report.endpoints.map(
+      (row) =>
+        `| ${row.endpoint}${noteOf(row)} | ${row.api.requests} (${row.api.requestsPerSecond}) | ${triple(row.api)} | ${triple(row.floor)}${row.floor ? ` (${round(row.floor.operations / row.floor.seconds, 1)}/s)` : ''} | ${triple(row.ratio)} | ${row.dynamodb.requests}${row.dynamodb.requests > 0 ? `: ${operations(row.dynamodb.byOperation)}` : ''} | ${statusesOf(row.api)} |`,
+    ),
+    '',
+    report.notBenchmarked.length > 0
+      ? `Routes of the manifest not benchmarked: ${report.notBenchmarked.join(', ')}.`
+      : 'Every route of the manifest is benchmarked.',
+    '',
+    '## Raw operations',
+    '',
+    '| operation | wall ms | DynamoDB requests | by operation |',
+    '|---|---:|---:|---|',
+    `| dry run, 1,000 emails | ${dryRun1000.ms} | ${dryRun1000.requests} | ${operations(dryRun1000.byOperation)} |`,
+    `| push, 1,000 new contacts | ${push1000.ms} | ${push1000.requests} | ${operations(push1000.byOperation)} |`,
+    '',
+    '## Webhook deliveries',
+    '',
+    `${hooks.events} First Touch events (a first message recorded for each of ${hooks.events} contacts) to ${hooks.subscriptions} subscriptions on a local receiver: **${hooks.deliveries} deliveries in ${hooks.totalSeconds} s, ${hooks.deliveriesPerSecond} deliveries/s** end to end (outbox → stream relay → fan-out → webhooks queue → dispatcher → receiver), timed from the first event recorded to the last delivery received; recording the events took ${hooks.eventsWrittenSeconds} s. Locally one poller feeds the dispatcher batches of 10 (sent in parallel) one batch at a time; on AWS the event source mapping runs many batches concurrently.`,
+    '',
+    `## Sustained load (${sustained.durationSeconds} s)`,
+    '',
+    `Mixed traffic over all ${sustained.endpointsInTheMix} endpoints above, each of the ${settings.concurrency} connections cycling through them in turn (reads and writes; each pass creates a subscription and deletes it again).`,
+    '',
+    '| requests | req/s | p50 / p95 / p99 ms | errors | unexpected statuses |',
+    '|---:|---:|---:|---:|---:|',
+    `| ${sustained.load.requests} | ${sustained.load.requestsPerSecond} | ${triple(sustained.load)} | ${sustained.load.errors} | ${sustained.load.unexpected} |`,
+    '',
+    sustainedUnexpected.length === 0
+      ? 'Every response had its expected status (200, or 302 for the consent form).'
+      : `Unexpected statuses: ${sustainedUnexpected.map((entry) => `${entry.name} ${JSON.stringify(entry.unexpected)}`).join('; ')}.`,
+    '',
+    `Memory of the stack process, sampled every ${m.sampleEverySeconds} s (MiB):`,
+    '',
+    '| | start | peak | end |',
+    '|---|---:|---:|---:|',
+    `| RSS | ${m.rssMiB.start} | ${m.rssMiB.peak} | ${m.rssMiB.end} |`,
+    `| heap used | ${m.heapUsedMiB.start} | ${m.heapUsedMiB.peak} | ${m.heapUsedMiB.end} |`,
+    `| heap used after a full GC | ${m.heapUsedAfterGcMiB.start} | | ${m.heapUsedAfterGcMiB.end} |`,
+    `| DynamoDB Local (Java) RSS | ${m.javaRssMiB.start ?? '—'} | ${m.javaRssMiB.peak ?? '—'} | ${m.javaRssMiB.end ?? '—'} |`,
+    '',
+    `Live heap (after a full GC) ${m.heapUsedAfterGcMiB.start} MiB before and ${m.heapUsedAfterGcMiB.end} MiB after ${sustained.load.requests.toLocaleString('en-US')} requests (${round(m.heapUsedAfterGcMiB.end - m.heapUsedAfterGcMiB.start, 1)} MiB): ${Math.abs(m.heapUsedAfterGcMiB.end - m.heapUsedAfterGcMiB.start) < 10 ? 'stable, nothing accumulates per request' : '**it grew**'}. RSS over the run: ${m.samples.map((sample) => Math.round(sample.rss)).join(', ')}. The SMTP sink's in-memory copy of received mail (a test fixture, not part of the service) is emptied at each sample. DynamoDB Local holds the table in memory, so its RSS grows with the data the writes add.`,
+    '',
+    '## Memory of the local stack',
+    '',
+    `Peak RSS over the whole bench: **${memory.stackProcessMaxRssMiB} MiB** for the stack process (getrusage maxRSS; it also hosts the load generator), **${memory.dynamoDbLocalPeakRssMiB ?? '—'} MiB** for the DynamoDB Local Java child (VmHWM). Sampled every second: RSS peak ${memory.sampledPeakRssMiB} MiB, heap used peak ${memory.sampledPeakHeapUsedMiB} MiB, Java RSS peak ${memory.sampledPeakJavaRssMiB ?? '—'} MiB.`,
+    '',
+    '## Bundles and cold import',
+    '',
+    `Each function built as the stack builds it (esbuild, the \`BUNDLE\` settings of infra/constructs/service-function.ts: minified ESM, target ${'node24'}, the AWS SDK bundled; source maps not counted), and imported in a fresh process ${bundles.importsPerBundle} times on Node ${bundles.node} (${bundles.nodeSource}); the median import time is shown (module evaluation included, no handler call).`,
+    '',
+    '| function | minified KiB | gzipped KiB | cold import ms (min–max) |',
+    '|---|---:|---:|---:|',
+    ...bundles.bundles.map((bundle) =>
+      bundle.error
+        ? `| ${bundle.function} | — | — | failed: ${bundle.error} |`
+        : `| ${bundle.function} | ${bundle.minifiedKiB} | ${bundle.gzippedKiB} | ${bundle.coldImportMs} (${bundle.coldImportMinMs}–${bundle.coldImportMaxMs}) |`,
+    ),
+    '',
+  ];
+  return lines.join('\n');
+}

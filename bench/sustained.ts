@@ -1,0 +1,144 @@
+import type { AutocannonRequest } from 'autocannon';
+import { createApiKey } from '../shared/auth/api-keys.ts';
+import { createOrganization } from '../shared/domain/organizations.ts';
+import type { BenchFixtures, EndpointSpec } from './endpoints.ts';
+import { type LoadResult, round, runLoad } from './load.ts';
+import { collectGarbage, type MemorySample, startSampler } from './machine.ts';
+
+/**
+ * The sustained run: a fixed time of mixed traffic over every endpoint, each
+ * connection cycling through all of them (reads and writes, a subscription
+ * created and deleted again in every pass), with memory sampled throughout.
+ * What must hold: no errors, no unexpected status, and memory that levels
+ * off rather than climbing.
+ */
+
+export interface SustainedResult {
+  durationSeconds: number;
+  endpointsInTheMix: number;
+  load: LoadResult;
+  /** Per endpoint: requests and the statuses that were not the expected one. */
+  perEndpoint: { name: string; requests: number; unexpected: Record<string, number> }[];
+  memory: {
+    sampleEverySeconds: number;
+    samples: MemorySample[];
+    /** After a full collection before and after the run: live heap, not garbage. */
+    heapUsedAfterGcMiB: { start: number; end: number };
+    rssMiB: { start: number; peak: number; end: number };
+    heapUsedMiB: { start: number; peak: number; end: number };
+    javaRssMiB: { start: number | null; peak: number | null; end: number | null };
+  };
+}
+
+const mib = (bytes: number) => round(bytes / 2 ** 20, 1);
+
+export async function sustainedLoad(
+  fixtures: BenchFixtures,
+  specs: EndpointSpec[],
+  options: {
+    durationSeconds: number;
+    sampleEverySeconds: number;
+    javaPid: number | undefined;
+    /** Called at every sample (the bench empties the SMTP sink's in-memory copy of received mail). */
+    onSample?: () => void;
+  },
+): Promise<SustainedResult> {
+  // Creations are paired with deletions within a pass, in an organization of their own.
+  const { orgId } = await createOrganization('Bench Sustained');
+  const { apiKey } = await createApiKey(orgId);
+  const entries: { name: string; expected: number; request: AutocannonRequest }[] = specs
+    .filter((spec) => spec.route !== 'create-webhook' && spec.route !== 'delete-webhook')
+    .map((spec) => ({
+      name: spec.name,
+      expected: spec.expectedStatus ?? 200,
+      request: {
+        setupRequest: (request) => ({ ...request, ...spec.next() }),
+        onResponse: (status, body) => spec.onResponse?.(status, body),
+      },
+    }));
+  entries.unshift({
+    name: 'POST /public/v1/webhooks',
+    expected: 200,
+    request: {
+      setupRequest: (request) => ({
+        ...request,
+        method: 'POST',
+        path: '/public/v1/webhooks',
+        headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+        body: JSON.stringify({ url: `${fixtures.receiverUrl}/bench/sustained`, events: ['first_touch'] }),
+      }),
+      onResponse: (status, body, context) => {
+        if (status === 200) context.webhookId = (JSON.parse(body) as { id: number }).id;
+      },
+    },
+  });
+  entries.push({
+    name: 'DELETE /public/v1/webhooks/{id}',
+    expected: 200,
+    request: {
+      setupRequest: (request, context) => ({
+        ...request,
+        method: 'DELETE',
+        path: `/public/v1/webhooks/${String(context.webhookId ?? 0)}`,
+        headers: { 'x-api-key': apiKey },
+      }),
+    },
+  });
+
+  const perEndpoint = entries.map((entry) => ({
+    name: entry.name,
+    requests: 0,
+    unexpected: {} as Record<string, number>,
+  }));
+  const requests = entries.map(
+    (entry, index): AutocannonRequest => ({
+      ...entry.request,
+      onResponse: (status, body, context, headers) => {
+        const tally = perEndpoint[index]!;
+        tally.requests += 1;
+        if (status !== entry.expected) tally.unexpected[status] = (tally.unexpected[status] ?? 0) + 1;
+        entry.request.onResponse?.(status, body, context, headers);
+      },
+    }),
+  );
+
+  collectGarbage();
+  const heapAtStart = mib(process.memoryUsage().heapUsed);
+  const sampler = startSampler(options.sampleEverySeconds * 1000, options.javaPid, options.onSample);
+  const { result: load } = await runLoad({
+    baseUrl: fixtures.apiUrl,
+    requests,
+    duration: options.durationSeconds,
+    expectedStatus: (status, index) => status === entries[index]!.expected,
+  });
+  const samples = sampler.stop();
+  collectGarbage();
+  const heapAtEnd = mib(process.memoryUsage().heapUsed);
+  const javaValues = samples.flatMap((sample) => (sample.javaRss === null ? [] : [sample.javaRss]));
+  return {
+    durationSeconds: options.durationSeconds,
+    endpointsInTheMix: entries.length,
+    load,
+    perEndpoint,
+    memory: {
+      sampleEverySeconds: options.sampleEverySeconds,
+      samples,
+      heapUsedAfterGcMiB: { start: heapAtStart, end: heapAtEnd },
+      rssMiB: {
+        start: samples[0]!.rss,
+        peak: Math.max(...samples.map((sample) => sample.rss)),
+        end: samples.at(-1)!.rss,
+      },
+      heapUsedMiB: {
+        start: samples[0]!.heapUsed,
+        peak: Math.max(...samples.map((sample) => sample.heapUsed)),
+        end: samples.at(-1)!.heapUsed,
+      },
+      javaRssMiB: {
+        start: javaValues[0] ?? null,
+        peak: javaValues.length > 0 ? Math.max(...javaValues) : null,
+        end: javaValues.at(-1) ?? null,
+      },
+    },
+  };
+}
