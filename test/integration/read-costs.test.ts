@@ -17,7 +17,8 @@ import { countRequests } from '../support/request-counter.ts';
  * counters kept at write time, pages from an index read of `skip + take`.
  */
 
-const ASSIGNMENTS = 2000;
+// A thousand assignments: counting or skipping them item by item would show in the request counts.
+const ASSIGNMENTS = 1000;
 let orgId: number;
 
 beforeAll(async () => {
@@ -72,7 +73,7 @@ beforeAll(async () => {
   await applyImport(orgId, validated.document);
 }, 300_000);
 
-describe('DynamoDB requests per read endpoint on a campaign with thousands of assignments', () => {
+describe('DynamoDB requests per read endpoint on a campaign with a thousand assignments', () => {
   it.each([
     ['GET /campaigns', listCampaigns, {}, 1],
     ['GET /campaigns/{id}', getCampaign, { path: { id: '7001' } }, 1],
@@ -108,7 +109,7 @@ describe('DynamoDB requests per read endpoint on a campaign with thousands of as
 
   it('reads a deep page with a bounded number of index pages', async () => {
     const { result, count } = await countRequests(() =>
-      invoke(listCampaignContacts, { orgId, path: { id: '7001' }, query: { skip: '1900', take: '100' } }),
+      invoke(listCampaignContacts, { orgId, path: { id: '7001' }, query: { skip: '900', take: '100' } }),
     );
     expect(result.body.data).toHaveLength(100);
     expect(count).toBeLessThanOrEqual(4);
