@@ -67,7 +67,12 @@ async function relayWebhookEvent(
 ): Promise<void> {
   const jobs = await fanOutWebhookEvent(
     item.orgId as number,
-    { eventId: item.outboxId as string, eventType: item.eventType as string, payload: item.body as string },
+    {
+      eventId: item.outboxId as string,
+      eventType: item.eventType as string,
+      payload: item.body as string,
+      occurredAt: item.createdAt as string,
+    },
     subscriptionsOf,
   );
   for (let start = 0; start < jobs.length; start += SEND_BATCH) {

@@ -153,7 +153,13 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     ]);
     const relay = (await import('../../functions/stream-relay/handler.ts')).handler as StreamConsumer;
     const tableClient = localDynamoDbClient(dynamodbEndpoint);
-    pollers.push(await startStreamPoller(tableClient, dynamodbEndpoint, tableName, relay, reportError));
+    // The local queues keep nothing across a restart, as SQS would. On a kept store, the relay therefore
+    // starts from the oldest outbox item the stream still holds: what was queued but not done is queued
+    // again, and what was done is a duplicate every consumer drops.
+    const startAt = options.dataDir && !freshStore ? 'oldest' : 'now';
+    pollers.push(
+      await startStreamPoller(tableClient, dynamodbEndpoint, tableName, relay, reportError, startAt),
+    );
     const { sqs } = await import('../../shared/queue-client.ts');
     for (const [name, definition] of Object.entries(queueDefinitions) as [
       QueueName,

@@ -10,7 +10,8 @@ import { LOCAL_CREDENTIALS, LOCAL_REGION } from './dynamodb.ts';
 
 /**
  * The local event source mapping for the table's stream: follows every shard
- * of DynamoDB Local's stream from the moment it starts and invokes the
+ * of DynamoDB Local's stream (from the moment it starts, or from the oldest
+ * record the stream keeps) and invokes the
  * consumer with Lambda-shaped records, in order per shard. When the consumer
  * reports a failed record, the shard is re-read from that record after a
  * pause, as Lambda retries a stream batch.
@@ -32,6 +33,7 @@ export async function startStreamPoller(
   tableName: string,
   consumer: StreamConsumer,
   onError: (error: unknown) => void = () => undefined,
+  startAt: 'now' | 'oldest' = 'now',
 ): Promise<{ stop(): Promise<void> }> {
   const streams = new DynamoDBStreamsClient({
     endpoint,
@@ -48,12 +50,12 @@ export async function startStreamPoller(
     const { StreamDescription } = await streams.send(new DescribeStreamCommand({ StreamArn: streamArn }));
     for (const shard of StreamDescription?.Shards ?? []) {
       if (!shard.ShardId || shards.has(shard.ShardId)) continue;
-      // Shards present at start are followed from now; shards that appear later from their beginning.
+      // Shards present at start are followed from `startAt`; shards that appear later from their beginning.
       const { ShardIterator } = await streams.send(
         new GetShardIteratorCommand({
           StreamArn: streamArn,
           ShardId: shard.ShardId,
-          ShardIteratorType: firstDiscovery ? 'LATEST' : 'TRIM_HORIZON',
+          ShardIteratorType: firstDiscovery && startAt === 'now' ? 'LATEST' : 'TRIM_HORIZON',
         }),
       );
       shards.set(shard.ShardId, { iterator: ShardIterator });

@@ -203,21 +203,25 @@ const jobsOf = (orgId: number, eventId: string, item: Record<string, unknown>): 
   }));
 
 /**
- * Fans an event out to the organization's enabled subscriptions for its type:
- * writes the event record and one delivery each, and returns the queue
- * messages to send. Idempotent: an event fanned out before returns the same
- * deliveries (subscriptions added since are not included).
+ * Fans an event out to the organization's enabled subscriptions for its type
+ * that existed when it occurred: writes the event record and one delivery
+ * each, and returns the queue messages to send. Idempotent: an event fanned
+ * out before returns the same deliveries, and one relayed again later (a
+ * retried or replayed stream record) reaches no subscription created since.
  */
 export async function fanOutWebhookEvent(
   orgId: number,
-  event: { eventId: string; eventType: string; payload: string },
+  event: { eventId: string; eventType: string; payload: string; occurredAt: string },
   subscriptionsOf: (orgId: number) => Promise<WebhookRecord[]>,
 ): Promise<DeliveryJob[]> {
   const existing = await readEventRecord(orgId, event.eventId);
   if (existing) return jobsOf(orgId, event.eventId, existing);
   const targets = (await subscriptionsOf(orgId))
     .filter(
-      (subscription) => subscription.enabled && (subscription.events as string[]).includes(event.eventType),
+      (subscription) =>
+        subscription.enabled &&
+        (subscription.events as string[]).includes(event.eventType) &&
+        subscription.createdAt <= event.occurredAt,
     )
     .slice(0, MAX_TRANSACTION_ITEMS - 1);
   if (targets.length === 0) return [];

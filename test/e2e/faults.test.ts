@@ -60,13 +60,16 @@ const received: { path: string; webhookId: string; status: number }[] = [];
 const savedSchedule = process.env.WEBHOOK_RETRY_SCHEDULE_SECONDS;
 let injector: FaultInjector | undefined;
 
-/** `/ok/…` answers 200, `/fail/…` 503, `/slow/…` 200 after two seconds. */
+/** Whether `/flaky/…` has recovered. */
+let flakyHealed = false;
+
+/** `/ok/…` answers 200, `/fail/…` 503, `/slow/…` 200 after two seconds, `/flaky/…` 503 until it is healed. */
 function startReceiver(): Promise<Server> {
   const server = createServer((request, response) => {
     request.resume();
     request.on('end', () => {
       const path = request.url ?? '/';
-      const status = path.startsWith('/fail/') ? 503 : 200;
+      const status = path.startsWith('/fail/') || (path.startsWith('/flaky/') && !flakyHealed) ? 503 : 200;
       received.push({ path, webhookId: String(request.headers['webhook-id']), status });
       if (path.startsWith('/slow/')) setTimeout(() => response.writeHead(200).end(), 2000);
       else response.writeHead(status).end();
@@ -482,7 +485,12 @@ describe('webhook receivers that are down, slow or failing', () => {
     const slow = await subscribe(`${receiverUrl}/slow/one`);
     const jobs = await fanOutWebhookEvent(
       orgId,
-      { eventId: newEventId(), eventType: 'first_touch', payload: '{"type":"test","data":{}}' },
+      {
+        eventId: newEventId(),
+        eventType: 'first_touch',
+        payload: '{"type":"test","data":{}}',
+        occurredAt: new Date().toISOString(),
+      },
       listWebhooks,
     );
     const job = jobs.find((candidate) => candidate.webhookId === slow.id);
@@ -536,7 +544,12 @@ describe('duplicate queue deliveries', () => {
     ).body as Body & { id: number };
     const [job] = await fanOutWebhookEvent(
       orgId,
-      { eventId: newEventId(), eventType: 'first_touch', payload: '{"type":"test","data":{}}' },
+      {
+        eventId: newEventId(),
+        eventType: 'first_touch',
+        payload: '{"type":"test","data":{}}',
+        occurredAt: new Date().toISOString(),
+      },
       listWebhooks,
     );
 
@@ -619,7 +632,12 @@ describe('a webhook dispatcher killed mid-batch', () => {
     const eventId = newEventId();
     const jobs = await fanOutWebhookEvent(
       orgId,
-      { eventId, eventType: 'positive_reply', payload: '{"type":"test","data":{}}' },
+      {
+        eventId,
+        eventType: 'positive_reply',
+        payload: '{"type":"test","data":{}}',
+        occurredAt: new Date().toISOString(),
+      },
       listWebhooks,
     );
     expect(jobs).toHaveLength(count);
@@ -716,7 +734,7 @@ describe('the local stack restarted on its data directory', () => {
   });
 
   /** `npm start` in its own process (its own DynamoDB Local on `dataDir`); resolves when it is ready. */
-  function startProcess(dataDir: string, localDir: string) {
+  function startProcess(dataDir: string, localDir: string, environment: Record<string, string> = {}) {
     const child = spawn(
       process.execPath,
       ['--import', 'tsx', 'infra/local/start.ts', '--port', '0', '--data-dir', dataDir],
@@ -728,6 +746,7 @@ describe('the local stack restarted on its data directory', () => {
           OUTREACH_LOCAL_DIR: localDir,
           OUTREACH_DEMO_ACCOUNTS: '4',
           POWERTOOLS_LOG_LEVEL: 'SILENT',
+          ...environment,
         },
         stdio: ['ignore', 'pipe', 'pipe'],
       },
@@ -830,6 +849,54 @@ describe('the local stack restarted on its data directory', () => {
     await sleep(1500);
     expect(readdirSync(join(dataDir, 'mail'))).toHaveLength(1);
     expect(received.filter((request) => request.path === '/ok/restart')).toHaveLength(restartRequests);
+    await stopProcess(second.child);
+  }, 120_000);
+
+  it('finishes after the restart the work that was queued at the stop (the local queues keep nothing)', async () => {
+    // Must hold: a webhook delivery still retrying when the stack stops is delivered once the stack is back
+    // (its outbox item is relayed again from the stream), and a delivery already done is not sent again.
+    const dataDir = mkdtempSync(join(tmpdir(), 'faults-data-'));
+    const localDir = mkdtempSync(join(tmpdir(), 'faults-local-'));
+    // Retries a minute apart: the one pending at the stop is still waiting in the queue.
+    const environment = { WEBHOOK_RETRY_SCHEDULE_SECONDS: '60' };
+    const first = await startProcess(dataDir, localDir, environment);
+    const apiKey = /API key:\s+(\S+)/.exec(first.output)![1]!;
+    const subscribe = async (base: string, path: string) =>
+      (
+        await api(
+          apiKey,
+          'POST',
+          '/webhooks',
+          { url: `${receiverUrl}${path}`, events: ['first_touch'] },
+          {},
+          base,
+        )
+      ).body as Body & { id: number };
+    const done = await subscribe(first.baseUrl, '/ok/before-stop');
+    const pending = await subscribe(first.baseUrl, '/flaky/across-restart');
+    const deliveriesOf = async (base: string, hook: { id: number }) =>
+      (await api(apiKey, 'GET', `/webhooks/${hook.id}/deliveries`, undefined, {}, base)).body.data as Body[];
+    for (const hook of [done, pending]) {
+      expect(
+        (await api(apiKey, 'POST', `/webhooks/${hook.id}/test`, undefined, {}, first.baseUrl)).status,
+      ).toBe(200);
+    }
+    await eventually(async () => {
+      expect(await deliveriesOf(first.baseUrl, done)).toMatchObject([{ status: 'delivered' }]);
+      expect(await deliveriesOf(first.baseUrl, pending)).toMatchObject([{ status: 'retrying', attempts: 1 }]);
+    });
+    await stopProcess(first.child);
+
+    flakyHealed = true;
+    const second = await startProcess(dataDir, localDir, environment);
+    await eventually(async () => {
+      expect(await deliveriesOf(second.baseUrl, pending)).toMatchObject([
+        { status: 'delivered', attempts: 2 },
+      ]);
+    });
+    await sleep(1500);
+    expect(received.filter((request) => request.path === '/ok/before-stop')).toHaveLength(1);
+    expect(received.filter((request) => request.path === '/flaky/across-restart')).toHaveLength(2);
     await stopProcess(second.child);
   }, 120_000);
 });

@@ -227,6 +227,7 @@ describe('outreach-admin webhook', () => {
         eventId: newEventId(),
         eventType: 'first_touch',
         payload: '{"type":"test","timestamp":"","data":{}}',
+        occurredAt: new Date().toISOString(),
       },
       listWebhooks,
     );

@@ -685,6 +685,7 @@ describe('the webhook dispatcher and the relay', () => {
         eventId: newEventId(),
         eventType,
         payload: JSON.stringify({ type: 'test', timestamp: new Date().toISOString(), data: {} }),
+        occurredAt: new Date().toISOString(),
       },
       listWebhooks,
     );
@@ -761,6 +762,7 @@ describe('the webhook dispatcher and the relay', () => {
       eventId: newEventId(),
       eventType: 'first_touch',
       payload: '{"type":"test","timestamp":"","data":{}}',
+      occurredAt: new Date().toISOString(),
     };
     const once = await fanOutWebhookEvent(orgId, event, listWebhooks);
     const twice = await fanOutWebhookEvent(orgId, event, listWebhooks);
