@@ -28,7 +28,7 @@ import { DEFAULT_ORGANIZATION_THROTTLE, STAGE_THROTTLE } from '../shared/rate-li
 import { API_KEY_HEADER, AUTHORIZER_CACHE_TTL_SECONDS, handlerEntry, routes } from '../shared/routes.ts';
 import { tableDefinition } from '../shared/table.ts';
 import { OperationalAlarms } from './constructs/alarms.ts';
-import { ServiceFunction } from './constructs/service-function.ts';
+import { ITEM_ACTIONS, ServiceFunction } from './constructs/service-function.ts';
 
 export type StageName = 'dev' | 'prod';
 
@@ -114,7 +114,7 @@ export class OutreachApiStack extends Stack {
         description: `Consumer of the ${name} queue`,
         timeout: Duration.seconds(definition.consumerTimeoutSeconds),
         logRemovalPolicy: removalPolicy,
-      }).bindTable(this.table, 'readWrite');
+      }).bindTable(this.table, ITEM_ACTIONS);
       consumers[name] = consumer;
       consumer.addEnvironment(definition.urlVariable, queue.queueUrl);
       for (const [variable, value] of Object.entries(serviceEnvironment))
@@ -165,7 +165,7 @@ export class OutreachApiStack extends Stack {
       description: 'Moves outbox items from the table stream to their queues',
       timeout: Duration.seconds(60),
       logRemovalPolicy: removalPolicy,
-    }).bindTable(this.table, 'readWrite');
+    }).bindTable(this.table, ITEM_ACTIONS);
     for (const [name, queue] of Object.entries(queues) as [QueueName, Queue][]) {
       relay.addEnvironment(queueDefinitions[name].urlVariable, queue.queueUrl);
       queue.grantSendMessages(relay);
@@ -190,7 +190,7 @@ export class OutreachApiStack extends Stack {
       entry: 'functions/authorizer/handler.ts',
       description: 'REQUEST authorizer for the x-api-key header',
       logRemovalPolicy: removalPolicy,
-    }).bindTable(this.table, ['dynamodb:GetItem', 'dynamodb:UpdateItem']); // the key, and its last-used time
+    }).bindTable(this.table, ['GetItem', 'UpdateItem']); // the key, and its last-used time
 
     const accessLogs = new LogGroup(this, 'ApiAccessLogs', {
       retention: RetentionDays.THREE_MONTHS,

@@ -2,7 +2,7 @@ import { SWAGGER_UI_FILES } from './openapi/swagger-ui.ts';
 
 /**
  * The route manifest: the single list of HTTP routes. The CDK stack builds one
- * Lambda function (with exactly the table access named here) and one API
+ * Lambda function (with exactly the table actions named here) and one API
  * Gateway method per entry, and the local gateway serves the same entries
  * in-process. Adding an endpoint is one entry here plus
  * its handler folder `functions/<name>/handler.ts`.
@@ -14,8 +14,19 @@ export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'ANY';
 /** How API Gateway authenticates a route. */
 export type AuthMode = 'apiKey' | 'none';
 
-/** What the route's function may do to the table; the stack grants exactly this. */
-export type TableAccess = 'none' | 'read' | 'readWrite';
+/**
+ * A DynamoDB action on the table (its IAM name without `dynamodb:`). A
+ * transaction needs the action of each of its items, so it is not one itself.
+ */
+export type TableAction =
+  | 'GetItem'
+  | 'BatchGetItem'
+  | 'Query'
+  | 'ConditionCheckItem'
+  | 'PutItem'
+  | 'UpdateItem'
+  | 'DeleteItem'
+  | 'BatchWriteItem';
 
 export interface RouteDefinition {
   /** The function's name in the stack; also its handler folder under `functions/` unless `handler` names another. */
@@ -26,7 +37,12 @@ export interface RouteDefinition {
   /** API Gateway resource path, with `{param}` placeholders. */
   path: string;
   auth: AuthMode;
-  table: TableAccess;
+  /**
+   * The table actions the route's function uses, and all the stack grants it
+   * (none: no table at all). The e2e tests check every action a function
+   * issues against this list (test/support/table-actions.ts).
+   */
+  table: readonly TableAction[];
   /**
    * Files of installed packages the handler reads at run time (`swagger-ui-dist/swagger-ui.css`).
    * The stack ships them in the function's bundle under `node_modules/`, where Node resolves them
@@ -36,122 +52,140 @@ export interface RouteDefinition {
 }
 
 export const routes = [
-  { name: 'auth', method: 'GET', path: '/public/v1/auth', auth: 'apiKey', table: 'none' },
-  { name: 'list-campaigns', method: 'GET', path: '/public/v1/campaigns', auth: 'apiKey', table: 'read' },
-  { name: 'get-campaign', method: 'GET', path: '/public/v1/campaigns/{id}', auth: 'apiKey', table: 'read' },
+  { name: 'auth', method: 'GET', path: '/public/v1/auth', auth: 'apiKey', table: [] },
+  { name: 'list-campaigns', method: 'GET', path: '/public/v1/campaigns', auth: 'apiKey', table: ['Query'] },
+  {
+    name: 'get-campaign',
+    method: 'GET',
+    path: '/public/v1/campaigns/{id}',
+    auth: 'apiKey',
+    table: ['GetItem'],
+  },
   {
     name: 'list-campaign-accounts',
     method: 'GET',
     path: '/public/v1/campaigns/{id}/accounts',
     auth: 'apiKey',
-    table: 'read',
+    table: ['BatchGetItem', 'GetItem', 'Query'],
   },
   {
     name: 'list-campaign-contacts',
     method: 'GET',
     path: '/public/v1/campaigns/{id}/contacts',
     auth: 'apiKey',
-    table: 'read',
+    table: ['GetItem', 'Query'],
   },
   {
     name: 'list-campaign-messages',
     method: 'GET',
     path: '/public/v1/campaigns/{id}/messages',
     auth: 'apiKey',
-    table: 'read',
+    table: ['GetItem', 'Query'],
   },
   {
     name: 'push-raw-contacts',
     method: 'POST',
     path: '/public/v1/campaigns/{id}/raw/contacts',
     auth: 'apiKey',
-    table: 'readWrite',
+    table: ['BatchGetItem', 'ConditionCheckItem', 'DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'],
   },
   {
     name: 'check-eligibility',
     method: 'POST',
     path: '/public/v1/campaigns/{id}/raw/contacts/check-eligibility',
     auth: 'apiKey',
-    table: 'read',
+    table: ['BatchGetItem'],
   },
   {
     name: 'reply-to-assignment',
     method: 'POST',
     path: '/public/v1/assignments/{id}/reply',
     auth: 'apiKey',
-    table: 'readWrite',
+    table: ['GetItem', 'PutItem', 'UpdateItem'],
   },
-  { name: 'lookup-account', method: 'GET', path: '/public/v1/accounts', auth: 'apiKey', table: 'read' },
+  { name: 'lookup-account', method: 'GET', path: '/public/v1/accounts', auth: 'apiKey', table: ['GetItem'] },
   {
     name: 'exclude-account',
     method: 'POST',
     path: '/public/v1/accounts/exclude',
     auth: 'apiKey',
-    table: 'readWrite',
+    table: ['ConditionCheckItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'],
   },
-  { name: 'search-jobs', method: 'GET', path: '/public/v1/jobs/{domain}', auth: 'apiKey', table: 'read' },
+  { name: 'search-jobs', method: 'GET', path: '/public/v1/jobs/{domain}', auth: 'apiKey', table: ['Query'] },
   {
     name: 'get-analytics-overview',
     method: 'GET',
     path: '/public/v1/analytics/overview',
     auth: 'apiKey',
-    table: 'read',
+    table: ['GetItem'],
   },
   // Outgoing webhooks: subscriptions, their deliveries log and redelivery (docs/webhooks.md).
-  { name: 'list-webhooks', method: 'GET', path: '/public/v1/webhooks', auth: 'apiKey', table: 'read' },
-  { name: 'create-webhook', method: 'POST', path: '/public/v1/webhooks', auth: 'apiKey', table: 'readWrite' },
-  { name: 'get-webhook', method: 'GET', path: '/public/v1/webhooks/{id}', auth: 'apiKey', table: 'read' },
+  { name: 'list-webhooks', method: 'GET', path: '/public/v1/webhooks', auth: 'apiKey', table: ['Query'] },
+  {
+    name: 'create-webhook',
+    method: 'POST',
+    path: '/public/v1/webhooks',
+    auth: 'apiKey',
+    table: ['PutItem', 'Query', 'UpdateItem'],
+  },
+  {
+    name: 'get-webhook',
+    method: 'GET',
+    path: '/public/v1/webhooks/{id}',
+    auth: 'apiKey',
+    table: ['GetItem'],
+  },
   {
     name: 'update-webhook',
     method: 'PATCH',
     path: '/public/v1/webhooks/{id}',
     auth: 'apiKey',
-    table: 'readWrite',
+    table: ['UpdateItem'],
   },
   {
     name: 'delete-webhook',
     method: 'DELETE',
     path: '/public/v1/webhooks/{id}',
     auth: 'apiKey',
-    table: 'readWrite',
+    table: ['DeleteItem'],
   },
   {
     name: 'test-webhook',
     method: 'POST',
     path: '/public/v1/webhooks/{id}/test',
     auth: 'apiKey',
-    table: 'readWrite',
+    table: ['GetItem', 'PutItem', 'UpdateItem'],
   },
   {
     name: 'rotate-webhook-secret',
     method: 'POST',
     path: '/public/v1/webhooks/{id}/rotate-secret',
     auth: 'apiKey',
-    table: 'readWrite',
+    table: ['GetItem', 'UpdateItem'],
   },
   {
     name: 'list-webhook-deliveries',
     method: 'GET',
     path: '/public/v1/webhooks/{id}/deliveries',
     auth: 'apiKey',
-    table: 'read',
+    table: ['GetItem', 'Query'],
   },
   {
     name: 'redeliver-webhook-delivery',
     method: 'POST',
     path: '/public/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver',
     auth: 'apiKey',
-    table: 'readWrite',
+    table: ['GetItem', 'PutItem', 'UpdateItem'],
   },
   // The MCP server and its OAuth endpoints, outside /public/v1 and without the API key.
-  { name: 'mcp', method: 'ANY', path: '/mcp', auth: 'none', table: 'read' },
+  { name: 'mcp', method: 'ANY', path: '/mcp', auth: 'none', table: ['BatchGetItem', 'GetItem', 'Query'] },
   {
     name: 'oauth-protected-resource',
     handler: 'oauth-metadata',
     method: 'GET',
     path: '/.well-known/oauth-protected-resource',
     auth: 'none',
-    table: 'none',
+    table: [],
   },
   {
     name: 'oauth-protected-resource-mcp',
@@ -159,7 +193,7 @@ export const routes = [
     method: 'GET',
     path: '/.well-known/oauth-protected-resource/mcp',
     auth: 'none',
-    table: 'none',
+    table: [],
   },
   {
     name: 'oauth-authorization-server',
@@ -167,28 +201,34 @@ export const routes = [
     method: 'GET',
     path: '/.well-known/oauth-authorization-server',
     auth: 'none',
-    table: 'none',
+    table: [],
   },
-  { name: 'oauth-authorize', method: 'GET', path: '/oauth/authorize', auth: 'none', table: 'read' },
+  { name: 'oauth-authorize', method: 'GET', path: '/oauth/authorize', auth: 'none', table: ['GetItem'] },
   {
     name: 'oauth-authorize-submit',
     handler: 'oauth-authorize',
     method: 'POST',
     path: '/oauth/authorize',
     auth: 'none',
-    table: 'readWrite',
+    table: ['GetItem', 'PutItem'],
   },
-  { name: 'oauth-token', method: 'POST', path: '/oauth/token', auth: 'none', table: 'readWrite' },
+  {
+    name: 'oauth-token',
+    method: 'POST',
+    path: '/oauth/token',
+    auth: 'none',
+    table: ['DeleteItem', 'GetItem', 'PutItem'],
+  },
   // The OpenAPI document and the reference page rendering it (Swagger UI from our own dependency).
-  { name: 'openapi', method: 'GET', path: '/openapi.json', auth: 'none', table: 'none' },
-  { name: 'docs', method: 'GET', path: '/docs', auth: 'none', table: 'none' },
+  { name: 'openapi', method: 'GET', path: '/openapi.json', auth: 'none', table: [] },
+  { name: 'docs', method: 'GET', path: '/docs', auth: 'none', table: [] },
   {
     name: 'docs-asset',
     handler: 'docs',
     method: 'GET',
     path: '/docs/{asset}',
     auth: 'none',
-    table: 'none',
+    table: [],
     packageFiles: SWAGGER_UI_FILES,
   },
 ] as const satisfies readonly RouteDefinition[];

@@ -7,23 +7,24 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
 import type { BuildOptions } from 'esbuild';
-import type { TableAccess } from '../../shared/routes.ts';
+import type { TableAction } from '../../shared/routes.ts';
 import { PROJECT_ROOT } from '../paths.ts';
 
-/** Table actions per access level: the only grants a function ever gets on the table. */
-export const TABLE_ACTIONS: Record<Exclude<TableAccess, 'none'>, string[]> = {
-  read: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:ConditionCheckItem'],
-  readWrite: [
-    'dynamodb:GetItem',
-    'dynamodb:BatchGetItem',
-    'dynamodb:Query',
-    'dynamodb:ConditionCheckItem',
-    'dynamodb:PutItem',
-    'dynamodb:UpdateItem',
-    'dynamodb:DeleteItem',
-    'dynamodb:BatchWriteItem',
-  ],
-};
+/**
+ * Every item action but Scan: what the queue consumers and the stream relay
+ * get, since they run whatever the outbox hands them (routes get exactly their
+ * manifest's actions).
+ */
+export const ITEM_ACTIONS: readonly TableAction[] = [
+  'GetItem',
+  'BatchGetItem',
+  'Query',
+  'ConditionCheckItem',
+  'PutItem',
+  'UpdateItem',
+  'DeleteItem',
+  'BatchWriteItem',
+];
 
 /**
  * The bundle settings of every function, shared with the test that runs the
@@ -144,13 +145,13 @@ export class ServiceFunction extends NodejsFunction {
   }
 
   /**
-   * Passes the table name and grants the function exactly `access` on the table
-   * and its indexes: an access level, or the very actions when it needs fewer.
+   * Passes the table name and grants the function exactly `actions` on the
+   * table and its indexes; no actions, no table.
    */
-  bindTable(table: ITable, access: TableAccess | readonly `dynamodb:${string}`[]): this {
-    if (access === 'none') return this;
+  bindTable(table: ITable, actions: readonly TableAction[]): this {
+    if (actions.length === 0) return this;
     this.addEnvironment('TABLE_NAME', table.tableName);
-    table.grant(this, ...(typeof access === 'string' ? TABLE_ACTIONS[access] : access));
+    table.grant(this, ...actions.map((action) => `dynamodb:${action}`));
     return this;
   }
 }

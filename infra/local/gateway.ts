@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type {
@@ -59,6 +60,15 @@ export interface GatewayOptions {
   /** Sees every response the gateway sends, its own and the handlers' (tests check them against the contract). */
   onResponse?: (exchange: GatewayExchange) => void;
 }
+
+/** The route whose handler runs in the current async context. */
+const invocations = new AsyncLocalStorage<string>();
+
+/**
+ * The manifest name of the route whose handler is running (in this async
+ * context): tests attribute the AWS calls a request makes to its function.
+ */
+export const runningRoute = (): string | undefined => invocations.getStore();
 
 const REGION = 'local';
 const ACCOUNT = '000000000000';
@@ -333,7 +343,9 @@ export function startGateway(options: GatewayOptions, port: number, host = '127.
 
     let result: APIGatewayProxyResult;
     try {
-      result = await route.invoke(event, lambdaContext(route.name, requestId));
+      result = await invocations.run(route.name, () =>
+        route.invoke(event, lambdaContext(route.name, requestId)),
+      );
     } catch {
       // A handler that throws is an integration failure: API Gateway answers 502.
       return {

@@ -166,6 +166,43 @@ describe('the CDK stack', () => {
     });
   });
 
+  it('gives each route its own role granting exactly its manifest table actions, on the table and its indexes only', () => {
+    const functions = Object.values(template.findResources('AWS::Lambda::Function')) as {
+      Properties: { Description?: string; Role: { 'Fn::GetAtt': [string, string] } };
+    }[];
+    const policies = Object.values(template.findResources('AWS::IAM::Policy')) as {
+      Properties: {
+        Roles: { Ref: string }[];
+        PolicyDocument: { Statement: { Action: string | string[]; Resource: unknown }[] };
+      };
+    }[];
+    const [tableId] = Object.keys(template.findResources('AWS::DynamoDB::Table'));
+    const roles = new Set<string>();
+    for (const route of routes) {
+      const fn = functions.find(
+        (candidate) => candidate.Properties.Description === `${route.method} ${route.path}`,
+      );
+      const role = fn!.Properties.Role['Fn::GetAtt'][0];
+      roles.add(role);
+      const statements = policies
+        .filter((policy) => policy.Properties.Roles.some((candidate) => candidate.Ref === role))
+        .flatMap((policy) => policy.Properties.PolicyDocument.Statement)
+        .filter((statement) => [statement.Action].flat().some((action) => action.startsWith('dynamodb:')));
+      const actions = statements.flatMap((statement) => [statement.Action].flat()).sort();
+      expect({ route: route.name, actions }).toEqual({
+        route: route.name,
+        actions: route.table.map((action) => `dynamodb:${action}`).sort(),
+      });
+      for (const statement of statements) {
+        // The table's ARN and its indexes' (`…/index/*`), never a bare '*'.
+        const resources = [statement.Resource].flat();
+        expect(resources).not.toContain('*');
+        for (const resource of resources) expect(JSON.stringify(resource)).toContain(tableId);
+      }
+    }
+    expect(roles.size).toBe(routes.length);
+  });
+
   it('lets the authorizer only read a key and write its last-used time', () => {
     const policies = Object.values(template.findResources('AWS::IAM::Policy')).filter((policy) =>
       JSON.stringify(policy.Properties.Roles).includes('AuthorizerServiceRole'),

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, expect } from 'vitest';
 import { takeViolations } from './contract.ts';
+import { ungrantedTableActions } from './table-actions.ts';
 
 /**
  * The e2e tier's contract check (contract.ts): a test fails when a response
@@ -11,3 +12,8 @@ const noViolations = () =>
 
 afterEach(noViolations);
 afterAll(noViolations);
+
+// Every table action a route's function used is one the stack grants it (the manifest's `table`).
+afterAll(() =>
+  expect(ungrantedTableActions(), 'table actions used beyond the route’s grants (routes.ts)').toEqual([]),
+);

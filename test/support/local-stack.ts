@@ -2,6 +2,7 @@ import { inject } from 'vitest';
 import { requiredEnv } from '#shared/config.ts';
 import { type LocalStack, startLocalStack } from '../../infra/local/stack.ts';
 import { recordExchange } from './contract.ts';
+import { recordTableActions } from './table-actions.ts';
 
 /**
  * Starts the local stack in this test worker on a free port, on the run's
@@ -10,6 +11,7 @@ import { recordExchange } from './contract.ts';
  * fails the test during which one does not match.
  */
 export function startTestStack(): Promise<LocalStack> {
+  recordTableActions();
   return startLocalStack({
     port: 0,
     dynamodbEndpoint: inject('dynamodbEndpoint'),

@@ -69,7 +69,7 @@ describe('the OpenAPI document', () => {
       method: 'GET',
       path: '/public/v1/undescribed',
       auth: 'apiKey',
-      table: 'none',
+      table: [],
     };
     expect(() => openApiDocument('http://localhost', { manifest: [...routes, undescribed] })).toThrow(
       'Route undescribed has no OpenAPI description',
