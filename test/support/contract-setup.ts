@@ -3,9 +3,11 @@ import { takeViolations } from './contract.ts';
 import { ungrantedTableActions } from './table-actions.ts';
 
 /**
- * The e2e tier's contract check (contract.ts): a test fails when a response
- * the local stack sent during it does not match the OpenAPI document, and the
- * file fails for responses sent in its hooks after the last test.
+ * The e2e tier's standing checks. The contract (contract.ts): a test fails when
+ * a response the local stack sent during it does not match the OpenAPI
+ * document, and the file fails for responses sent in its hooks after the last
+ * test. The grants (table-actions.ts): the file fails when a route's function
+ * issued a table action its manifest entry does not list.
  */
 const noViolations = () =>
   expect(takeViolations(), 'responses that the OpenAPI document does not describe').toEqual([]);
