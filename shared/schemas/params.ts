@@ -3,7 +3,8 @@ import { normalizeDomain } from '../domain/domains.ts';
 
 /**
  * Path and query parameters arrive as strings. These schemas accept only
- * canonical decimal integers (no sign, exponent, fraction or blanks), convert
+ * decimal digits (no sign, exponent, fraction or blanks; leading zeros are
+ * read as the number), convert
  * them, and carry the bounds and defaults into the OpenAPI document.
  */
 
