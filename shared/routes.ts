@@ -126,7 +126,7 @@ export const routes = [
     method: 'POST',
     path: '/public/v1/webhooks',
     auth: 'apiKey',
-    table: ['PutItem', 'Query', 'UpdateItem'],
+    table: ['GetItem', 'PutItem', 'UpdateItem'],
   },
   {
     name: 'get-webhook',
@@ -147,7 +147,7 @@ export const routes = [
     method: 'DELETE',
     path: '/public/v1/webhooks/{id}',
     auth: 'apiKey',
-    table: ['DeleteItem'],
+    table: ['DeleteItem', 'UpdateItem'],
   },
   {
     name: 'test-webhook',

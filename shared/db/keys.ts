@@ -216,6 +216,8 @@ export const keys = {
     sk: `WEBHOOK#${sortableNumber(webhookId)}`,
   }),
   webhooksOfOrganization: (orgId: number) => ({ pk: `${org(orgId)}#WEBHOOKS`, skPrefix: 'WEBHOOK#' }),
+  /** How many subscriptions the organization has, kept with each create and delete to enforce the limit. */
+  webhookCount: (orgId: number) => ({ pk: `${org(orgId)}#WEBHOOKS`, sk: 'COUNT' }),
   /**
    * One delivery of a webhook event to a subscription (status, attempts, last
    * response). A subscription's deliveries share a partition, newest id last,

@@ -1,10 +1,11 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { tableName } from '../config.ts';
 import { dynamo } from '../db/client.ts';
 import { allocateId } from '../db/ids.ts';
 import { keys } from '../db/keys.ts';
 import { queryAll } from '../db/query.ts';
+import { type TransactItem, TransactionConflictError, transact } from '../db/transactions.ts';
 import { BadRequestError, ConflictError, NotFoundError } from '../http/errors.ts';
 import type { WebhookEventType, WebhookSubscription } from '../schemas/webhooks.ts';
 import { generateSecret } from '../webhooks/signing.ts';
@@ -27,6 +28,8 @@ import {
 
 /** An organization may have this many subscriptions (a fan-out writes them in one transaction). */
 export const MAX_WEBHOOKS_PER_ORGANIZATION = 25;
+/** Tries of a count transaction that lost a race to a concurrent create or delete. */
+const COUNT_ATTEMPTS = 8;
 /** After a rotation the previous secret still signs for this long, so subscribers can switch over. */
 export const PREVIOUS_SECRET_GRACE_SECONDS = 24 * 60 * 60;
 /** A subscription whose deliveries all failed for this long is disabled. */
@@ -140,10 +143,12 @@ export async function createWebhook(
     options.policy ?? urlPolicyFromEnvironment(),
     options.resolve ?? systemResolver,
   );
-  const existing = await listWebhooks(orgId);
-  if (existing.length >= MAX_WEBHOOKS_PER_ORGANIZATION) {
-    throw new ConflictError(`An organization can have at most ${MAX_WEBHOOKS_PER_ORGANIZATION} webhooks`);
-  }
+  // A full organization is refused before anything is written; the transaction below holds the limit in a race.
+  const { Item: count } = await dynamo.send(
+    new GetCommand({ TableName: tableName(), Key: keys.webhookCount(orgId), ConsistentRead: true }),
+  );
+  if (((count?.subscriptions as number | undefined) ?? 0) >= MAX_WEBHOOKS_PER_ORGANIZATION)
+    throw limitReached();
   const webhookId = await allocateId('webhook');
   const now = new Date().toISOString();
   const record: WebhookRecord = {
@@ -160,8 +165,8 @@ export async function createWebhook(
     createdAt: now,
     updatedAt: now,
   };
-  await dynamo.send(
-    new PutCommand({
+  const put: TransactItem = {
+    Put: {
       TableName: tableName(),
       // Absent rather than null: the failure streak starts with if_not_exists(failingSince).
       Item: {
@@ -170,9 +175,45 @@ export async function createWebhook(
         ...Object.fromEntries(Object.entries(record).filter(([, value]) => value !== null)),
       },
       ConditionExpression: 'attribute_not_exists(pk)',
-    }),
-  );
+    },
+  };
+  // The count and the subscription in one transaction, so concurrent creates cannot pass the limit.
+  const counted: TransactItem = {
+    Update: {
+      TableName: tableName(),
+      Key: keys.webhookCount(orgId),
+      UpdateExpression: 'ADD subscriptions :one',
+      ConditionExpression: 'attribute_not_exists(subscriptions) OR subscriptions < :max',
+      ExpressionAttributeValues: { ':one': 1, ':max': MAX_WEBHOOKS_PER_ORGANIZATION },
+    },
+  };
+  try {
+    await transactRetryingConflicts([counted, put]);
+  } catch (error) {
+    if (error instanceof TransactionConflictError && error.failedConditions.includes(0)) throw limitReached();
+    throw error;
+  }
   return { record, secret: record.secret };
+}
+
+const limitReached = () =>
+  new ConflictError(`An organization can have at most ${MAX_WEBHOOKS_PER_ORGANIZATION} webhooks`);
+
+/**
+ * Runs a transaction on the organization's subscription count, trying again
+ * (after a short random pause) when a concurrent create or delete of the same
+ * organization won the race for the count; a failed condition is final.
+ */
+async function transactRetryingConflicts(items: TransactItem[]): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await transact(items);
+    } catch (error) {
+      const raced = error instanceof TransactionConflictError && error.failedConditions.length === 0;
+      if (!raced || attempt >= COUNT_ATTEMPTS) throw error;
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
+    }
+  }
 }
 
 /**
@@ -206,15 +247,25 @@ export async function updateWebhook(
 /** Deletes a subscription; its queued deliveries are cancelled when they come up. */
 export async function deleteWebhook(orgId: number, webhookId: number): Promise<void> {
   try {
-    await dynamo.send(
-      new DeleteCommand({
-        TableName: tableName(),
-        Key: keys.webhook(orgId, webhookId),
-        ConditionExpression: 'attribute_exists(pk)',
-      }),
-    );
+    await transactRetryingConflicts([
+      {
+        Delete: {
+          TableName: tableName(),
+          Key: keys.webhook(orgId, webhookId),
+          ConditionExpression: 'attribute_exists(pk)',
+        },
+      },
+      {
+        Update: {
+          TableName: tableName(),
+          Key: keys.webhookCount(orgId),
+          UpdateExpression: 'ADD subscriptions :minusOne',
+          ExpressionAttributeValues: { ':minusOne': -1 },
+        },
+      },
+    ]);
   } catch (error) {
-    if (error instanceof ConditionalCheckFailedException)
+    if (error instanceof TransactionConflictError && error.failedConditions.includes(0))
       throw new NotFoundError(`Webhook ${webhookId} not found`);
     throw error;
   }

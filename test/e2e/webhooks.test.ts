@@ -17,7 +17,7 @@ import { createOrganization } from '#shared/domain/organizations.ts';
 import { recordProviderEvent } from '#shared/domain/provider-events.ts';
 import { type DeliveryJob, fanOutWebhookEvent } from '#shared/domain/webhook-deliveries.ts';
 import { newEventId } from '#shared/domain/webhook-events.ts';
-import { getWebhook, listWebhooks } from '#shared/domain/webhooks.ts';
+import { getWebhook, listWebhooks, MAX_WEBHOOKS_PER_ORGANIZATION } from '#shared/domain/webhooks.ts';
 import { providerEvent } from '#shared/schemas/import.ts';
 import { webhookPayload } from '#shared/schemas/webhooks.ts';
 import type { LocalStack } from '../../infra/local/stack.ts';
@@ -280,6 +280,24 @@ describe('webhook subscriptions', () => {
     }
     expect((await api(otherKey, 'GET', '/webhooks')).body.webhooks).toEqual([]);
     expect((await api(key, 'GET', `/webhooks/${created.id}`)).body.enabled).toBe(true);
+  });
+
+  it('holds an organization to 25 subscriptions even when creates race, and frees a place on delete', async () => {
+    const { apiKey: limited } = await newOrganization('Hooks Limit');
+    const create = () =>
+      api(limited, 'POST', '/webhooks', { url: `${receiverUrl}/ok/limit`, events: ['first_touch'] });
+    const answers = await Promise.all(Array.from({ length: MAX_WEBHOOKS_PER_ORGANIZATION + 5 }, create));
+    const statuses = answers.map((answer) => answer.status);
+    expect(statuses.filter((status) => status === 409)).toHaveLength(5);
+    expect(answers.find((answer) => answer.status === 409)?.body).toEqual({
+      message: `An organization can have at most ${MAX_WEBHOOKS_PER_ORGANIZATION} webhooks`,
+    });
+    const listed = (await api(limited, 'GET', '/webhooks')).body.webhooks as { id: number }[];
+    expect(listed).toHaveLength(MAX_WEBHOOKS_PER_ORGANIZATION);
+    expect((await create()).status).toBe(409);
+    expect((await api(limited, 'DELETE', `/webhooks/${listed[0]!.id}`)).status).toBe(200);
+    expect((await create()).status).not.toBe(409);
+    expect((await create()).status).toBe(409);
   });
 });
 
