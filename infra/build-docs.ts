@@ -37,7 +37,7 @@ import { PROJECT_ROOT } from './paths.ts';
 export const IMPORT_SCHEMA_FILE = resolve(PROJECT_ROOT, 'docs/import.schema.json');
 export const OPENAPI_FILE = resolve(PROJECT_ROOT, 'docs/openapi.json');
 /** The server of the committed document: where `npm start` serves by default. */
-export const COMMITTED_SERVER_URL = 'http://127.0.0.1:3000';
+const COMMITTED_SERVER_URL = 'http://127.0.0.1:3000';
 
 interface Metadata {
   id?: string;

@@ -43,6 +43,3 @@ export function organizationOfUsageIdentifierKey(key: string): number | null {
   const match = USAGE_IDENTIFIER.exec(key);
   return match ? Number(match[2]) : null;
 }
-
-export const sameThrottle = (a: Throttle, b: Throttle): boolean =>
-  a.rateLimit === b.rateLimit && a.burstLimit === b.burstLimit;

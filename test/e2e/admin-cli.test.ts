@@ -1,19 +1,19 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyImport, validateImport } from '#shared/admin/import.ts';
 import { demoOrganizationId } from '#shared/admin/seed.ts';
-import { requiredEnv } from '#shared/config.ts';
 import { getAssignment } from '#shared/domain/assignments.ts';
 import { getCampaign, listCampaigns, toCampaignDetail } from '#shared/domain/campaigns.ts';
 import { getContactsByEmail } from '#shared/domain/contacts.ts';
 import { findExclusions } from '#shared/domain/exclusions.ts';
 import { searchJobs } from '#shared/domain/jobs.ts';
 import { createOrganization, getOrganization } from '#shared/domain/organizations.ts';
-import { type LocalStack, startLocalStack } from '../../infra/local/stack.ts';
+import type { LocalStack } from '../../infra/local/stack.ts';
 import { type AdminRun, runAdmin } from '../support/cli.ts';
 import { smallDocument } from '../support/fixtures.ts';
+import { startTestStack } from '../support/local-stack.ts';
 
 /**
  * `outreach-admin` as an operator runs it: a separate process that finds the
@@ -26,19 +26,9 @@ const localDir = mkdtempSync(join(tmpdir(), 'outreach-admin-'));
 const files = mkdtempSync(join(tmpdir(), 'outreach-admin-files-'));
 
 beforeAll(async () => {
-  // The endpoints file goes where the CLI children will look for it.
-  process.env.OUTREACH_LOCAL_DIR = localDir;
-  stack = await startLocalStack({
-    port: 0,
-    dynamodbEndpoint: inject('dynamodbEndpoint'),
-    tableName: requiredEnv('TABLE_NAME'),
-    writeEndpointsFile: true,
-  });
+  stack = await startTestStack({ endpointsDir: localDir });
 });
-afterAll(async () => {
-  await stack?.stop();
-  delete process.env.OUTREACH_LOCAL_DIR;
-});
+afterAll(() => stack?.stop());
 
 function admin(...args: string[]): Promise<AdminRun> {
   return runAdmin(localDir, args);

@@ -5,15 +5,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { requiredEnv } from '#shared/config.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOrganization } from '#shared/domain/organizations.ts';
 import { fanOutWebhookEvent } from '#shared/domain/webhook-deliveries.ts';
 import { newEventId } from '#shared/domain/webhook-events.ts';
 import { listWebhooks } from '#shared/domain/webhooks.ts';
-import { type LocalStack, startLocalStack } from '../../infra/local/stack.ts';
+import type { LocalStack } from '../../infra/local/stack.ts';
 import { type AdminRun, runAdmin } from '../support/cli.ts';
 import { smallDocument } from '../support/fixtures.ts';
+import { startTestStack } from '../support/local-stack.ts';
 
 /**
  * `outreach-admin webhook …` as an operator runs it: a separate process that
@@ -28,13 +28,7 @@ const received: { path: string; headers: Record<string, string>; body: string }[
 const localDir = mkdtempSync(join(tmpdir(), 'outreach-webhook-cli-'));
 
 beforeAll(async () => {
-  process.env.OUTREACH_LOCAL_DIR = localDir;
-  stack = await startLocalStack({
-    port: 0,
-    dynamodbEndpoint: inject('dynamodbEndpoint'),
-    tableName: requiredEnv('TABLE_NAME'),
-    writeEndpointsFile: true,
-  });
+  stack = await startTestStack({ endpointsDir: localDir });
   receiver = createServer((request, response) => {
     let body = '';
     request.on('data', (chunk: Buffer) => {
@@ -51,7 +45,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await stack.stop();
   await new Promise((resolve) => receiver.close(resolve));
-  delete process.env.OUTREACH_LOCAL_DIR;
 });
 
 function admin(...args: string[]): Promise<AdminRun> {

@@ -8,14 +8,26 @@ import { recordTableActions } from './table-actions.ts';
  * Starts the local stack in this test worker on a free port, on the run's
  * DynamoDB Local and the file's own table (see setup.ts). Every response it
  * sends is checked against the OpenAPI document (contract.ts); the e2e setup
- * fails the test during which one does not match.
+ * fails the test during which one does not match. With `endpointsDir`, the
+ * stack writes its endpoints file there, where `outreach-admin` children of
+ * the test find it (OUTREACH_LOCAL_DIR, which stopping the stack removes).
  */
-export function startTestStack(): Promise<LocalStack> {
+export async function startTestStack(options: { endpointsDir?: string } = {}): Promise<LocalStack> {
   recordTableActions();
-  return startLocalStack({
+  if (options.endpointsDir) process.env.OUTREACH_LOCAL_DIR = options.endpointsDir;
+  const stack = await startLocalStack({
     port: 0,
     dynamodbEndpoint: inject('dynamodbEndpoint'),
     tableName: requiredEnv('TABLE_NAME'),
     onResponse: recordExchange,
+    writeEndpointsFile: options.endpointsDir !== undefined,
   });
+  if (!options.endpointsDir) return stack;
+  return {
+    ...stack,
+    async stop() {
+      await stack.stop();
+      delete process.env.OUTREACH_LOCAL_DIR;
+    },
+  };
 }
