@@ -56,6 +56,13 @@ export const domainString = z
   });
 
 /** An ISO 8601 date-time with offset, in its canonical UTC form. */
+/** An email address as clients send it: trimmed, at most 320 characters (RFC 3696), well-formed. */
+export const emailAddress = z
+  .string()
+  .trim()
+  .max(320, 'must be at most 320 characters')
+  .pipe(z.email('must be an email address'));
+
 export const dateTimeQuery = z.iso
   .datetime({ offset: true, message: 'must be an ISO 8601 date-time, e.g. 2026-04-01T00:00:00Z' })
   .transform((value) => new Date(value).toISOString());

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { EndpointSchemas } from '../http/endpoint.ts';
-import { domainString, idParam } from './params.ts';
+import { domainString, emailAddress, idParam } from './params.ts';
 
 /**
  * The raw operations. The push validates its envelope as a whole (400) but
@@ -40,12 +40,6 @@ const variablesBytes = (variables: Record<string, string>): number =>
     0,
   );
 
-const email = z
-  .string()
-  .trim()
-  .max(320, 'must be at most 320 characters')
-  .pipe(z.email('must be an email address'));
-
 const variables = z
   .record(
     z.string().regex(/^[A-Za-z0-9_]{1,64}$/, 'variable names are 1-64 letters, digits or underscores'),
@@ -67,7 +61,7 @@ const variables = z
 
 /** One contact of a push. */
 export const rawContact = z.object({
-  email,
+  email: emailAddress,
   firstName: z.string().max(200).optional(),
   lastName: z.string().max(200).optional(),
   title: z.string().max(500).optional(),
@@ -115,7 +109,7 @@ export const checkEligibilityEndpoint = {
   path: campaignPath,
   body: z.object({
     emails: z
-      .array(email)
+      .array(emailAddress)
       .max(MAX_CONTACTS_PER_REQUEST, `at most ${MAX_CONTACTS_PER_REQUEST} emails per request`),
     ...bypassFlags,
   }),

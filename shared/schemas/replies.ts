@@ -1,13 +1,11 @@
 import { z } from 'zod';
 import type { EndpointSchemas } from '../http/endpoint.ts';
-import { idParam } from './params.ts';
+import { emailAddress, idParam } from './params.ts';
 
 /** At most this many recipients across to, cc and bcc. */
 export const MAX_RECIPIENTS = 50;
 /** The largest reply body, in characters. */
 export const MAX_REPLY_BODY = 100_000;
-
-const address = z.email();
 
 /** A comma-separated list of email addresses, as an array; any invalid one is 400. */
 const addressList = z
@@ -23,7 +21,7 @@ const addressList = z
       return z.NEVER;
     }
     for (const candidate of addresses) {
-      if (!address.safeParse(candidate).success) {
+      if (!emailAddress.safeParse(candidate).success) {
         context.addIssue({ code: 'custom', message: `${JSON.stringify(candidate)} is not an email address` });
         return z.NEVER;
       }

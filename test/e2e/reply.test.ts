@@ -137,6 +137,7 @@ describe('POST /public/v1/assignments/{id}/reply', () => {
     ['plain_text that is not a boolean', { body: 'x', plain_text: 'yes' }, "'plain_text'"],
     ['an invalid to', { body: 'x', to: 'not-an-email' }, "'to'"],
     ['one invalid address among several', { body: 'x', cc: 'ok@acme.com, nope' }, "'cc'"],
+    ['an address over 320 characters', { body: 'x', bcc: `${'a'.repeat(320)}@x.com` }, "'bcc'"],
     ['an empty bcc', { body: 'x', bcc: ' , ' }, "'bcc'"],
   ])('answers 400 for %s', async (_case, body, field) => {
     const response = await reply(501, body);
