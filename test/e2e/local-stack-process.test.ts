@@ -1,5 +1,5 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -63,6 +63,54 @@ async function javaChildren(pid: number): Promise<number[]> {
     .map(([childPid]) => Number(childPid));
 }
 
+/** The local addresses of the TCP sockets the processes listen on, from /proc (ss's own source). */
+function listeningAddresses(pids: number[]): string[] {
+  const inodes = new Set<string>();
+  for (const pid of pids) {
+    for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+      const target = (() => {
+        try {
+          return readlinkSync(`/proc/${pid}/fd/${fd}`);
+        } catch {
+          return '';
+        }
+      })();
+      const inode = /^socket:\[(\d+)\]$/.exec(target)?.[1];
+      if (inode) inodes.add(inode);
+    }
+  }
+  const LISTEN = '0A';
+  const addresses: string[] = [];
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    for (const line of readFileSync(table, 'utf8').split('\n').slice(1)) {
+      const fields = line.trim().split(/\s+/);
+      if (fields[3] !== LISTEN || !inodes.has(fields[9] ?? '')) continue;
+      const [hex = '', port = ''] = fields[1]!.split(':');
+      addresses.push(`${decodeAddress(hex)}:${Number.parseInt(port, 16)}`);
+    }
+  }
+  return addresses;
+}
+
+/** An address as /proc/net/tcp{,6} writes it: 32-bit words in host (little-endian) byte order. */
+function decodeAddress(hex: string): string {
+  const bytes = (hex.match(/.{8}/g) ?? []).flatMap((word) =>
+    (word.match(/../g) ?? []).reverse().map((byte) => Number.parseInt(byte, 16)),
+  );
+  if (bytes.length === 4) return bytes.join('.');
+  const mapped = bytes.slice(0, 10).every((byte) => byte === 0) && bytes[10] === 0xff && bytes[11] === 0xff;
+  if (mapped) return `::ffff:${bytes.slice(12).join('.')}`;
+  const groups: string[] = [];
+  for (let index = 0; index < 16; index += 2)
+    groups.push(((bytes[index]! << 8) | bytes[index + 1]!).toString(16));
+  return groups.join(':');
+}
+
+/** Polls until the condition holds (the test's own timeout bounds it). */
+async function waitFor(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 100));
+}
+
 const alive = (pid: number) => {
   try {
     process.kill(pid, 0);
@@ -102,6 +150,25 @@ describe('npm start', () => {
     stack.child.kill('SIGTERM');
     expect(await exitOf(stack.child)).toBe(0);
     for (const pid of javaPids) expect(alive(pid)).toBe(false);
+  });
+
+  it('listens on loopback only, every part of it, and leaves no DynamoDB Local behind when it is killed', async () => {
+    const stack = await startProcess(['--port', '0'], {
+      OUTREACH_LOCAL_DIR: mkdtempSync(join(tmpdir(), 'outreach-local-')),
+    });
+    const pid = stack.child.pid!;
+    const javaPids = await javaChildren(pid);
+    expect(javaPids).toHaveLength(1);
+
+    const listening = listeningAddresses([pid, ...javaPids]);
+    // The gateway, DynamoDB Local, fauxqs and the SMTP sink at least.
+    expect(listening.length).toBeGreaterThanOrEqual(4);
+    for (const address of listening) expect(address).toMatch(/^(127\.0\.0\.1|::ffff:127\.0\.0\.1):\d+$/);
+
+    // A crash (here SIGKILL, which no handler sees) takes DynamoDB Local down with the stack.
+    stack.child.kill('SIGKILL');
+    await exitOf(stack.child);
+    await waitFor(() => javaPids.every((javaPid) => !alive(javaPid)));
   });
 
   it('keeps data across restarts with a data directory', async () => {
