@@ -70,7 +70,7 @@ export function postWebhook(request: WebhookRequest): Promise<AttemptResult> {
       ok: false,
       statusCode: null,
       latencyMs: 0,
-      error: `address refused: ${host} is ${classifyAddress(host)}`,
+      error: `address refused: the host is a ${classifyAddress(host)} address`,
     });
   }
   if (url.protocol === 'http:' && isIP(host) !== 0 && classifyAddress(host) !== 'loopback') {

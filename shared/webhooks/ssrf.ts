@@ -161,12 +161,16 @@ export const systemResolver: Resolver = (hostname) =>
 
 const hostOf = (url: URL) => url.hostname.replace(/^\[|\]$/g, '');
 
-function refusal(address: string, kind: AddressClass, literal: boolean): UrlRefusedError {
+/**
+ * Why an address is refused, naming the rule and never the address: the
+ * address a name resolves to would map a tenant's view of internal DNS.
+ */
+function refusal(kind: AddressClass, literal: boolean): UrlRefusedError {
   const what = kind === 'metadata' ? 'a cloud metadata' : `a ${kind}`;
   return new UrlRefusedError(
     literal
-      ? `${address} is ${what} address, which webhooks may not reach`
-      : `resolves to ${address}, ${what} address, which webhooks may not reach`,
+      ? `is ${what} address, which webhooks may not reach`
+      : `resolves to ${what} address, which webhooks may not reach`,
   );
 }
 
@@ -202,7 +206,7 @@ export async function checkWebhookUrl(
     if (addresses.length === 0) throw new UrlRefusedError(`host ${host} does not resolve`);
   }
   for (const address of addresses) {
-    if (!isAllowedAddress(address, policy)) throw refusal(address, classifyAddress(address), literal);
+    if (!isAllowedAddress(address, policy)) throw refusal(classifyAddress(address), literal);
   }
   // http is a local-stack convenience for a receiver on this machine, nothing else.
   if (url.protocol === 'http:' && !addresses.every((address) => classifyAddress(address) === 'loopback')) {
@@ -224,11 +228,7 @@ export function guardedLookup(policy: UrlPolicy, resolve: Resolver = systemResol
         const usable = addresses.filter((entry) => family === 0 || entry.family === family);
         const refused = addresses.find((entry) => !isAllowedAddress(entry.address, policy));
         if (refused) {
-          const error = refusal(
-            refused.address,
-            classifyAddress(refused.address),
-            false,
-          ) as NodeJS.ErrnoException;
+          const error = refusal(classifyAddress(refused.address), false) as NodeJS.ErrnoException;
           error.code = 'EADDRREFUSED';
           callback(error, '', 0);
           return;
