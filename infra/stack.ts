@@ -28,6 +28,7 @@ import { DEFAULT_ORGANIZATION_THROTTLE, STAGE_THROTTLE } from '../shared/rate-li
 import { API_KEY_HEADER, AUTHORIZER_CACHE_TTL_SECONDS, handlerEntry, routes } from '../shared/routes.ts';
 import { tableDefinition } from '../shared/table.ts';
 import { OperationalAlarms } from './constructs/alarms.ts';
+import { ClientAddressFirewall } from './constructs/client-address-firewall.ts';
 import { ITEM_ACTIONS, ServiceFunction } from './constructs/service-function.ts';
 
 export type StageName = 'dev' | 'prod';
@@ -288,11 +289,6 @@ export class OutreachApiStack extends Stack {
       this.api,
       [
         {
-          id: 'AwsSolutions-APIG3',
-          reason:
-            'Abuse is bounded by stage throttling and the authorizer (no unauthenticated route touches data); a WAF web ACL is an operator choice per deployment.',
-        },
-        {
           id: 'AwsSolutions-IAM4',
           reason:
             'The account-level API Gateway CloudWatch role uses the AWS-managed push-to-CloudWatch-Logs policy, as API Gateway requires.',
@@ -344,6 +340,10 @@ export class OutreachApiStack extends Stack {
           Object.entries(consumers).map(([name, fn]) => [`${constructId(name)}Consumer`, fn]),
         ),
       },
+    });
+    new ClientAddressFirewall(this, 'ClientAddressFirewall', {
+      stage: this.api.deploymentStage,
+      onAlarm: alarms.page,
     });
     new CfnOutput(this, 'AlarmTopicArn', { value: alarms.topic.topicArn });
     new CfnOutput(this, 'ApiUrl', { value: this.api.url });

@@ -15,6 +15,21 @@ export interface Throttle {
 export const STAGE_THROTTLE: Throttle = { rateLimit: 1000, burstLimit: 2000 };
 
 /**
+ * Each client address, before anything else (a WAF rate-based rule in front
+ * of the deployed stage, the same bucket in the local gateway): an anonymous
+ * flood from one address is cut before it spends the stage's bucket, so one
+ * client cannot throttle every tenant. A quarter of the stage; an
+ * organization that needs its whole default rate calls from more than one
+ * address (docs/deploy.md).
+ */
+export const CLIENT_ADDRESS_THROTTLE: Throttle = { rateLimit: 250, burstLimit: 500 };
+
+/** The WAF counts requests per address over a window rather than in a bucket: the same average rate. */
+export const CLIENT_ADDRESS_WINDOW_SECONDS = 60;
+export const CLIENT_ADDRESS_LIMIT_PER_WINDOW =
+  CLIENT_ADDRESS_THROTTLE.rateLimit * CLIENT_ADDRESS_WINDOW_SECONDS;
+
+/**
  * Each organization's share unless the operator arranged more: half the stage,
  * so one runaway client cannot take all of it, and far above what an
  * integration or an interactive client needs.

@@ -28,6 +28,8 @@ export interface OperationalAlarmsProps {
  */
 export class OperationalAlarms extends Construct {
   readonly topic: Topic;
+  /** Sends an alarm made elsewhere in the stack to the operator too. */
+  readonly page: (alarm: Alarm) => void;
 
   constructor(scope: Construct, id: string, props: OperationalAlarmsProps) {
     super(scope, id);
@@ -48,6 +50,7 @@ export class OperationalAlarms extends Construct {
     subscription.cfnOptions.condition = hasEmail;
     const action = new SnsAction(this.topic);
     const alarm = (created: Alarm) => created.addAlarmAction(action);
+    this.page = alarm;
 
     for (const [name, queue] of Object.entries(props.deadLetterQueues)) {
       alarm(

@@ -20,8 +20,11 @@ import { TokenBuckets } from './token-buckets.ts';
  * (identity source, result cache, 401 on a missing or rejected key, context to
  * the handler), turns each request into a REST proxy event, invokes the
  * handler in-process and maps its result back to HTTP. It throttles as the
- * deployed stage does: a stage-wide bucket before the authorizer, then the
- * bucket of the usage plan the authorizer's usage identifier key belongs to.
+ * deployed stage does: a bucket per client address first (the WAF rate rule
+ * in front of the deployed stage), a stage-wide bucket before the authorizer,
+ * then the bucket of the usage plan the authorizer's usage identifier key
+ * belongs to. Whatever a request looks like, the gateway answers it with a
+ * status and a `{message}` body; no request can make it throw.
  */
 
 export type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
@@ -35,6 +38,8 @@ export interface LocalRoute extends RouteDefinition {
 
 /** Throttling as the deployed API applies it (shared/rate-limits.ts). */
 export interface GatewayThrottling {
+  /** Each client address, before anything else (the deployed stage's WAF rate rule). */
+  clientAddress: Throttle;
   stage: Throttle;
   /** The throttle of the usage plan a usage identifier key is in (API Gateway's usage plans). */
   usagePlanOf(usageIdentifierKey: string): Promise<Throttle>;
@@ -106,11 +111,21 @@ function gatewayAnswer(type: GatewayResponseType, routePath: string | null = nul
   const definition: { statusCode: number | null; message: string | null; headers?: Record<string, string> } =
     gatewayResponses[type];
   const { statusCode, message } = definition;
+  return refusal(statusCode ?? 500, message ?? 'Internal server error', definition.headers, routePath);
+}
+
+/** A `{message}` refusal (the shape of every response the gateway makes itself). */
+function refusal(
+  status: number,
+  message: string,
+  headers: Record<string, string> = {},
+  routePath: string | null = null,
+): Answer {
   return {
     routePath,
-    status: statusCode ?? 500,
-    headers: { 'content-type': 'application/json', ...definition.headers },
-    body: Buffer.from(JSON.stringify({ message: message ?? 'Internal server error' })),
+    status,
+    headers: { 'content-type': 'application/json', ...headers },
+    body: Buffer.from(JSON.stringify({ message })),
   };
 }
 
@@ -156,6 +171,26 @@ function decodeSegment(segment: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The request target as a URL on this gateway, or null when it is not a path
+ * (`//[`, an absolute-form URL): only the path and query are ever read, so
+ * the target is never resolved against a host the client names.
+ */
+function requestUrl(target: string | undefined): URL | null {
+  if (!target?.startsWith('/')) return null;
+  try {
+    return new URL(`http://gateway${target}`);
+  } catch {
+    return null;
+  }
+}
+
+/** `host:port` of the gateway's own listening address: the domain the local stage is served on. */
+function listeningDomain(server: Server): string {
+  const address = server.address();
+  return typeof address === 'object' && address ? `${address.address}:${address.port}` : 'localhost';
 }
 
 function lambdaContext(functionName: string, requestId: string): Context {
@@ -247,6 +282,7 @@ export function startGateway(options: GatewayOptions, port: number, host = '127.
     url: URL,
     method: string,
     requestId: string,
+    domainName: string,
   ): Promise<Answer> {
     // Like API Gateway, an oversized payload is refused before routing.
     let body: Buffer;
@@ -337,7 +373,8 @@ export function startGateway(options: GatewayOptions, port: number, host = '127.
         resourcePath: route.path,
         stage,
         identity: { sourceIp: request.socket.remoteAddress ?? '127.0.0.1' },
-        domainName: headers.host ?? 'localhost',
+        // What API Gateway puts here is the domain it routed through, never the client's Host header.
+        domainName,
       },
     } as unknown as APIGatewayProxyEvent;
 
@@ -348,12 +385,7 @@ export function startGateway(options: GatewayOptions, port: number, host = '127.
       );
     } catch {
       // A handler that throws is an integration failure: API Gateway answers 502.
-      return {
-        routePath: route.path,
-        status: 502,
-        headers: { 'content-type': 'application/json' },
-        body: Buffer.from(JSON.stringify({ message: 'Internal server error' })),
-      };
+      return refusal(502, 'Internal server error', {}, route.path);
     }
     const responseHeaders: Record<string, string | string[]> = {};
     for (const [name, value] of Object.entries(result.headers ?? {})) responseHeaders[name] = String(value);
@@ -370,9 +402,21 @@ export function startGateway(options: GatewayOptions, port: number, host = '127.
 
   const server = createServer((request, response) => {
     const requestId = randomUUID();
-    const url = new URL(request.url ?? '/', 'http://localhost');
     const method = (request.method ?? 'GET').toUpperCase();
-    handle(request, url, method, requestId)
+    let path = '/';
+    const answered = (async (): Promise<Answer> => {
+      // Every parse happens in here, so a request the gateway cannot read is answered, never thrown.
+      const url = requestUrl(request.url);
+      // API Gateway matches such a target to no resource.
+      if (!url) return gatewayAnswer('MISSING_AUTHENTICATION_TOKEN');
+      path = url.pathname;
+      // Like a WAF rate rule in front of the stage: one address cannot spend the stage's bucket.
+      const { throttling } = options;
+      if (throttling && !buckets.take(`address ${request.socket.remoteAddress}`, throttling.clientAddress))
+        return gatewayAnswer('THROTTLED');
+      return handle(request, url, method, requestId, listeningDomain(server));
+    })();
+    answered
       .catch(() => gatewayAnswer('DEFAULT_5XX'))
       .then((answer) => {
         const headers = { ...answer.headers, 'x-amzn-requestid': requestId };
@@ -381,13 +425,29 @@ export function startGateway(options: GatewayOptions, port: number, host = '127.
         options.onResponse?.({
           method,
           routePath: answer.routePath,
-          path: url.pathname,
+          path,
           status: answer.status,
           headers,
           body: answer.body.toString('utf8'),
         });
       })
       .catch(() => response.destroy());
+  });
+  // A request Node's parser refuses (a malformed request line, headers over the limit) never reaches
+  // the handler above; it is answered here with the same `{message}` body as every other refusal.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable || error.code === 'ECONNRESET') {
+      socket.destroy();
+      return;
+    }
+    const refusal =
+      error.code === 'HPE_HEADER_OVERFLOW'
+        ? { status: '431 Request Header Fields Too Large', message: 'Request header fields too large' }
+        : { status: '400 Bad Request', message: 'Bad request' };
+    const body = JSON.stringify({ message: refusal.message });
+    socket.end(
+      `HTTP/1.1 ${refusal.status}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);

@@ -2,6 +2,7 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '../../shared/db/keys.ts';
 import {
+  CLIENT_ADDRESS_THROTTLE,
   DEFAULT_ORGANIZATION_THROTTLE,
   organizationOfUsageIdentifierKey,
   STAGE_THROTTLE,
@@ -23,6 +24,7 @@ export function localThrottling(client: DynamoDBClient, tableName: string): Gate
   const documents = DynamoDBDocumentClient.from(client);
   const cache = new Map<string, { throttle: Throttle; expiresAt: number }>();
   return {
+    clientAddress: CLIENT_ADDRESS_THROTTLE,
     stage: STAGE_THROTTLE,
     async usagePlanOf(usageIdentifierKey) {
       const cached = cache.get(usageIdentifierKey);

@@ -3,7 +3,13 @@ import type { CfnMethod } from 'aws-cdk-lib/aws-apigateway';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { gatewayResponses } from '#shared/gateway-responses.ts';
 import { queueDefinitions } from '#shared/queues.ts';
-import { DEFAULT_ORGANIZATION_THROTTLE, STAGE_THROTTLE } from '#shared/rate-limits.ts';
+import {
+  CLIENT_ADDRESS_LIMIT_PER_WINDOW,
+  CLIENT_ADDRESS_THROTTLE,
+  CLIENT_ADDRESS_WINDOW_SECONDS,
+  DEFAULT_ORGANIZATION_THROTTLE,
+  STAGE_THROTTLE,
+} from '#shared/rate-limits.ts';
 import { routes } from '#shared/routes.ts';
 import { tableDefinition } from '#shared/table.ts';
 import { synthesize } from '../support/synth.ts';
@@ -224,6 +230,47 @@ describe('the CDK stack', () => {
       StatusCode: '429',
       ResponseParameters: Match.objectLike({ 'gatewayresponse.header.Retry-After': "'1'" }),
     });
+  });
+
+  it('cuts a flood from one address before the stage bucket: a WAF rate rule per client address on the stage, answered like a throttle, with an alarm', () => {
+    template.hasResourceProperties('AWS::WAFv2::WebACL', {
+      Scope: 'REGIONAL',
+      DefaultAction: { Allow: {} },
+      CustomResponseBodies: {
+        Throttled: { ContentType: 'APPLICATION_JSON', Content: '{"message":"Too many requests"}' },
+      },
+      Rules: [
+        Match.objectLike({
+          Statement: {
+            RateBasedStatement: {
+              AggregateKeyType: 'IP',
+              Limit: CLIENT_ADDRESS_LIMIT_PER_WINDOW,
+              EvaluationWindowSec: CLIENT_ADDRESS_WINDOW_SECONDS,
+            },
+          },
+          Action: {
+            Block: {
+              CustomResponse: {
+                ResponseCode: 429,
+                CustomResponseBodyKey: 'Throttled',
+                ResponseHeaders: [{ Name: 'Retry-After', Value: '1' }],
+              },
+            },
+          },
+        }),
+      ],
+    });
+    const [stageId] = Object.keys(template.findResources('AWS::ApiGateway::Stage'));
+    template.hasResourceProperties('AWS::WAFv2::WebACLAssociation', {
+      ResourceArn: Match.objectLike({ 'Fn::Join': Match.arrayWith([Match.arrayWith([{ Ref: stageId }])]) }),
+    });
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Namespace: 'AWS/WAFV2',
+      MetricName: 'BlockedRequests',
+      AlarmActions: [Match.anyValue()],
+    });
+    // A quarter of the stage: one address can never spend the stage's bucket on its own.
+    expect(CLIENT_ADDRESS_THROTTLE.rateLimit * 4).toBeLessThanOrEqual(STAGE_THROTTLE.rateLimit);
   });
 
   it('answers a missing or rejected key with 401 JSON, never 403', () => {
