@@ -423,7 +423,10 @@ const STORIES: readonly (readonly [AssignmentStatus, number])[] = [
 const iso = (ms: number) => new Date(ms).toISOString();
 const slug = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, '-');
 const fill = (text: string, values: Record<string, string>) =>
-  text.replace(/\{\{(\w+)\}\}/g, (whole, name: string) => values[name] ?? whole);
+  // Own members only: `{{constructor}}` must stay as written, not become Object's constructor.
+  text.replace(/\{\{(\w+)\}\}/g, (whole, name: string) =>
+    Object.hasOwn(values, name) ? values[name]! : whole,
+  );
 
 /** A message; its id is given at the end, in time order. */
 interface DraftMessage extends MessageFields {

@@ -12,6 +12,7 @@ import {
 import { NotFoundError } from '../http/errors.ts';
 import type { SequenceInput } from '../schemas/import.ts';
 import type { AssignmentStatus, CampaignContact, ContactFields } from '../schemas/resources.ts';
+import type { SnippetVariables } from '../schemas/variables.ts';
 import {
   type AssignmentFacts,
   accumulate,
@@ -24,14 +25,19 @@ import {
   type ContactRecord,
   contactFieldsOf,
   contactKey,
+  ELIGIBILITY_CHANGE,
+  eligibilityUnchanged,
   getContact,
 } from './contacts.ts';
 
 /**
  * Assignments: a contact in one of a campaign's sequences. Creation keeps the
  * one-assignment-per-contact-per-sequence rule with a conditional write on the
- * contact's summary, and adds the new assignment's contribution to the
- * campaign and organization counters in the same transaction.
+ * contact's summary, counts the change in the contact's eligibility version,
+ * and adds the new assignment's contribution to the campaign and organization
+ * counters in the same transaction. A raw push also has the write expect the
+ * version it judged the contact at (`guarded`), so that of two pushes judging
+ * the same contact at once only one acts on that judgement.
  */
 
 /** An assignment as stored. */
@@ -49,7 +55,7 @@ export interface AssignmentRecord extends AssignmentFacts {
   completedAt: string | null;
   bouncedAt: string | null;
   unsubscribedAt: string | null;
-  variables: Record<string, string>;
+  variables: SnippetVariables;
   /** The mailbox that last wrote to the contact, and that message (for reply threading). */
   lastSenderEmail: string | null;
   lastMessageId: number | null;
@@ -71,7 +77,7 @@ export interface NewAssignment {
   completedAt?: string | null;
   bouncedAt?: string | null;
   unsubscribedAt?: string | null;
-  variables?: Record<string, string>;
+  variables?: SnippetVariables;
 }
 
 /** A stored assignment item as a record. */
@@ -91,7 +97,7 @@ export function toAssignmentRecord(item: Record<string, unknown>): AssignmentRec
     completedAt: (item.completedAt as string | null) ?? null,
     bouncedAt: (item.bouncedAt as string | null) ?? null,
     unsubscribedAt: (item.unsubscribedAt as string | null) ?? null,
-    variables: (item.variables as Record<string, string>) ?? {},
+    variables: new Map(Object.entries((item.variables as Record<string, string> | undefined) ?? {})),
     sentCount: Number(item.sentCount ?? 0),
     openCount: Number(item.openCount ?? 0),
     clickCount: Number(item.clickCount ?? 0),
@@ -174,7 +180,8 @@ function assignmentItem(orgId: number, campaignId: number, input: NewAssignment)
     completedAt: input.completedAt ?? null,
     bouncedAt: input.bouncedAt ?? null,
     unsubscribedAt: input.unsubscribedAt ?? null,
-    variables: input.variables ?? {},
+    // A Map, so that names like `constructor` reach the marshaller as names, not as a prototype lookup.
+    variables: input.variables ?? new Map(),
     sentCount: 0,
     openCount: 0,
     clickCount: 0,
@@ -190,7 +197,16 @@ const ASSIGNMENTS_PER_TRANSACTION = Math.floor((MAX_TRANSACTION_ITEMS - 2) / ITE
 /** The outcome of creating one assignment. */
 export type CreateOutcome =
   | { outcome: 'created'; assignmentId: number }
-  | { outcome: 'exists'; reason: 'id-taken' | 'sequence-taken' };
+  | { outcome: 'exists'; reason: 'id-taken' | 'sequence-taken' }
+  /** Guarded creation only: the contact changed since it was read; judge it again as it is now. */
+  | { outcome: 'contact-changed' };
+
+/** How often a transaction cancelled by concurrent ones (no condition failed) is tried again. */
+export const MAX_CONFLICT_RETRIES = 6;
+
+/** Waits a random while, growing with the attempt, so that transactions that collided spread out. */
+export const backoff = (attempt: number): Promise<void> =>
+  new Promise((resolve) => setTimeout(resolve, 10 * 2 ** attempt * Math.random()));
 
 function chunkWithDistinctContacts(inputs: NewAssignment[]): NewAssignment[][] {
   const chunks: NewAssignment[][] = [];
@@ -210,7 +226,12 @@ function chunkWithDistinctContacts(inputs: NewAssignment[]): NewAssignment[][] {
   return chunks;
 }
 
-function creationWrites(orgId: number, campaignId: number, inputs: NewAssignment[]): TransactItem[] {
+function creationWrites(
+  orgId: number,
+  campaignId: number,
+  inputs: NewAssignment[],
+  guarded: boolean,
+): TransactItem[] {
   const campaignDelta: Partial<CampaignCounts> = {};
   const organizationDelta: Partial<OrganizationCounts> = {};
   const writes: TransactItem[] = [];
@@ -219,19 +240,19 @@ function creationWrites(orgId: number, campaignId: number, inputs: NewAssignment
     const deltas = assignmentDeltas(null, factsOf(toAssignmentRecord(item)));
     accumulate(campaignDelta, deltas.campaign);
     accumulate(organizationDelta, deltas.organization);
+    const guard = guarded ? eligibilityUnchanged(input.contact) : null;
     writes.push(
       { Put: { TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
       {
         Update: {
           TableName: tableName(),
           Key: contactKey(orgId, input.contact),
-          UpdateExpression:
-            'SET assignments.#assignment = :entry, sequenceAssignments.#sequence = :assignment',
+          UpdateExpression: `SET assignments.#assignment = :entry, sequenceAssignments.#sequence = :assignment ${ELIGIBILITY_CHANGE.update}`,
           // The contact must still be blocked or not as read: the new assignment's `contactBlocked`
           // and the campaign's blocked stat depend on it (a concurrent contact_blocked event).
           ConditionExpression: `attribute_exists(pk) AND attribute_not_exists(sequenceAssignments.#sequence) AND ${
             input.contact.blocked ? 'blocked = :true' : '(attribute_not_exists(blocked) OR blocked <> :true)'
-          }`,
+          }${guard ? ` AND ${guard.condition}` : ''}`,
           ExpressionAttributeNames: {
             '#assignment': String(input.assignmentId),
             '#sequence': String(input.sequence.id),
@@ -246,6 +267,8 @@ function creationWrites(orgId: number, campaignId: number, inputs: NewAssignment
             }),
             ':assignment': input.assignmentId,
             ':true': true,
+            ...ELIGIBILITY_CHANGE.values,
+            ...guard?.values,
           },
         },
       },
@@ -262,27 +285,74 @@ function creationWrites(orgId: number, campaignId: number, inputs: NewAssignment
  * its contact-summary entry and the counters. An assignment whose id exists
  * already, or whose contact already has one in the sequence, is not created
  * (reported as `exists`); concurrent callers cannot both create one.
+ *
+ * `guarded` (a raw push): each contact must also be at the eligibility version
+ * it was read at, else its assignment is not created (`contact-changed`), so a
+ * caller that judged the contact can judge it again before it writes.
  */
 export async function createAssignments(
   orgId: number,
   campaignId: number,
   inputs: NewAssignment[],
+  options: { guarded?: boolean } = {},
 ): Promise<CreateOutcome[]> {
+  const guarded = options.guarded ?? false;
   const outcomes = new Map<number, CreateOutcome>();
   for (const chunk of chunkWithDistinctContacts(inputs)) {
-    try {
-      await transact(creationWrites(orgId, campaignId, chunk));
-      for (const input of chunk)
-        outcomes.set(input.assignmentId, { outcome: 'created', assignmentId: input.assignmentId });
-    } catch (error) {
-      if (!(error instanceof TransactionConflictError)) throw error;
-      // One of the chunk lost a race or exists already: settle them one by one.
-      for (const input of chunk) outcomes.set(input.assignmentId, await createOne(orgId, campaignId, input));
-    }
+    await createChunk(orgId, campaignId, chunk, guarded, outcomes);
   }
   return inputs.map((input) => outcomes.get(input.assignmentId)!);
 }
 
+/**
+ * One transaction for the chunk. When some of its conditions fail, those
+ * assignments are settled on their own and the rest are tried again together,
+ * so one lost race does not cost a transaction per assignment of the chunk.
+ */
+async function createChunk(
+  orgId: number,
+  campaignId: number,
+  chunk: NewAssignment[],
+  guarded: boolean,
+  outcomes: Map<number, CreateOutcome>,
+  attempt = 0,
+): Promise<void> {
+  try {
+    await transact(creationWrites(orgId, campaignId, chunk, guarded));
+    for (const input of chunk)
+      outcomes.set(input.assignmentId, { outcome: 'created', assignmentId: input.assignmentId });
+    return;
+  } catch (error) {
+    if (!(error instanceof TransactionConflictError)) throw error;
+    // The writes are an assignment and its contact per input, then the counters (the campaign's first).
+    if (error.failedConditions.includes(chunk.length * ITEMS_PER_ASSIGNMENT)) {
+      throw new NotFoundError(`Campaign ${campaignId} not found`);
+    }
+    const failed = new Set(error.failedConditions.map((index) => Math.floor(index / ITEMS_PER_ASSIGNMENT)));
+    if (failed.size === 0) {
+      // Cancelled by concurrent transactions on the same items (the counters): try again shortly.
+      if (attempt >= MAX_CONFLICT_RETRIES) throw error;
+      await backoff(attempt);
+      return createChunk(orgId, campaignId, chunk, guarded, outcomes, attempt + 1);
+    }
+    for (const [index, input] of chunk.entries()) {
+      if (!failed.has(index)) continue;
+      const idTaken = error.failedConditions.includes(index * ITEMS_PER_ASSIGNMENT);
+      outcomes.set(
+        input.assignmentId,
+        idTaken
+          ? { outcome: 'exists', reason: 'id-taken' }
+          : guarded
+            ? { outcome: 'contact-changed' }
+            : await createOne(orgId, campaignId, input),
+      );
+    }
+    const rest = chunk.filter((_, index) => !failed.has(index));
+    if (rest.length > 0) await createChunk(orgId, campaignId, rest, guarded, outcomes, attempt);
+  }
+}
+
+/** Creates one assignment without a guard (the import), following a concurrent block of its contact. */
 async function createOne(
   orgId: number,
   campaignId: number,
@@ -290,7 +360,7 @@ async function createOne(
   attempt = 0,
 ): Promise<CreateOutcome> {
   try {
-    await transact(creationWrites(orgId, campaignId, [input]));
+    await transact(creationWrites(orgId, campaignId, [input], false));
     return { outcome: 'created', assignmentId: input.assignmentId };
   } catch (error) {
     if (!(error instanceof TransactionConflictError)) throw error;
@@ -304,8 +374,8 @@ async function createOne(
       return { outcome: 'exists', reason: 'sequence-taken' };
     }
     if (error.failedConditions.includes(2)) throw new NotFoundError(`Campaign ${campaignId} not found`);
-    if (attempt < 5) {
-      await new Promise((resolve) => setTimeout(resolve, 10 * 2 ** attempt * Math.random()));
+    if (attempt < MAX_CONFLICT_RETRIES) {
+      await backoff(attempt);
       return createOne(orgId, campaignId, input, attempt + 1);
     }
     throw error;

@@ -14,6 +14,11 @@ import type { AssignmentStatus, Channel, ContactFields } from '../schemas/resour
  * it is blocked and, per assignment, the sequence, channel, status and
  * completion time. Assignment writes keep the summary current in the same
  * transaction, so the raw-push checks read one item per contact.
+ *
+ * The summary has a version (`eligibilityVersion`, absent until the first
+ * change): every write that adds or withdraws an assignment or blocks the
+ * contact adds one. A raw push writes only while the contact is at the version
+ * it judged it by, so parallel pushes cannot each act on the same judgement.
  */
 
 /** One assignment as the contact's eligibility summary records it. */
@@ -31,6 +36,8 @@ export interface ContactRecord extends ContactFields {
   assignments: Record<string, ContactAssignmentEntry>;
   /** Sequence id → the contact's one assignment in it (the uniqueness guard). */
   sequenceAssignments: Record<string, number>;
+  /** How often assignments were added or withdrawn, or the contact blocked (0: never). */
+  eligibilityVersion: number;
 }
 
 /** Emails are compared case-insensitively everywhere. */
@@ -71,7 +78,27 @@ export function toContactRecord(item: Record<string, unknown>): ContactRecord {
     blocked: item.blocked === true,
     assignments: (item.assignments as Record<string, ContactAssignmentEntry>) ?? {},
     sequenceAssignments: (item.sequenceAssignments as Record<string, number>) ?? {},
+    eligibilityVersion: Number(item.eligibilityVersion ?? 0),
   };
+}
+
+/** The clause (and its value) every write that changes a contact's eligibility summary adds to its update. */
+export const ELIGIBILITY_CHANGE = {
+  update: 'ADD eligibilityVersion :versionStep',
+  values: { ':versionStep': 1 },
+} as const;
+
+/** The condition that the contact's eligibility summary is still at the version `contact` was read at. */
+export function eligibilityUnchanged(contact: Pick<ContactRecord, 'eligibilityVersion'>): {
+  condition: string;
+  values: Record<string, number>;
+} {
+  return contact.eligibilityVersion === 0
+    ? { condition: 'attribute_not_exists(eligibilityVersion)', values: {} }
+    : {
+        condition: 'eligibilityVersion = :readVersion',
+        values: { ':readVersion': contact.eligibilityVersion },
+      };
 }
 
 /**
@@ -141,13 +168,20 @@ export async function getContact(
   return Item ? toContactRecord(Item) : null;
 }
 
-/** Reads contacts by email in batches of 100 (BatchGetItem); the map is keyed by normalized email. */
+/**
+ * Reads contacts by email in batches of 100 (BatchGetItem); the map is keyed by
+ * normalized email. `consistent` reads see every write that completed before.
+ */
 export async function getContactsByEmail(
   orgId: number,
   emails: readonly string[],
+  options: { consistent?: boolean } = {},
 ): Promise<Map<string, ContactRecord>> {
   const unique = [...new Set(emails.map(normalizeEmail))];
-  const items = await batchGet(unique.map((email) => contactKey(orgId, { id: 0, email })));
+  const items = await batchGet(
+    unique.map((email) => contactKey(orgId, { id: 0, email })),
+    options,
+  );
   const found = new Map<string, ContactRecord>();
   for (const record of items.map(toContactRecord)) {
     if (record.email) found.set(normalizeEmail(record.email), record);
@@ -167,11 +201,15 @@ export function blockContactWrites(orgId: number, contact: ContactRecord): Trans
       Update: {
         TableName: tableName(),
         Key: contactKey(orgId, contact),
-        UpdateExpression: 'SET blocked = :true',
+        UpdateExpression: `SET blocked = :true ${ELIGIBILITY_CHANGE.update}`,
         // Also fails when an assignment was added or withdrawn since the contact was read (a
         // concurrent push): the caller reads again, so every assignment of the contact is flagged.
         ConditionExpression: 'attribute_exists(pk) AND blocked <> :true AND size(assignments) = :count',
-        ExpressionAttributeValues: { ':true': true, ':count': Object.keys(contact.assignments).length },
+        ExpressionAttributeValues: {
+          ':true': true,
+          ':count': Object.keys(contact.assignments).length,
+          ...ELIGIBILITY_CHANGE.values,
+        },
       },
     },
   ];

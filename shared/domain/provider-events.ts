@@ -9,7 +9,7 @@ import type { ProviderEvent } from '../schemas/import.ts';
 import type { AssignmentFacts } from './aggregates.ts';
 import { assignmentDeltas } from './aggregates.ts';
 import { type AssignmentRecord, factsOf, toAssignmentRecord } from './assignments.ts';
-import { blockContactWrites, contactKey, getContact } from './contacts.ts';
+import { blockContactWrites, contactKey, ELIGIBILITY_CHANGE, getContact } from './contacts.ts';
 import { LIFECYCLE, transition } from './lifecycle.ts';
 import {
   assignmentMessageUpdate,
@@ -218,13 +218,14 @@ async function eventWrites(
       Update: {
         TableName: tableName(),
         Key: contactKey(orgId, assignment.contact),
-        UpdateExpression:
-          'SET assignments.#assignment.#status = :status, assignments.#assignment.completedAt = :completedAt',
+        // A status change moves the contact's eligibility: a push judging it concurrently must judge again.
+        UpdateExpression: `SET assignments.#assignment.#status = :status, assignments.#assignment.completedAt = :completedAt ${ELIGIBILITY_CHANGE.update}`,
         ConditionExpression: 'attribute_exists(pk)',
         ExpressionAttributeNames: { '#assignment': String(assignment.assignmentId), '#status': 'status' },
         ExpressionAttributeValues: {
           ':status': next.status,
           ':completedAt': next.stamp === 'completedAt' ? at : assignment.completedAt,
+          ...ELIGIBILITY_CHANGE.values,
         },
       },
     });

@@ -8,13 +8,22 @@ import {
   TransactionConflictError,
   transact,
 } from '../db/transactions.ts';
-import { BadRequestError } from '../http/errors.ts';
+import { BadRequestError, ConflictError } from '../http/errors.ts';
 import type { SequenceInput } from '../schemas/import.ts';
 import { INELIGIBILITY_REASONS, type IneligibilityReason } from '../schemas/raw.ts';
+import type { SnippetVariables } from '../schemas/variables.ts';
 import { accumulate, assignmentDeltas, type CampaignCounts } from './aggregates.ts';
-import { createAssignments, type NewAssignment } from './assignments.ts';
+import { backoff, createAssignments, MAX_CONFLICT_RETRIES, type NewAssignment } from './assignments.ts';
 import type { CampaignRecord } from './campaigns.ts';
-import { type ContactRecord, contactKey, getContact, newContactItem, toContactRecord } from './contacts.ts';
+import {
+  type ContactRecord,
+  contactKey,
+  ELIGIBILITY_CHANGE,
+  eligibilityUnchanged,
+  getContactsByEmail,
+  newContactItem,
+  toContactRecord,
+} from './contacts.ts';
 import { type Bypass, evaluate, loadEligibilityInputs, type Verdict } from './eligibility.ts';
 
 /**
@@ -24,9 +33,14 @@ import { type Bypass, evaluate, loadEligibilityInputs, type Verdict } from './el
  * Primary course of a push: 1. read campaign, settings, exclusions and the
  * contacts (11 requests for 1,000) 2. judge each contact 3. create the new
  * contacts, withdraw taken-over pending assignments, create assignments and
- * update existing ones — all in transactions of many contacts each, with
- * conditions that keep one assignment per contact and sequence under
- * concurrent pushes.
+ * update existing ones — all in transactions of many contacts each.
+ *
+ * Every write that changes a contact's eligibility expects the contact's
+ * eligibility version it was judged at (`contacts.ts`), in the same transaction
+ * as the change. A contact that changed meanwhile (a parallel push gave it an
+ * assignment, created it first, or withdrew one) is read again, consistently,
+ * and judged again, up to MAX_JUDGEMENTS times; so parallel pushes end as if
+ * they had run one after another.
  */
 
 /** A validated contact of a push (email normalized, company domain normalized). */
@@ -38,7 +52,7 @@ export interface PushContact {
   linkedinUrl?: string;
   companyName?: string;
   companyDomain?: string;
-  variables: Record<string, string>;
+  variables: SnippetVariables;
 }
 
 export interface PushOptions extends Bypass {
@@ -124,10 +138,47 @@ export async function checkEligibility(
   return { results, summary };
 }
 
-interface Plan {
+/** How often a push judges a contact: once, and again after each concurrent change that beat its write. */
+export const MAX_JUDGEMENTS = 8;
+
+/** Contacts kept changing under a push, which gave up judging them (409; sending it again finishes it). */
+export class ContactsKeptChangingError extends ConflictError {
+  constructor(emails: string[]) {
+    super(
+      `Contacts changed by concurrent requests ${MAX_JUDGEMENTS} times while this push ran (${emails
+        .slice(0, 3)
+        .join(', ')}${emails.length > 3 ? ', …' : ''}): send the push again`,
+    );
+  }
+}
+
+/** What a push did with one contact. */
+type Outcome =
+  | { kind: 'created' | 'updated'; assignmentId: number }
+  | { kind: 'skipped'; reasons: IneligibilityReason[] };
+
+/** A contact as a round of the push found it: its stored record, or null when it is not known yet. */
+interface Candidate {
   contact: PushContact;
   record: ContactRecord | null;
+}
+
+/** A contact the push writes, with the verdict it was judged by. */
+interface Plan {
+  contact: PushContact;
+  record: ContactRecord;
   verdict: Verdict;
+}
+
+/** What every round of one push shares. */
+interface PushContext {
+  orgId: number;
+  campaignId: number;
+  sequence: SequenceInput;
+  options: PushOptions;
+  createdAt: string;
+  judge(candidate: Candidate): Verdict;
+  outcomes: Map<string, Outcome>;
 }
 
 /** Pushes contacts (normalized, deduplicated, validated by the caller) into the campaign's sequence. */
@@ -145,85 +196,148 @@ export async function pushContacts(
   );
   const sequence = targetSequence(inputs.campaign, options.sequenceId);
   const now = Date.now();
-  const skippedContacts: UpsertResult['skippedContacts'] = [];
-  const plans: Plan[] = [];
-  for (const contact of contacts) {
-    const record = inputs.contacts.get(contact.email) ?? null;
-    const verdict = evaluate(
-      record,
-      inputs.isExcluded(contact.email, contact.companyDomain ?? record?.company_domain ?? null),
-      { sequence, cooldownDays: inputs.cooldownDays, now },
-      options,
-    );
-    if (options.skipIneligible && verdict.reasons.length > 0)
-      skippedContacts.push({ email: contact.email, reasons: verdict.reasons });
-    else plans.push({ contact, record, verdict });
-  }
-
-  const records = await ensureContacts(orgId, plans);
-  await withdrawPending(orgId, plans, records);
-
-  const outcome = new Map<string, { kind: 'created' | 'updated'; assignmentId: number }>();
-  const toUpdate = plans.filter((plan) => plan.verdict.existingInSequence !== null);
-  const toCreate = plans.filter((plan) => plan.verdict.existingInSequence === null);
-  const assignmentIds = await allocateIds('assignment', toCreate.length);
-  const createdAt = new Date(now).toISOString();
-  const newAssignments: NewAssignment[] = toCreate.map((plan, index) => ({
-    assignmentId: assignmentIds[index]!,
+  const context: PushContext = {
+    orgId,
+    campaignId,
     sequence,
-    contact: records.get(plan.contact.email)!,
-    status: options.triggerIntake ? 'scheduled' : 'pending-approval',
-    createdAt,
-    approvedAt: options.triggerIntake ? createdAt : null,
-    variables: plan.contact.variables,
-  }));
-  const created = await createAssignments(orgId, campaignId, newAssignments);
-  for (const [index, result] of created.entries()) {
-    const plan = toCreate[index]!;
-    if (result.outcome === 'created') {
-      outcome.set(plan.contact.email, { kind: 'created', assignmentId: result.assignmentId });
-      continue;
-    }
-    // A concurrent push gave the contact an assignment in this sequence first.
-    const current = await getContact(orgId, { id: 0, email: plan.contact.email });
-    const existing = current?.sequenceAssignments[String(sequence.id)];
-    if (existing === undefined)
-      throw new Error(`Assignment of ${plan.contact.email} vanished during the push`);
-    if (options.skipIneligible)
-      skippedContacts.push({ email: plan.contact.email, reasons: ['cooldown_same_sequence'] });
-    else toUpdate.push({ ...plan, verdict: { ...plan.verdict, existingInSequence: existing } });
-  }
-  await updateVariables(orgId, toUpdate);
-  for (const plan of toUpdate)
-    outcome.set(plan.contact.email, { kind: 'updated', assignmentId: plan.verdict.existingInSequence! });
+    options,
+    createdAt: new Date(now).toISOString(),
+    judge: ({ contact, record }) =>
+      evaluate(
+        record,
+        inputs.isExcluded(contact.email, contact.companyDomain ?? record?.company_domain ?? null),
+        { sequence, cooldownDays: inputs.cooldownDays, now },
+        options,
+      ),
+    outcomes: new Map(),
+  };
 
-  const ordered = contacts.flatMap((contact) => {
-    const entry = outcome.get(contact.email);
-    return entry ? [entry] : [];
+  let candidates: Candidate[] = contacts.map((contact) => ({
+    contact,
+    record: inputs.contacts.get(contact.email) ?? null,
+  }));
+  for (let judgement = 1; candidates.length > 0; judgement++) {
+    if (judgement > 1) {
+      if (judgement > MAX_JUDGEMENTS) {
+        throw new ContactsKeptChangingError(candidates.map((candidate) => candidate.contact.email));
+      }
+      await backoff(judgement - 1);
+      const current = await getContactsByEmail(
+        orgId,
+        candidates.map((candidate) => candidate.contact.email),
+        { consistent: true },
+      );
+      candidates = candidates.map(({ contact }) => ({ contact, record: current.get(contact.email) ?? null }));
+    }
+    candidates = await pushRound(context, candidates);
+  }
+
+  const { outcomes } = context;
+  const written = contacts.flatMap((contact) => {
+    const outcome = outcomes.get(contact.email);
+    return outcome && outcome.kind !== 'skipped' ? [outcome] : [];
   });
-  const skippedOrder = new Map(contacts.map((contact, index) => [contact.email, index]));
+  const skippedContacts = contacts.flatMap((contact) => {
+    const outcome = outcomes.get(contact.email);
+    return outcome?.kind === 'skipped' ? [{ email: contact.email, reasons: outcome.reasons }] : [];
+  });
   return {
-    created: ordered.filter((entry) => entry.kind === 'created').length,
-    updated: ordered.filter((entry) => entry.kind === 'updated').length,
+    created: written.filter((outcome) => outcome.kind === 'created').length,
+    updated: written.filter((outcome) => outcome.kind === 'updated').length,
     skipped: skippedContacts.length,
-    assignmentIds: ordered.map((entry) => entry.assignmentId),
+    assignmentIds: written.map((outcome) => outcome.assignmentId),
     errors,
-    skippedContacts: skippedContacts.sort((a, b) => skippedOrder.get(a.email)! - skippedOrder.get(b.email)!),
+    skippedContacts,
   };
 }
 
-/** Creates the contacts not known yet (conditional puts, 100 per transaction); returns every plan's contact. */
-async function ensureContacts(orgId: number, plans: Plan[]): Promise<Map<string, ContactRecord>> {
-  const records = new Map<string, ContactRecord>();
-  const missing = plans.filter((plan) => {
-    if (plan.record) records.set(plan.contact.email, plan.record);
-    return !plan.record;
-  });
-  const ids = await allocateIds('contact', missing.length);
-  const items = missing.map((plan, index) => {
-    const { contact } = plan;
+/**
+ * Judges the candidates and writes what the verdicts say, recording each
+ * contact's outcome. Returns the candidates whose writes found the contact
+ * changed since it was read: they must be read and judged again.
+ */
+async function pushRound(context: PushContext, candidates: Candidate[]): Promise<Candidate[]> {
+  const { orgId, campaignId, sequence, options, outcomes } = context;
+  const changed: Candidate[] = [];
+  const known: Plan[] = [];
+  const unknown: Candidate[] = [];
+  const verdicts = new Map<string, Verdict>();
+  for (const candidate of candidates) {
+    const verdict = context.judge(candidate);
+    if (options.skipIneligible && verdict.reasons.length > 0) {
+      outcomes.set(candidate.contact.email, { kind: 'skipped', reasons: verdict.reasons });
+    } else if (candidate.record) {
+      known.push({ contact: candidate.contact, record: candidate.record, verdict });
+    } else {
+      unknown.push(candidate);
+      verdicts.set(candidate.contact.email, verdict);
+    }
+  }
+
+  const { created, taken } = await createContacts(orgId, unknown);
+  changed.push(...taken);
+  const plans = [
+    ...known,
+    ...created.map(({ contact, record }) => ({ contact, record, verdict: verdicts.get(contact.email)! })),
+  ];
+
+  const { withdrawn, failed } = await withdrawPending(
+    orgId,
+    plans.filter((plan) => plan.verdict.withdraw.length > 0),
+  );
+  changed.push(...failed);
+  const notWithdrawn = new Set(failed);
+  const ready = plans
+    .filter((plan) => !notWithdrawn.has(plan))
+    .map((plan) => ({ ...plan, record: withdrawn.get(plan.contact.email) ?? plan.record }));
+
+  const toCreate = ready.filter((plan) => plan.verdict.existingInSequence === null);
+  const assignmentIds = await allocateIds('assignment', toCreate.length);
+  const newAssignments: NewAssignment[] = toCreate.map((plan, index) => ({
+    assignmentId: assignmentIds[index]!,
+    sequence,
+    contact: plan.record,
+    status: options.triggerIntake ? 'scheduled' : 'pending-approval',
+    createdAt: context.createdAt,
+    approvedAt: options.triggerIntake ? context.createdAt : null,
+    variables: plan.contact.variables,
+  }));
+  const results = await createAssignments(orgId, campaignId, newAssignments, { guarded: true });
+  for (const [index, result] of results.entries()) {
+    const plan = toCreate[index]!;
+    if (result.outcome === 'created') {
+      outcomes.set(plan.contact.email, { kind: 'created', assignmentId: result.assignmentId });
+    } else if (result.outcome === 'contact-changed') {
+      changed.push(plan);
+    } else {
+      throw new Error(`Assignment id ${newAssignments[index]!.assignmentId} was allocated twice`);
+    }
+  }
+
+  const toUpdate = ready.filter((plan) => plan.verdict.existingInSequence !== null);
+  const gone = new Set(await updateVariables(orgId, toUpdate));
+  changed.push(...gone);
+  for (const plan of toUpdate) {
+    if (gone.has(plan)) continue;
+    outcomes.set(plan.contact.email, { kind: 'updated', assignmentId: plan.verdict.existingInSequence! });
+  }
+  return changed;
+}
+
+/**
+ * Creates the contacts not known yet (conditional puts, 100 per transaction).
+ * Returns the records created, and the candidates another request created
+ * first (`taken`: to be read and judged as stored).
+ */
+async function createContacts(
+  orgId: number,
+  candidates: Candidate[],
+): Promise<{ created: { contact: PushContact; record: ContactRecord }[]; taken: Candidate[] }> {
+  const ids = await allocateIds('contact', candidates.length);
+  const pending = candidates.map((candidate, index) => {
+    const { contact } = candidate;
     const fullName = [contact.firstName, contact.lastName].filter(Boolean).join(' ');
-    return newContactItem(orgId, {
+    const item = newContactItem(orgId, {
       id: ids[index]!,
       email: contact.email,
       first_name: contact.firstName ?? null,
@@ -234,51 +348,57 @@ async function ensureContacts(orgId: number, plans: Plan[]): Promise<Map<string,
       company_name: contact.companyName ?? null,
       company_domain: contact.companyDomain ?? null,
     });
+    return { candidate, item };
   });
-  for (let start = 0; start < items.length; start += MAX_TRANSACTION_ITEMS) {
-    const chunk = items.slice(start, start + MAX_TRANSACTION_ITEMS);
-    try {
-      await transact(
-        chunk.map((Item) => ({
-          Put: { TableName: tableName(), Item, ConditionExpression: 'attribute_not_exists(pk)' },
-        })),
-      );
-      for (const item of chunk) records.set(item.email as string, toContactRecord(item));
-    } catch (error) {
-      if (!(error instanceof TransactionConflictError)) throw error;
-      // Some were created concurrently: settle one by one, taking the stored contact where it exists.
-      for (const item of chunk) records.set(item.email as string, await createOrRead(orgId, item));
+  const created: { contact: PushContact; record: ContactRecord }[] = [];
+  const taken: Candidate[] = [];
+  for (let start = 0; start < pending.length; start += MAX_TRANSACTION_ITEMS) {
+    let chunk = pending.slice(start, start + MAX_TRANSACTION_ITEMS);
+    for (let attempt = 0; chunk.length > 0; ) {
+      try {
+        await transact(
+          chunk.map(({ item }) => ({
+            Put: { TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' },
+          })),
+        );
+        for (const { candidate, item } of chunk)
+          created.push({ contact: candidate.contact, record: toContactRecord(item) });
+        chunk = [];
+      } catch (error) {
+        if (!(error instanceof TransactionConflictError)) throw error;
+        if (error.failedConditions.length === 0) {
+          // Cancelled by a concurrent transaction on one of the contacts: try again shortly.
+          if (++attempt > MAX_CONFLICT_RETRIES) throw error;
+          await backoff(attempt);
+          continue;
+        }
+        // Created concurrently: those are judged again as stored; the others are tried again together.
+        taken.push(
+          ...chunk
+            .filter((_, index) => error.failedConditions.includes(index))
+            .map((entry) => entry.candidate),
+        );
+        chunk = chunk.filter((_, index) => !error.failedConditions.includes(index));
+      }
     }
   }
-  return records;
-}
-
-async function createOrRead(orgId: number, item: Record<string, unknown>): Promise<ContactRecord> {
-  try {
-    await transact([
-      { Put: { TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
-    ]);
-    return toContactRecord(item);
-  } catch (error) {
-    if (!(error instanceof TransactionConflictError)) throw error;
-    const existing = await getContact(orgId, { id: 0, email: item.email as string });
-    if (!existing) throw error;
-    return existing;
-  }
+  return { created, taken };
 }
 
 /** The writes that withdraw one contact's pending assignments, and what they take off each campaign's counters. */
 interface Withdrawal {
+  plan: Plan;
   writes: TransactItem[];
   campaignDeltas: Map<number, Partial<CampaignCounts>>;
 }
 
-function withdrawalOf(orgId: number, contact: ContactRecord, assignmentIds: number[]): Withdrawal {
+function withdrawalOf(orgId: number, plan: Plan): Withdrawal {
+  const contact = plan.record;
   const writes: TransactItem[] = [];
   const removals: string[] = [];
   const names: Record<string, string> = {};
   const campaignDeltas = new Map<number, Partial<CampaignCounts>>();
-  for (const [index, assignmentId] of assignmentIds.entries()) {
+  for (const [index, assignmentId] of plan.verdict.withdraw.entries()) {
     const entry = contact.assignments[String(assignmentId)]!;
     writes.push({
       Delete: {
@@ -307,20 +427,19 @@ function withdrawalOf(orgId: number, contact: ContactRecord, assignmentIds: numb
     accumulate(delta, campaign);
     campaignDeltas.set(entry.campaignId, delta);
   }
+  // The stats taken off above assume the contact's assignments and blocked flag as read: its version says so.
+  const guard = eligibilityUnchanged(contact);
   writes.push({
     Update: {
       TableName: tableName(),
       Key: contactKey(orgId, contact),
-      UpdateExpression: `REMOVE ${removals.join(', ')}`,
-      // The blocked stat taken off above assumes the contact is as read; a concurrent block fails this.
-      ConditionExpression: contact.blocked
-        ? 'blocked = :true'
-        : '(attribute_not_exists(blocked) OR blocked <> :true)',
+      UpdateExpression: `REMOVE ${removals.join(', ')} ${ELIGIBILITY_CHANGE.update}`,
+      ConditionExpression: guard.condition,
       ExpressionAttributeNames: names,
-      ExpressionAttributeValues: { ':true': true },
+      ExpressionAttributeValues: { ...ELIGIBILITY_CHANGE.values, ...guard.values },
     },
   });
-  return { writes, campaignDeltas };
+  return { plan, writes, campaignDeltas };
 }
 
 /** One transaction for several withdrawals, their campaign counter changes merged per campaign. */
@@ -341,62 +460,100 @@ function withdrawalTransaction(orgId: number, withdrawals: Withdrawal[]): Transa
   ];
 }
 
+/** The contact once its pending assignments are withdrawn, as the creation that follows must expect it. */
+function afterWithdrawal(plan: Plan): ContactRecord {
+  const assignments = { ...plan.record.assignments };
+  const sequenceAssignments = { ...plan.record.sequenceAssignments };
+  for (const assignmentId of plan.verdict.withdraw) {
+    const entry = assignments[String(assignmentId)];
+    if (entry) delete sequenceAssignments[String(entry.sequenceId)];
+    delete assignments[String(assignmentId)];
+  }
+  return {
+    ...plan.record,
+    assignments,
+    sequenceAssignments,
+    eligibilityVersion: plan.record.eligibilityVersion + 1,
+  };
+}
+
 /**
  * Withdraws (deletes) the pending assignments a takeover replaces, with their
- * contact-summary entries and counters, many contacts per transaction. One
- * approved or withdrawn meanwhile is left as it is.
+ * contact-summary entries and counters, many contacts per transaction. Returns
+ * each withdrawn contact as it now is, and the plans whose contact changed
+ * since it was read (one of them approved, a concurrent push's assignment):
+ * those are judged again.
  */
 async function withdrawPending(
   orgId: number,
   plans: Plan[],
-  records: Map<string, ContactRecord>,
-): Promise<void> {
-  const withdrawals: Withdrawal[] = [];
-  for (const plan of plans.filter((candidate) => candidate.verdict.withdraw.length > 0)) {
-    const contact = records.get(plan.contact.email)!;
-    withdrawals.push(withdrawalOf(orgId, contact, plan.verdict.withdraw));
-    // The assignments about to be created are checked against this record's summary.
-    for (const assignmentId of plan.verdict.withdraw) {
-      const entry = contact.assignments[String(assignmentId)];
-      if (entry) delete contact.sequenceAssignments[String(entry.sequenceId)];
-      delete contact.assignments[String(assignmentId)];
-    }
-  }
+): Promise<{ withdrawn: Map<string, ContactRecord>; failed: Plan[] }> {
+  const withdrawn = new Map<string, ContactRecord>();
+  const failed: Plan[] = [];
   let batch: Withdrawal[] = [];
   const flush = async () => {
     if (batch.length === 0) return;
     try {
       await transact(withdrawalTransaction(orgId, batch));
+      for (const { plan } of batch) withdrawn.set(plan.contact.email, afterWithdrawal(plan));
     } catch (error) {
       if (!(error instanceof TransactionConflictError)) throw error;
       for (const withdrawal of batch) {
-        await transact(withdrawalTransaction(orgId, [withdrawal])).catch((single) => {
+        try {
+          await transact(withdrawalTransaction(orgId, [withdrawal]));
+          withdrawn.set(withdrawal.plan.contact.email, afterWithdrawal(withdrawal.plan));
+        } catch (single) {
           if (!(single instanceof TransactionConflictError)) throw single;
-        });
+          failed.push(withdrawal.plan);
+        }
       }
     }
     batch = [];
   };
-  for (const withdrawal of withdrawals) {
+  for (const withdrawal of plans.map((plan) => withdrawalOf(orgId, plan))) {
     // The transaction holds every write plus one counter update per campaign touched.
     if (withdrawalTransaction(orgId, [...batch, withdrawal]).length > MAX_TRANSACTION_ITEMS) await flush();
     batch.push(withdrawal);
   }
   await flush();
+  return { withdrawn, failed };
 }
 
-/** Sets the new variables on existing assignments, 100 per transaction. */
-async function updateVariables(orgId: number, plans: Plan[]): Promise<void> {
-  const writes: TransactItem[] = plans.map((plan) => ({
-    Update: {
-      TableName: tableName(),
-      Key: keys.assignment(orgId, plan.verdict.existingInSequence!),
-      UpdateExpression: 'SET variables = :variables ADD version :one',
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeValues: { ':variables': plan.contact.variables, ':one': 1 },
-    },
-  }));
-  for (let start = 0; start < writes.length; start += MAX_TRANSACTION_ITEMS) {
-    await transact(writes.slice(start, start + MAX_TRANSACTION_ITEMS));
+/**
+ * Sets the new variables on existing assignments, 100 per transaction. Returns
+ * the plans whose assignment is gone (withdrawn by a concurrent takeover): those
+ * are judged again.
+ */
+async function updateVariables(orgId: number, plans: Plan[]): Promise<Plan[]> {
+  const gone: Plan[] = [];
+  for (let start = 0; start < plans.length; start += MAX_TRANSACTION_ITEMS) {
+    let chunk = plans.slice(start, start + MAX_TRANSACTION_ITEMS);
+    for (let attempt = 0; chunk.length > 0; ) {
+      try {
+        await transact(
+          chunk.map((plan) => ({
+            Update: {
+              TableName: tableName(),
+              Key: keys.assignment(orgId, plan.verdict.existingInSequence!),
+              UpdateExpression: 'SET variables = :variables ADD version :one',
+              ConditionExpression: 'attribute_exists(pk)',
+              ExpressionAttributeValues: { ':variables': plan.contact.variables, ':one': 1 },
+            },
+          })),
+        );
+        chunk = [];
+      } catch (error) {
+        if (!(error instanceof TransactionConflictError)) throw error;
+        if (error.failedConditions.length === 0) {
+          // Cancelled by a concurrent transaction on one of the assignments: try again shortly.
+          if (++attempt > MAX_CONFLICT_RETRIES) throw error;
+          await backoff(attempt);
+          continue;
+        }
+        gone.push(...chunk.filter((_, index) => error.failedConditions.includes(index)));
+        chunk = chunk.filter((_, index) => !error.failedConditions.includes(index));
+      }
+    }
   }
+  return gone;
 }

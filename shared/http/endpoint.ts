@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import { logger } from '../logger.ts';
 import { observability } from '../observability.ts';
 import { BadRequestError, HttpError, PayloadTooLargeError, UnauthorizedError } from './errors.ts';
+import { JSON_TOO_DEEP_MESSAGE, nestsDeeperThan } from './json-depth.ts';
 import { MAX_BODY_BYTES } from './limits.ts';
 
 /**
@@ -96,6 +97,8 @@ function parseBody(event: APIGatewayProxyEvent): unknown {
   }
   const text = event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
   if (Buffer.byteLength(text) > MAX_BODY_BYTES) throw new PayloadTooLargeError();
+  // Refused before parsing: validation, fingerprints and the marshaller all recurse into the body.
+  if (nestsDeeperThan(text)) throw new BadRequestError(JSON_TOO_DEEP_MESSAGE);
   try {
     return JSON.parse(text);
   } catch {

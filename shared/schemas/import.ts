@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { assignmentStatus, channel, messageType, responseType, signal } from './resources.ts';
+import { snippetVariables } from './variables.ts';
 
 /**
  * The operator import document (`outreach-admin import --org ID FILE`) and the
@@ -102,8 +103,8 @@ export const assignmentInput = z.object({
   completed_at: timestamp.nullable().optional(),
   bounced_at: timestamp.nullable().optional(),
   unsubscribed_at: timestamp.nullable().optional(),
-  /** Snippet variables, as a raw push would set them. */
-  variables: z.record(z.string(), z.string()).optional(),
+  /** Snippet variables, with the names and limits of a raw push. */
+  variables: snippetVariables.optional(),
 });
 export type AssignmentInput = z.infer<typeof assignmentInput>;
 

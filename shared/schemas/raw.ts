@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import type { EndpointSchemas } from '../http/endpoint.ts';
 import { domainString, emailAddress, idParam } from './params.ts';
+import { snippetVariables } from './variables.ts';
 
 /**
  * The raw operations. The push validates its envelope as a whole (400) but
  * each contact on its own: a bad contact lands in `errors` and the others
- * proceed. Limits: 1,000 contacts or emails per request; variable names
- * `[A-Za-z0-9_]{1,64}`, at most 50 per contact, values at most 10 kB, and
- * 16 kB of names and values per contact in all.
+ * proceed. Limits: 1,000 contacts or emails per request; snippet variables
+ * as `./variables.ts` says (names, count and sizes).
  */
 
 /** Why a contact may not be pushed, in the order responses list them (ARCHITECTURE §4). */
@@ -24,40 +24,6 @@ export type IneligibilityReason = (typeof INELIGIBILITY_REASONS)[number];
 export const MAX_CONTACTS_PER_REQUEST = 1000;
 /** Longest `Idempotency-Key` header a push accepts. */
 export const MAX_IDEMPOTENCY_KEY = 255;
-export const MAX_VARIABLES = 50;
-export const MAX_VARIABLE_BYTES = 10 * 1024;
-/**
- * A contact's variables are stored on its assignment, and a push updates up to
- * 100 assignments in one transaction: 16 kB each (beside the contact's details)
- * keeps an item far below DynamoDB's 400 KB and such a transaction below its
- * 4 MB. Fifty values of 10 kB would fit neither.
- */
-export const MAX_VARIABLES_TOTAL_BYTES = 16 * 1024;
-
-const variablesBytes = (variables: Record<string, string>): number =>
-  Object.entries(variables).reduce(
-    (total, [name, value]) => total + Buffer.byteLength(name) + Buffer.byteLength(value),
-    0,
-  );
-
-const variables = z
-  .record(
-    z.string().regex(/^[A-Za-z0-9_]{1,64}$/, 'variable names are 1-64 letters, digits or underscores'),
-    z
-      .string()
-      .refine(
-        (value) => Buffer.byteLength(value) <= MAX_VARIABLE_BYTES,
-        `must be at most ${MAX_VARIABLE_BYTES} bytes`,
-      ),
-  )
-  .refine((value) => Object.keys(value).length <= MAX_VARIABLES, `at most ${MAX_VARIABLES} variables`)
-  .refine(
-    (value) => variablesBytes(value) <= MAX_VARIABLES_TOTAL_BYTES,
-    `at most ${MAX_VARIABLES_TOTAL_BYTES} bytes of names and values in all`,
-  )
-  .meta({
-    description: `Snippet variables for the sequence's templates: at most ${MAX_VARIABLES}, names of 1-64 letters, digits or underscores, each value at most ${MAX_VARIABLE_BYTES} bytes, ${MAX_VARIABLES_TOTAL_BYTES} bytes of names and values in all (UTF-8).`,
-  });
 
 /** One contact of a push. */
 export const rawContact = z.object({
@@ -68,7 +34,7 @@ export const rawContact = z.object({
   linkedinUrl: z.string().max(2048).optional(),
   companyName: z.string().max(500).optional(),
   companyDomain: domainString.optional(),
-  variables: variables.default({}),
+  variables: snippetVariables.prefault({}),
 });
 
 const bypassFlags = {

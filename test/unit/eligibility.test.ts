@@ -44,6 +44,7 @@ function contact(entries: Record<number, Partial<ContactAssignmentEntry>>, block
     blocked,
     assignments,
     sequenceAssignments: {},
+    eligibilityVersion: Object.keys(assignments).length,
   };
 }
 
