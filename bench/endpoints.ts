@@ -2,6 +2,7 @@ import { createApiKey } from '../shared/auth/api-keys.ts';
 import { getCampaign } from '../shared/domain/campaigns.ts';
 import { createOrganization } from '../shared/domain/organizations.ts';
 import { MAX_WEBHOOKS_PER_ORGANIZATION } from '../shared/domain/webhooks.ts';
+import { MAX_MCP_CLIENT_RATE } from '../shared/mcp/limits.ts';
 import { createOAuthClient } from '../shared/oauth/clients.ts';
 import { codeChallengeOf } from '../shared/oauth/grants.ts';
 import { routes } from '../shared/routes.ts';
@@ -159,7 +160,10 @@ export async function prepareFixtures(
     creators.push((await createApiKey(orgId)).apiKey);
   }
 
-  const client = await createOAuthClient(demo.orgId, 'Bench Assistant', [REDIRECT_URI]);
+  // The bench measures /mcp at full speed, not the default per-client rate (shared/mcp/limits.ts).
+  const client = await createOAuthClient(demo.orgId, 'Bench Assistant', [REDIRECT_URI], {
+    rateLimit: MAX_MCP_CLIENT_RATE,
+  });
   const accessToken = await clientCredentialsToken(apiUrl, client);
 
   return {

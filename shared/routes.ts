@@ -178,7 +178,14 @@ export const routes = [
     table: ['GetItem', 'PutItem', 'UpdateItem'],
   },
   // The MCP server and its OAuth endpoints, outside /public/v1 and without the API key.
-  { name: 'mcp', method: 'ANY', path: '/mcp', auth: 'none', table: ['BatchGetItem', 'GetItem', 'Query'] },
+  {
+    name: 'mcp',
+    method: 'ANY',
+    path: '/mcp',
+    auth: 'none',
+    // UpdateItem: the per-client request counter (shared/mcp/rate-limit.ts).
+    table: ['BatchGetItem', 'GetItem', 'Query', 'UpdateItem'],
+  },
   {
     name: 'oauth-protected-resource',
     handler: 'oauth-metadata',
@@ -210,14 +217,16 @@ export const routes = [
     method: 'POST',
     path: '/oauth/authorize',
     auth: 'none',
-    table: ['GetItem', 'PutItem'],
+    // UpdateItem: approving records the API key's last use, as the authorizer does.
+    table: ['GetItem', 'PutItem', 'UpdateItem'],
   },
   {
     name: 'oauth-token',
     method: 'POST',
     path: '/oauth/token',
     auth: 'none',
-    table: ['DeleteItem', 'GetItem', 'PutItem'],
+    // A code is redeemed in a transaction (UpdateItem on the code, PutItem of the token); a replay deletes the token.
+    table: ['DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'],
   },
   // The OpenAPI document and the reference page rendering it (Swagger UI from our own dependency).
   { name: 'openapi', method: 'GET', path: '/openapi.json', auth: 'none', table: [] },

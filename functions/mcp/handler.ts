@@ -1,7 +1,15 @@
+import {
+  DEFAULT_MAX_REQUEST_BODY_SIZE,
+  requestBodyTooLargeMessage,
+} from '@modelcontextprotocol/sdk/server/requestBody.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import type { APIGatewayProxyResult } from 'aws-lambda';
 import { publicBaseUrl } from '#shared/http/base-url.ts';
 import { defineHttpHandler, jsonResponse } from '#shared/http/endpoint.ts';
+import { JSON_TOO_DEEP_MESSAGE, nestsDeeperThan } from '#shared/http/json-depth.ts';
 import { logger } from '#shared/logger.ts';
+import { DEFAULT_MCP_CLIENT_RATE } from '#shared/mcp/limits.ts';
+import { admitMcpRequest } from '#shared/mcp/rate-limit.ts';
 import { createMcpServer } from '#shared/mcp/server.ts';
 import { verifyAccessToken } from '#shared/oauth/grants.ts';
 import { bearerChallenge, mcpResource } from '#shared/oauth/metadata.ts';
@@ -11,8 +19,55 @@ import { bearerChallenge, mcpResource } from '#shared/oauth/metadata.ts';
  * server and transport per request, so any Lambda instance can answer any
  * request. Only POST carries JSON-RPC; GET (an endless event stream, pointless
  * without sessions) and DELETE (no session to end) are 405. Every request
- * needs a bearer token issued for this resource.
+ * needs a bearer token issued for this resource, counts against its client's
+ * rate (shared/mcp/limits.ts), and carries one JSON-RPC message.
  */
+
+/** JSON-RPC 2.0 error codes the endpoint answers itself, before the SDK sees a message. */
+const PARSE_ERROR = -32700;
+const INVALID_REQUEST = -32600;
+/** What the SDK's transport answers a body over its limit with (an implementation-defined server error). */
+const SERVER_ERROR = -32000;
+
+/** A JSON-RPC error about a request that could not be taken as a whole (`id: null`, JSON-RPC 2.0 §5). */
+const jsonRpcError = (status: number, code: number, message: string): APIGatewayProxyResult =>
+  jsonResponse(status, { jsonrpc: '2.0', error: { code, message }, id: null });
+
+/**
+ * The JSON-RPC message of a body, or the error answering it. The transport
+ * would take a JSON array as a batch and answer every message in it, and `[]`
+ * with 202; protocol 2025-06-18 removed batches, so an array is refused
+ * whatever version the client names (a stateless server cannot hold a client
+ * to the version it negotiated, and a batch would multiply the work one
+ * request may do). The depth is checked on the text, before any parser
+ * recurses into it.
+ */
+function singleMessage(body: string): { message: unknown } | { refusal: APIGatewayProxyResult } {
+  // The transport's own bound, which it does not apply to a body it is handed parsed.
+  if (Buffer.byteLength(body) > DEFAULT_MAX_REQUEST_BODY_SIZE) {
+    return {
+      refusal: jsonRpcError(413, SERVER_ERROR, requestBodyTooLargeMessage(DEFAULT_MAX_REQUEST_BODY_SIZE)),
+    };
+  }
+  if (nestsDeeperThan(body)) return { refusal: jsonRpcError(400, INVALID_REQUEST, JSON_TOO_DEEP_MESSAGE) };
+  let message: unknown;
+  try {
+    message = JSON.parse(body);
+  } catch {
+    return { refusal: jsonRpcError(400, PARSE_ERROR, 'Parse error: Invalid JSON') };
+  }
+  if (Array.isArray(message)) {
+    return {
+      refusal: jsonRpcError(
+        400,
+        INVALID_REQUEST,
+        'Invalid Request: JSON-RPC batches are not supported (MCP 2025-06-18 removed them); send one message per request',
+      ),
+    };
+  }
+  return { message };
+}
+
 export const handler = defineHttpHandler(async (event) => {
   const base = publicBaseUrl(event);
   if (event.httpMethod !== 'POST') {
@@ -43,6 +98,22 @@ export const handler = defineHttpHandler(async (event) => {
   }
   logger.appendKeys({ orgId: grant.orgId, clientId: grant.clientId });
 
+  const rate = grant.clientRateLimit ?? DEFAULT_MCP_CLIENT_RATE;
+  if (!(await admitMcpRequest(grant.clientId, rate))) {
+    return jsonResponse(
+      429,
+      { message: `Too many requests: this client may send ${rate} per second to /mcp` },
+      { 'retry-after': '1' },
+    );
+  }
+
+  const body =
+    event.body && event.isBase64Encoded
+      ? Buffer.from(event.body, 'base64').toString('utf8')
+      : (event.body ?? '');
+  const read = singleMessage(body);
+  if ('refusal' in read) return read.refusal;
+
   const server = createMcpServer(grant.orgId);
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
@@ -53,10 +124,9 @@ export const handler = defineHttpHandler(async (event) => {
     const headers = new Headers();
     for (const [name, value] of Object.entries(event.headers ?? {}))
       if (value !== undefined) headers.set(name, value);
-    const body =
-      event.body && event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
     const response = await transport.handleRequest(
-      new Request(`${base}/mcp`, { method: 'POST', headers, body: body ?? '' }),
+      new Request(`${base}/mcp`, { method: 'POST', headers, body }),
+      { parsedBody: read.message },
     );
     return {
       statusCode: response.status,

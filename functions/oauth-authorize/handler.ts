@@ -3,8 +3,9 @@ import { verifyApiKey } from '#shared/auth/api-keys.ts';
 import { publicBaseUrl } from '#shared/http/base-url.ts';
 import { defineHttpHandler } from '#shared/http/endpoint.ts';
 import { getOAuthClient } from '#shared/oauth/clients.ts';
-import { issueAuthorizationCode } from '#shared/oauth/grants.ts';
+import { isS256CodeChallenge, issueAuthorizationCode } from '#shared/oauth/grants.ts';
 import { mcpResource } from '#shared/oauth/metadata.ts';
+import { redirectUriProblem } from '#shared/oauth/redirect-uris.ts';
 import { requestParameters } from '#shared/oauth/requests.ts';
 import { MCP_SCOPE } from '#shared/oauth/scope.ts';
 
@@ -13,7 +14,9 @@ import { MCP_SCOPE } from '#shared/oauth/scope.ts';
  * a consent page; the person approves by entering an API key of the client's
  * organization (the proof that they may grant access to its data), and POST
  * redirects back with a single-use code. A redirect URI must equal one the
- * client registered; with an unknown client or URI nothing is redirected.
+ * client registered and be one registration accepts today (a client on
+ * record from before the check may hold others); with an unknown client or
+ * such a URI nothing is redirected, not even an error.
  */
 
 const escapeHtml = (value: string) =>
@@ -66,7 +69,7 @@ export const handler = defineHttpHandler(async (event) => {
   if (!client || client.revokedAt)
     return page(400, 'Unknown client', '<h1>Unknown client</h1><p>This application is not registered.</p>');
   const redirectUri = parameters.redirect_uri;
-  if (!redirectUri || !client.redirectUris.includes(redirectUri)) {
+  if (!redirectUri || !client.redirectUris.includes(redirectUri) || redirectUriProblem(redirectUri)) {
     return page(
       400,
       'Invalid redirect',
@@ -79,6 +82,12 @@ export const handler = defineHttpHandler(async (event) => {
     return fail('unsupported_response_type', 'response_type must be code');
   if (!parameters.code_challenge || parameters.code_challenge_method !== 'S256') {
     return fail('invalid_request', 'PKCE with code_challenge_method S256 is required');
+  }
+  if (!isS256CodeChallenge(parameters.code_challenge)) {
+    return fail(
+      'invalid_request',
+      'code_challenge must be the base64url SHA-256 of the code verifier: 43 characters, no padding',
+    );
   }
   if (parameters.resource !== undefined && parameters.resource !== mcpResource(base))
     return fail('invalid_target', 'Unknown resource');

@@ -1,24 +1,46 @@
 import { publicBaseUrl } from '#shared/http/base-url.ts';
 import { defineHttpHandler, jsonResponse } from '#shared/http/endpoint.ts';
 import { authenticateClient } from '#shared/oauth/clients.ts';
-import { issueAccessToken, redeemAuthorizationCode } from '#shared/oauth/grants.ts';
+import { isCodeVerifier, issueAccessToken, redeemAuthorizationCode } from '#shared/oauth/grants.ts';
 import { mcpResource } from '#shared/oauth/metadata.ts';
-import { clientCredentials, oauthError, requestParameters } from '#shared/oauth/requests.ts';
+import {
+  clientAuthentication,
+  MAX_PARAMETER_BODY_BYTES,
+  oauthError,
+  parameterBodyTooLarge,
+  requestParameters,
+} from '#shared/oauth/requests.ts';
 import { MCP_SCOPE } from '#shared/oauth/scope.ts';
 
 /**
  * The token endpoint: `client_credentials`, and `authorization_code` with
  * PKCE (S256). Clients authenticate with `client_secret_basic` or
- * `client_secret_post`. The `resource` parameter (RFC 8707), when given, must
- * be this server's `/mcp`; a missing `scope` means `mcp:read`.
+ * `client_secret_post`, one of them per request. The `resource` parameter
+ * (RFC 8707), when given, must be this server's `/mcp`; a missing `scope`
+ * means `mcp:read`.
  */
 export const handler = defineHttpHandler(async (event) => {
   const base = publicBaseUrl(event);
+  if (parameterBodyTooLarge(event)) {
+    return oauthError(
+      413,
+      'invalid_request',
+      `The request body is over ${MAX_PARAMETER_BODY_BYTES / 1024} KiB`,
+    );
+  }
   const parameters = requestParameters(event);
-  const credentials = clientCredentials(event, parameters);
-  const client = credentials
-    ? await authenticateClient(credentials.clientId, credentials.clientSecret)
-    : null;
+  const authentication = clientAuthentication(event, parameters);
+  if (authentication.method === 'several') {
+    return oauthError(
+      400,
+      'invalid_request',
+      'Authenticate the client one way: HTTP Basic or client_id and client_secret in the body, not both',
+    );
+  }
+  const client =
+    authentication.method === 'none'
+      ? null
+      : await authenticateClient(authentication.clientId, authentication.clientSecret);
   if (!client) {
     return oauthError(401, 'invalid_client', 'Client authentication failed', {
       'www-authenticate': 'Basic realm="oauth"',
@@ -46,18 +68,25 @@ export const handler = defineHttpHandler(async (event) => {
       );
     case 'authorization_code': {
       if (!parameters.code) return oauthError(400, 'invalid_request', 'code is required');
-      const grant = await redeemAuthorizationCode(parameters.code, {
+      if (parameters.code_verifier === undefined || !isCodeVerifier(parameters.code_verifier)) {
+        return oauthError(
+          400,
+          'invalid_request',
+          'code_verifier must be 43 to 128 characters of A-Z, a-z, 0-9, "-", ".", "_" and "~" (RFC 7636)',
+        );
+      }
+      const issued = await redeemAuthorizationCode(parameters.code, {
         clientId: client.clientId,
         redirectUri: parameters.redirect_uri,
         codeVerifier: parameters.code_verifier,
       });
-      if (!grant)
+      if (!issued)
         return oauthError(
           400,
           'invalid_grant',
           'The code is invalid, expired, used, or does not match the client, redirect URI or code verifier',
         );
-      return jsonResponse(200, await issueAccessToken(grant), noStore);
+      return jsonResponse(200, issued, noStore);
     }
     case undefined:
       return oauthError(400, 'invalid_request', 'grant_type is required');

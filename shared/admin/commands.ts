@@ -28,7 +28,9 @@ import {
   updateWebhook,
 } from '../domain/webhooks.ts';
 import { HttpError } from '../http/errors.ts';
+import { DEFAULT_MCP_CLIENT_RATE, MAX_MCP_CLIENT_RATE } from '../mcp/limits.ts';
 import { createOAuthClient, listOAuthClients, revokeOAuthClient } from '../oauth/clients.ts';
+import { redirectUriProblem } from '../oauth/redirect-uris.ts';
 import { DEFAULT_ORGANIZATION_THROTTLE, MAX_ORGANIZATION_THROTTLE, type Throttle } from '../rate-limits.ts';
 import { type ProviderEvent, providerEvent } from '../schemas/import.ts';
 import {
@@ -688,28 +690,27 @@ export const commands: Record<string, Command> = {
     },
   },
   'oauth-client create': {
-    usage: 'oauth-client create --org ID --name NAME [--redirect-uri URI]...',
+    usage: 'oauth-client create --org ID --name NAME [--redirect-uri URI]... [--rate N]',
     flags: {
       org: { type: 'string' },
       name: { type: 'string' },
       'redirect-uri': { type: 'string', multiple: true },
+      rate: { type: 'string' },
     },
     async run(flags, positionals) {
       expectPositionals(positionals, []);
       const orgId = requiredId(flags, 'org');
       const name = requiredString(flags, 'name');
-      const redirectUris = ((flags['redirect-uri'] as string[] | undefined) ?? []).map((uri) => {
-        try {
-          const url = new URL(uri);
-          if (url.hash) throw new Error('fragment');
-          return url.toString();
-        } catch {
-          throw new UsageError(
-            `--redirect-uri ${JSON.stringify(uri)} is not an absolute URL without fragment`,
-          );
-        }
+      const redirectUris = (flags['redirect-uri'] as string[] | undefined) ?? [];
+      // Every URI is checked before anything is written (createOAuthClient checks them again).
+      for (const uri of redirectUris) {
+        const problem = redirectUriProblem(uri);
+        if (problem) throw new UsageError(`--redirect-uri ${JSON.stringify(uri)} ${problem}`);
+      }
+      const rate = optionalString(flags, 'rate');
+      const created = await createOAuthClient(orgId, name, redirectUris, {
+        rateLimit: rate === undefined ? undefined : wholeNumberFlag('rate', rate, 1, MAX_MCP_CLIENT_RATE),
       });
-      const created = await createOAuthClient(orgId, name, redirectUris);
       return {
         json: created,
         text: `Created OAuth client ${created.clientId}\nClient secret (shown once): ${created.clientSecret}`,
@@ -725,7 +726,7 @@ export const commands: Record<string, Command> = {
       const text = clients
         .map(
           (client) =>
-            `${client.clientId}\t${client.name}\tcreated ${client.createdAt}${client.revokedAt ? `\trevoked ${client.revokedAt}` : ''}`,
+            `${client.clientId}\t${client.name}\tcreated ${client.createdAt}\t${client.rateLimit ?? DEFAULT_MCP_CLIENT_RATE} requests/s${client.revokedAt ? `\trevoked ${client.revokedAt}` : ''}`,
         )
         .join('\n');
       return { json: { clients }, text: text || 'No OAuth clients' };

@@ -166,6 +166,14 @@ export const keys = {
     pk: `OAUTH${kind.toUpperCase()}#${valueHash}`,
     sk: 'GRANT',
   }),
+  /**
+   * How many requests an OAuth client sent to /mcp in one second of the clock
+   * (epoch seconds); an item per window spreads a busy client over partitions.
+   */
+  mcpRequestWindow: (clientId: string, epochSecond: number) => ({
+    pk: `MCPRATE#${clientId}#${epochSecond}`,
+    sk: 'MCPRATE',
+  }),
 
   /** A message waiting in the outbox for the stream relay (expires after a week). */
   outbox: (orgId: number, outboxId: string) => ({ pk: `${org(orgId)}#OUTBOX#${outboxId}`, sk: 'OUTBOX' }),

@@ -226,16 +226,9 @@ export function createMcpServer(orgId: number): McpServer {
     'check_eligibility',
     {
       title: 'Check eligibility (dry run)',
-      description:
-        'Whether contacts could be pushed into a campaign’s sequence, with the reasons they could not. Writes nothing.',
-      inputSchema: z.object({
-        campaign_id: campaignId,
-        emails: z.array(z.email()).max(MAX_CONTACTS_PER_REQUEST),
-        bypassCooldownOtherSequences: z.boolean().default(false),
-        bypassGlobalExcluded: z.boolean().default(false),
-        takeoverUnapproved: z.boolean().default(false),
-        sequenceId: id.optional(),
-      }),
+      description: `Whether contacts (at most ${MAX_CONTACTS_PER_REQUEST} emails per call) could be pushed into a campaign’s sequence, with the reasons they could not. Writes nothing.`,
+      // The REST dry run's body, so both take the same emails, as many of them, and the same flags.
+      inputSchema: z.object({ campaign_id: campaignId, ...checkEligibilityEndpoint.body.shape }),
       outputSchema: checkEligibilityEndpoint.response,
       annotations: readOnly,
     },

@@ -6,11 +6,14 @@ import { dynamo } from '../db/client.ts';
 import { keys } from '../db/keys.ts';
 import { putForOrganization } from '../domain/organizations.ts';
 import { NotFoundError } from '../http/errors.ts';
+import { MAX_MCP_CLIENT_RATE } from '../mcp/limits.ts';
+import { registrableRedirectUri } from './redirect-uris.ts';
 
 /**
  * OAuth clients of the MCP connector. Each is bound to one organization,
  * created by an operator (`outreach-admin oauth-client create`). The secret
- * (256 random bits) is shown once and stored only as its SHA-256.
+ * (256 random bits) is shown once and stored only as its SHA-256. Redirect
+ * URIs are checked when registered (`./redirect-uris.ts`).
  */
 
 export interface OAuthClient {
@@ -18,6 +21,8 @@ export interface OAuthClient {
   orgId: number;
   name: string;
   redirectUris: string[];
+  /** Requests per second to /mcp the operator arranged for the client; null: the default (shared/mcp/limits.ts). */
+  rateLimit: number | null;
   createdAt: string;
   revokedAt: string | null;
 }
@@ -30,17 +35,33 @@ function toClient(item: Record<string, unknown>): OAuthClient {
     orgId: item.orgId as number,
     name: item.name as string,
     redirectUris: (item.redirectUris as string[]) ?? [],
+    rateLimit: (item.rateLimit as number | undefined) ?? null,
     createdAt: item.createdAt as string,
     revokedAt: (item.revokedAt as string | null) ?? null,
   };
 }
 
-/** Creates a client for an existing organization; returns its id and secret (the only time the secret is shown). */
+/**
+ * Creates a client for an existing organization; returns its id and secret
+ * (the only time the secret is shown). Throws InvalidRedirectUriError, writing
+ * nothing, when a redirect URI may not be registered; the URIs are stored in
+ * the form the authorization request must repeat exactly.
+ */
 export async function createOAuthClient(
   orgId: number,
   name: string,
   redirectUris: string[],
+  options: { rateLimit?: number } = {},
 ): Promise<{ clientId: string; clientSecret: string }> {
+  const registered = redirectUris.map(registrableRedirectUri);
+  const { rateLimit } = options;
+  if (
+    rateLimit !== undefined &&
+    !(Number.isInteger(rateLimit) && rateLimit >= 1 && rateLimit <= MAX_MCP_CLIENT_RATE)
+  )
+    throw new RangeError(
+      `A client's rate is a whole number of requests per second from 1 to ${MAX_MCP_CLIENT_RATE}`,
+    );
   const clientId = `mcp_${randomBytes(12).toString('base64url')}`;
   const clientSecret = `mcs_${randomBytes(32).toString('base64url')}`;
   await putForOrganization(orgId, {
@@ -50,7 +71,8 @@ export async function createOAuthClient(
     clientId,
     orgId,
     name,
-    redirectUris,
+    redirectUris: registered,
+    ...(rateLimit !== undefined && { rateLimit }),
     secretHash: hashSecret(clientSecret),
     createdAt: new Date().toISOString(),
   });

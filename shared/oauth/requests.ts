@@ -1,11 +1,29 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { jsonResponse } from '../http/endpoint.ts';
+import { PayloadTooLargeError } from '../http/errors.ts';
 
 /** Request parsing and responses of the OAuth endpoints, which speak RFC 6749, not `{message}` JSON. */
 
-const MAX_PARAMETER_BODY = 16 * 1024;
+/** The largest token or consent request body read: far more than any OAuth request needs. */
+export const MAX_PARAMETER_BODY_BYTES = 16 * 1024;
 
-/** The parameters of a form-encoded (or JSON) body, or of the query string for GET. */
+const headerOf = (event: APIGatewayProxyEvent, wanted: string): string | undefined =>
+  Object.entries(event.headers ?? {}).find(([name]) => name.toLowerCase() === wanted)?.[1];
+
+const bodyText = (event: APIGatewayProxyEvent): string =>
+  event.body && event.isBase64Encoded
+    ? Buffer.from(event.body, 'base64').toString('utf8')
+    : (event.body ?? '');
+
+/** Whether a POST body is over MAX_PARAMETER_BODY_BYTES. */
+export const parameterBodyTooLarge = (event: APIGatewayProxyEvent): boolean =>
+  event.httpMethod !== 'GET' && Buffer.byteLength(bodyText(event)) > MAX_PARAMETER_BODY_BYTES;
+
+/**
+ * The parameters of a form-encoded (or JSON) body, or of the query string for
+ * GET. A body over MAX_PARAMETER_BODY_BYTES is a PayloadTooLargeError (413);
+ * the token endpoint checks `parameterBodyTooLarge` first to answer in its own shape.
+ */
 export function requestParameters(event: APIGatewayProxyEvent): Record<string, string> {
   if (event.httpMethod === 'GET') {
     return Object.fromEntries(
@@ -14,14 +32,11 @@ export function requestParameters(event: APIGatewayProxyEvent): Record<string, s
       ),
     );
   }
-  const raw =
-    event.body && event.isBase64Encoded
-      ? Buffer.from(event.body, 'base64').toString('utf8')
-      : (event.body ?? '');
-  if (raw.length > MAX_PARAMETER_BODY) return {};
-  const contentType =
-    Object.entries(event.headers ?? {}).find(([name]) => name.toLowerCase() === 'content-type')?.[1] ?? '';
-  if (contentType.includes('application/json')) {
+  if (parameterBodyTooLarge(event)) {
+    throw new PayloadTooLargeError(`Request body over ${MAX_PARAMETER_BODY_BYTES / 1024} KiB`);
+  }
+  const raw = bodyText(event);
+  if ((headerOf(event, 'content-type') ?? '').includes('application/json')) {
     try {
       const parsed = JSON.parse(raw) as unknown;
       if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
@@ -37,32 +52,55 @@ export function requestParameters(event: APIGatewayProxyEvent): Record<string, s
   return Object.fromEntries(new URLSearchParams(raw));
 }
 
-/** Client credentials from HTTP Basic (RFC 6749 §2.3.1) or the body (`client_secret_post`). */
-export function clientCredentials(
+/**
+ * How the client authenticated: `client_secret_basic` (RFC 6749 §2.3.1),
+ * `client_secret_post`, `none` when it presented no usable credentials, or
+ * `several` when it used more than one method, which §2.3 forbids: HTTP Basic
+ * beside a `client_secret` in the body, or beside a body `client_id` that is
+ * not the Basic one. Which client would then be meant is ambiguous, so the
+ * request is refused rather than one of them picked.
+ */
+export type ClientAuthentication =
+  | { method: 'client_secret_basic' | 'client_secret_post'; clientId: string; clientSecret: string }
+  | { method: 'none' }
+  | { method: 'several' };
+
+/** HTTP Basic credentials (`id:secret`, each form-urlencoded); null when they cannot be decoded. */
+function basicCredentials(encoded: string): { clientId: string; clientSecret: string } | null {
+  const decoded = Buffer.from(encoded, 'base64').toString('utf8');
+  const separator = decoded.indexOf(':');
+  if (separator < 0) return null;
+  try {
+    return {
+      clientId: decodeURIComponent(decoded.slice(0, separator).replace(/\+/g, ' ')),
+      clientSecret: decodeURIComponent(decoded.slice(separator + 1).replace(/\+/g, ' ')),
+    };
+  } catch {
+    return null;
+  }
+}
+
+/** The client's authentication from HTTP Basic or the body. */
+export function clientAuthentication(
   event: APIGatewayProxyEvent,
   parameters: Record<string, string>,
-): { clientId: string; clientSecret: string } | null {
-  const authorization = Object.entries(event.headers ?? {}).find(
-    ([name]) => name.toLowerCase() === 'authorization',
-  )?.[1];
-  const basic = /^Basic\s+(\S+)$/i.exec(authorization ?? '')?.[1];
-  if (basic) {
-    const decoded = Buffer.from(basic, 'base64').toString('utf8');
-    const separator = decoded.indexOf(':');
-    if (separator < 0) return null;
-    try {
-      return {
-        clientId: decodeURIComponent(decoded.slice(0, separator).replace(/\+/g, ' ')),
-        clientSecret: decodeURIComponent(decoded.slice(separator + 1).replace(/\+/g, ' ')),
-      };
-    } catch {
-      return null;
-    }
+): ClientAuthentication {
+  const basic = /^Basic\s+(\S+)$/i.exec(headerOf(event, 'authorization') ?? '')?.[1];
+  if (basic !== undefined) {
+    const credentials = basicCredentials(basic);
+    const bodyNamesAnother =
+      parameters.client_id !== undefined && parameters.client_id !== credentials?.clientId;
+    if (parameters.client_secret !== undefined || bodyNamesAnother) return { method: 'several' };
+    return credentials ? { method: 'client_secret_basic', ...credentials } : { method: 'none' };
   }
   if (parameters.client_id && parameters.client_secret) {
-    return { clientId: parameters.client_id, clientSecret: parameters.client_secret };
+    return {
+      method: 'client_secret_post',
+      clientId: parameters.client_id,
+      clientSecret: parameters.client_secret,
+    };
   }
-  return null;
+  return { method: 'none' };
 }
 
 /** An RFC 6749 error response. */

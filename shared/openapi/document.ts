@@ -397,7 +397,8 @@ function customOperation(route: RouteDefinition, operation: CustomOperation): Js
     ...describedOperation(route, operation),
     ...(operation.parameters && { parameters: operation.parameters }),
     ...(operation.requestBody && { requestBody: operation.requestBody }),
-    responses: { ...operation.responses, ...gatewayResponsesOf(operation.requestBody !== undefined) },
+    // A status the handler documents itself (the MCP server's 413 and 429) covers the gateway's answer too.
+    responses: { ...gatewayResponsesOf(operation.requestBody !== undefined), ...operation.responses },
   };
 }
 

@@ -1,4 +1,7 @@
 import type { EndpointSchemas } from '../http/endpoint.ts';
+import { MAX_JSON_DEPTH } from '../http/json-depth.ts';
+import { DEFAULT_MCP_CLIENT_RATE } from '../mcp/limits.ts';
+import { MAX_PARAMETER_BODY_BYTES } from '../oauth/requests.ts';
 import { MCP_SCOPE } from '../oauth/scope.ts';
 import { API_KEY_HEADER, type routes } from '../routes.ts';
 import { excludeAccountEndpoint, lookupAccountEndpoint } from '../schemas/accounts.ts';
@@ -12,7 +15,12 @@ import {
   listCampaignsEndpoint,
 } from '../schemas/campaigns.ts';
 import { searchJobsEndpoint } from '../schemas/jobs.ts';
-import { checkEligibilityEndpoint, MAX_IDEMPOTENCY_KEY, pushContactsEndpoint } from '../schemas/raw.ts';
+import {
+  checkEligibilityEndpoint,
+  MAX_CONTACTS_PER_REQUEST,
+  MAX_IDEMPOTENCY_KEY,
+  pushContactsEndpoint,
+} from '../schemas/raw.ts';
 import { replyEndpoint } from '../schemas/replies.ts';
 import {
   createWebhookEndpoint,
@@ -87,7 +95,11 @@ export interface CustomOperation extends Described {
   security?: Record<string, string[]>[];
   parameters?: Json[];
   requestBody?: Json;
-  /** Responses of the handler; the gateway's own (413 with a body, 429, 500, 502) are added. */
+  /**
+   * Responses of the handler; the gateway's own (413 with a body, 429, 500, 502) are added for the
+   * statuses not listed here. A handler that answers one of those itself lists it, covering the
+   * gateway's answer too.
+   */
   responses: Record<string, Json>;
 }
 
@@ -151,11 +163,6 @@ const oauthMetadata = (standard: string, fields: string): Json =>
     { type: 'object', description: `${standard}: ${fields}` },
     `${standard} document; cacheable for an hour.`,
   );
-
-/** A JSON-RPC message, or a batch of them (the SDK's transport still takes JSON-RPC 2.0 batches). */
-const oneOrBatch = (name: string): Json => ({
-  anyOf: [ref('schemas', name), { type: 'array', items: ref('schemas', name) }],
-});
 
 const jsonRpcError = (description: string): Json =>
   json(ref('schemas', 'JsonRpcTransportError'), description);
@@ -399,18 +406,21 @@ export const operations: { [Name in (typeof routes)[number]['name']]: OperationD
     summary: 'MCP server (streamable HTTP)',
     description: [
       'A stateless streamable-HTTP Model Context Protocol server with read-only research tools over the organization’s data (`lookup_account`, `list_campaigns`, `get_campaign`, `list_campaign_accounts`, `list_campaign_contacts`, `search_jobs`, `check_eligibility`, `get_analytics_overview`), each answering as its REST endpoint does.',
-      'Every POST carries one JSON-RPC message and gets a JSON response (no event stream, no session). Send `Accept: application/json, text/event-stream` and `Content-Type: application/json`.',
+      'Every POST carries one JSON-RPC message and gets a JSON response (no event stream, no session). Send `Accept: application/json, text/event-stream` and `Content-Type: application/json`. A JSON-RPC batch (a JSON array, `[]` too) is refused with 400 (`-32600`): protocol 2025-06-18 has none.',
+      `Each OAuth client may send ${DEFAULT_MCP_CLIENT_RATE} requests per second unless the operator arranged another rate for it; \`check_eligibility\` takes at most ${MAX_CONTACTS_PER_REQUEST} emails per call, as the REST dry run does.`,
       `Requests need a bearer token from \`POST /oauth/token\` (scope \`${MCP_SCOPE}\`). \`GET\`, \`DELETE\` and other methods are 405 \`{message}\` with \`Allow: POST\`.`,
     ].join('\n\n'),
     security: [{ mcpOAuth: [MCP_SCOPE] }],
     requestBody: {
       required: true,
-      content: { 'application/json': { schema: oneOrBatch('JsonRpcMessage') } },
+      content: { 'application/json': { schema: ref('schemas', 'JsonRpcMessage') } },
     },
     responses: {
-      200: json(oneOrBatch('JsonRpcResponse'), 'The JSON-RPC response (an array of them for a batch).'),
+      200: json(ref('schemas', 'JsonRpcResponse'), 'The JSON-RPC response.'),
       202: { description: 'A notification or response was accepted; no body.' },
-      400: jsonRpcError('Malformed JSON, or not a JSON-RPC message.'),
+      400: jsonRpcError(
+        `Malformed JSON or not a JSON-RPC message (\`-32700\`); a batch, or a body nesting deeper than ${MAX_JSON_DEPTH} levels (\`-32600\`); an unsupported \`MCP-Protocol-Version\` (\`-32000\`).`,
+      ),
       401: errorResponse('A missing, invalid, expired or revoked bearer token.', {
         'WWW-Authenticate': {
           description:
@@ -429,6 +439,16 @@ export const operations: { [Name in (typeof routes)[number]['name']]: OperationD
         },
       },
       415: jsonRpcError('The Content-Type is not application/json.'),
+      429: errorResponse(
+        `Over the client's rate (${DEFAULT_MCP_CLIENT_RATE} requests per second unless arranged), or over a limit of the gateway in front of the server.`,
+        {
+          'Retry-After': {
+            description: 'Seconds to wait before retrying.',
+            required: true,
+            schema: { type: 'integer', minimum: 1 },
+          },
+        },
+      ),
     },
   },
   'oauth-protected-resource': {
@@ -470,7 +490,7 @@ export const operations: { [Name in (typeof routes)[number]['name']]: OperationD
     tag: 'OAuth',
     summary: 'Consent page (authorization-code flow)',
     description:
-      'Shows a consent page for an MCP client of an organization. PKCE with S256 is required, and `redirect_uri` must equal one the client registered; otherwise nothing is redirected. Other refusals redirect back with an RFC 6749 `error`.',
+      'Shows a consent page for an MCP client of an organization. PKCE with S256 is required (`code_challenge` of 43 base64url characters), and `redirect_uri` must equal one the client registered; otherwise nothing is redirected. Other refusals redirect back with an RFC 6749 `error`.',
     parameters: Object.entries(AUTHORIZATION_PARAMETERS).map(([name, description]) => ({
       in: 'query',
       ...text(name, description),
@@ -478,7 +498,9 @@ export const operations: { [Name in (typeof routes)[number]['name']]: OperationD
     responses: {
       200: html('The consent page.'),
       302: redirect('A refused request (`error`, `error_description`, `state`, `iss`).'),
-      400: html('An unknown or revoked client, or a redirect URI the client did not register.'),
+      400: html(
+        'An unknown or revoked client, or a redirect URI the client did not register or that is not https, http on a loopback host, or a private-use scheme.',
+      ),
     },
   },
   'oauth-authorize-submit': {
@@ -503,15 +525,21 @@ export const operations: { [Name in (typeof routes)[number]['name']]: OperationD
     },
     responses: {
       302: redirect('Approved (`code`, `state`, `iss`) or denied or refused (`error`, `error_description`).'),
-      400: html('An unknown or revoked client, or a redirect URI the client did not register.'),
+      400: html(
+        'An unknown or revoked client, or a redirect URI the client did not register or that is not https, http on a loopback host, or a private-use scheme.',
+      ),
       401: html('The consent page again: the API key is not one of the client’s organization.'),
+      413: errorResponse(
+        `The form is over ${MAX_PARAMETER_BODY_BYTES / 1024} KiB, or the body over the API's 6 MiB.`,
+      ),
     },
   },
   'oauth-token': {
     tag: 'OAuth',
     summary: 'Token endpoint',
     description: [
-      '`grant_type=client_credentials`, or `grant_type=authorization_code` with `code`, `redirect_uri` and `code_verifier`. The client authenticates with HTTP Basic or `client_id` and `client_secret` in the body, which may be form-encoded or JSON.',
+      '`grant_type=client_credentials`, or `grant_type=authorization_code` with `code`, `redirect_uri` and `code_verifier` (43 to 128 characters of `A-Z a-z 0-9 - . _ ~`). The client authenticates with HTTP Basic or `client_id` and `client_secret` in the body (one of them, not both), which may be form-encoded or JSON.',
+      'A code is redeemed once, and only by the client it was issued to; redeeming it again is `invalid_grant` and revokes the token it issued.',
       '`resource`, when given, must be `{base}/mcp`; a missing `scope` means `mcp:read`. Errors follow RFC 6749: `{"error", "error_description"}`.',
     ].join('\n\n'),
     security: [{}, { oauthClientBasic: [] }],
@@ -550,8 +578,24 @@ export const operations: { [Name in (typeof routes)[number]['name']]: OperationD
       ),
       400: json(
         { type: 'object', description: 'RFC 6749 error: `{"error", "error_description"}`.' },
-        '`invalid_request`, `invalid_grant`, `invalid_target`, `invalid_scope` or `unsupported_grant_type`.',
+        '`invalid_request` (also for Basic and body credentials together), `invalid_grant`, `invalid_target`, `invalid_scope` or `unsupported_grant_type`.',
       ),
+      413: {
+        description: `The body is over ${MAX_PARAMETER_BODY_BYTES / 1024} KiB (\`invalid_request\`), or over the API's 6 MiB (\`{message}\`).`,
+        content: {
+          'application/json': {
+            schema: {
+              anyOf: [
+                {
+                  type: 'object',
+                  description: 'RFC 6749 error: `{"error": "invalid_request", "error_description"}`.',
+                },
+                ref('schemas', 'Error'),
+              ],
+            },
+          },
+        },
+      },
       401: {
         ...json(
           {

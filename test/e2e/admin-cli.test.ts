@@ -10,6 +10,7 @@ import { getContactsByEmail } from '#shared/domain/contacts.ts';
 import { findExclusions } from '#shared/domain/exclusions.ts';
 import { searchJobs } from '#shared/domain/jobs.ts';
 import { createOrganization, getOrganization } from '#shared/domain/organizations.ts';
+import { listOAuthClients } from '#shared/oauth/clients.ts';
 import type { LocalStack } from '../../infra/local/stack.ts';
 import { type AdminRun, runAdmin } from '../support/cli.ts';
 import { smallDocument } from '../support/fixtures.ts';
@@ -356,6 +357,87 @@ describe('outreach-admin org set', () => {
     const run = await admin('org', 'set', '--org', String(orgId), ...flags);
     expect(run.code).toBe(2);
     expect((await getOrganization(orgId)).rateLimit).toBeNull();
+  });
+});
+
+describe('outreach-admin oauth-client create', () => {
+  it('registers https, loopback http and private-use redirect URIs', async () => {
+    const { orgId } = await createOrganization('OAuth CLI');
+    const uris = [
+      'https://claude.ai/api/mcp/auth_callback',
+      'http://127.0.0.1:8123/cb',
+      'com.example.app:/cb',
+    ];
+    const run = await admin(
+      'oauth-client',
+      'create',
+      '--org',
+      String(orgId),
+      '--name',
+      'Assistant',
+      ...uris.flatMap((uri) => ['--redirect-uri', uri]),
+      '--json',
+    );
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    const { clientId } = JSON.parse(run.stdout) as { clientId: string };
+    expect((await listOAuthClients(orgId)).map((client) => [client.clientId, client.redirectUris])).toEqual([
+      [clientId, uris],
+    ]);
+  });
+
+  it("arranges a client's /mcp rate, and exits 2 for one outside 1..1000", async () => {
+    const { orgId } = await createOrganization('OAuth CLI rate');
+    const run = await admin(
+      'oauth-client',
+      'create',
+      '--org',
+      String(orgId),
+      '--name',
+      'Busy',
+      '--rate',
+      '50',
+    );
+    expect(run.code).toBe(0);
+    expect((await listOAuthClients(orgId)).map((client) => client.rateLimit)).toEqual([50]);
+    for (const rate of ['0', '1001', 'fast']) {
+      const refused = await admin(
+        'oauth-client',
+        'create',
+        '--org',
+        String(orgId),
+        '--name',
+        'X',
+        '--rate',
+        rate,
+      );
+      expect({ rate, code: refused.code }).toEqual({ rate, code: 2 });
+    }
+    expect(await listOAuthClients(orgId)).toHaveLength(1);
+  });
+
+  it.each([
+    'javascript:alert(1)//',
+    'data:text/html,hi',
+    'file:///etc/passwd',
+    'vbscript:msgbox(1)',
+    'http://assistant.example/callback',
+  ])('exits 2 for the redirect URI %s, saying why, and writes nothing', async (uri) => {
+    const { orgId } = await createOrganization('OAuth CLI unsafe');
+    const run = await admin(
+      'oauth-client',
+      'create',
+      '--org',
+      String(orgId),
+      '--name',
+      'Unsafe',
+      '--redirect-uri',
+      'https://fine.example/cb',
+      '--redirect-uri',
+      uri,
+    );
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`--redirect-uri ${JSON.stringify(uri)}`);
+    expect(await listOAuthClients(orgId)).toEqual([]);
   });
 });
 

@@ -11,21 +11,19 @@ import { keys } from '#shared/db/keys.ts';
 import { requestFingerprint } from '#shared/domain/idempotency.ts';
 import { createOrganization } from '#shared/domain/organizations.ts';
 import { createWebhook, MAX_WEBHOOKS_PER_ORGANIZATION } from '#shared/domain/webhooks.ts';
+import { JSON_TOO_DEEP_MESSAGE, MAX_JSON_DEPTH } from '#shared/http/json-depth.ts';
 import { MAX_BODY_BYTES } from '#shared/http/limits.ts';
+import { MAX_MCP_CLIENT_RATE } from '#shared/mcp/limits.ts';
 import { createOAuthClient, revokeOAuthClient } from '#shared/oauth/clients.ts';
 import { MCP_SCOPE } from '#shared/oauth/scope.ts';
 import { REFERENCE_ASSETS } from '#shared/openapi/reference-page.ts';
 import { routes } from '#shared/routes.ts';
 import { MAX_JOBS_PAGE } from '#shared/schemas/jobs.ts';
 import { MAX_PAGE_SIZE } from '#shared/schemas/params.ts';
-import {
-  MAX_CONTACTS_PER_REQUEST,
-  MAX_VARIABLE_BYTES,
-  MAX_VARIABLES,
-  pushContactsEndpoint,
-} from '#shared/schemas/raw.ts';
+import { MAX_CONTACTS_PER_REQUEST, pushContactsEndpoint } from '#shared/schemas/raw.ts';
 import { MAX_RECIPIENTS, MAX_REPLY_BODY } from '#shared/schemas/replies.ts';
 import { CONTACT_STATUS_FILTERS } from '#shared/schemas/resources.ts';
+import { MAX_VARIABLE_BYTES, MAX_VARIABLES } from '#shared/schemas/variables.ts';
 import { MAX_WEBHOOK_URL_LENGTH, WEBHOOK_EVENT_TYPES } from '#shared/schemas/webhooks.ts';
 import type { LocalStack } from '../../infra/local/stack.ts';
 import { smallDocument } from '../support/fixtures.ts';
@@ -37,8 +35,10 @@ import { countRequests, type ObservedCall } from '../support/request-counter.ts'
  * Bad input, property-based: every route of the manifest gets at least RUNS
  * generated bad requests over real HTTP against the local stack — malformed
  * and non-object JSON, wrong types, huge, negative and fractional numbers,
- * unicode and long strings, missing and extra fields, bad path and query
- * values, bad credentials, methods a route lacks and oversized bodies. Each
+ * unicode and long strings, missing and extra fields, members named like
+ * Object.prototype members at every level, bodies nested deeper than the
+ * limit, bad path and query values, bad credentials, methods a route lacks
+ * and oversized bodies. Each
  * generated case knows what is wrong with it and so which answer is right:
  *
  * - never a 5xx, and the status the spec, docs/decisions.md or the handler
@@ -235,7 +235,9 @@ const partitionOf = (key: unknown): string => {
  *   API key, recorded at most once a minute per key (docs/decisions.md), so
  *   whether it happens depends on the clock, not on the request;
  * - an Idempotency-Key claimed before the push runs and released when it fails
- *   (a Put and then a Delete of the same item), which leaves nothing behind.
+ *   (a Put and then a Delete of the same item), which leaves nothing behind;
+ * - the MCP server's count of a client's requests in the current second (its
+ *   rate limit), which every authenticated request to /mcp raises.
  * Writes refused by their condition (a webhook or code that does not exist) changed nothing.
  */
 function unexpectedWrites(calls: ObservedCall[]): string[] {
@@ -251,6 +253,7 @@ function unexpectedWrites(calls: ObservedCall[]): string[] {
     .filter((call) => {
       if (call.operation === 'UpdateItem' && partitionOf(call.input.Key).startsWith('APIKEY#'))
         return call.input.UpdateExpression !== 'SET lastUsedAt = :now';
+      if (call.operation === 'UpdateItem' && partitionOf(call.input.Key).startsWith('MCPRATE#')) return false;
       if (call.operation === 'PutItem' && released.has(partitionOf(call.input.Item))) return false;
       if (call.operation === 'DeleteItem' && released.has(partitionOf(call.input.Key))) return false;
       return true;
@@ -350,7 +353,10 @@ beforeAll(async () => {
   for (let index = 0; index < MAX_WEBHOOKS_PER_ORGANIZATION; index++)
     await createWebhook(full.orgId, { url: receiverUrl, events: ['first_touch'] });
 
-  const client = await createOAuthClient(orgId, 'Assistant', [REDIRECT_URI]);
+  // The /mcp cases are sent back to back, far faster than the default per-client rate.
+  const client = await createOAuthClient(orgId, 'Assistant', [REDIRECT_URI], {
+    rateLimit: MAX_MCP_CLIENT_RATE,
+  });
   const revokedClient = await createOAuthClient(orgId, 'Revoked', [REDIRECT_URI]);
   await revokeOAuthClient(orgId, revokedClient.clientId);
   const accessToken = await clientCredentialsToken(stack.apiUrl, client);
@@ -422,11 +428,12 @@ const RUNNING_PUSH = { contacts: [{ email: 'running@fresh-example.com' }] };
 
 const json = (value: unknown): string => JSON.stringify(value);
 
+/** A JSON object written from raw JSON member texts, in order (names such as `__proto__` too). */
+const membersText = (members: [string, string][]): string =>
+  `{${members.map(([name, value]) => `${json(name)}:${value}`).join(',')}}`;
+
 /** A JSON object written from raw JSON member texts. */
-const objectText = (members: Record<string, string>): string =>
-  `{${Object.entries(members)
-    .map(([name, value]) => `${json(name)}:${value}`)
-    .join(',')}}`;
+const objectText = (members: Record<string, string>): string => membersText(Object.entries(members));
 
 const unicode = (maxLength: number, minLength = 0) => fc.string({ unit: 'grapheme', minLength, maxLength });
 
@@ -811,6 +818,45 @@ const unknownParameters = (known: string[]) =>
  */
 const PROTOTYPE_NAMES = Object.getOwnPropertyNames(Object.prototype);
 
+/** Member names that reach a prototype when code looks them up or assigns them on a plain object. */
+const prototypeName = fc.constantFrom(...PROTOTYPE_NAMES, 'prototype');
+
+/** A JSON value (raw text) whose objects, at every level, are keyed by prototype names and others. */
+const prototypeKeyedJson: fc.Arbitrary<string> = fc.letrec<{ value: string; array: string; object: string }>(
+  (tie) => ({
+    value: fc.oneof(
+      { depthIdentifier: 'prototypeKeyed', maxDepth: 4 },
+      fc.constantFrom('null', 'true', '0', '-1.5', '""', '"x"', '[]', '{}'),
+      tie('array'),
+      tie('object'),
+    ),
+    array: fc.array(tie('value'), { maxLength: 3 }).map((items) => `[${items.join(',')}]`),
+    object: fc
+      .array(fc.tuple(fc.oneof(prototypeName, unicode(10, 1)), tie('value')), { minLength: 1, maxLength: 3 })
+      .map(membersText),
+  }),
+).value;
+
+/**
+ * JSON (raw text) nesting `levels` arrays or objects (keyed by prototype names) inside one another,
+ * `levels` from 1 to 5,000: placed where the body already nests `outer` levels, it makes the whole
+ * body nest from just past the limit (MAX_JSON_DEPTH + 1) to 5,000 deep.
+ */
+const nestedJson = (outer: number) =>
+  fc
+    .tuple(
+      fc.integer({ min: MAX_JSON_DEPTH + 1 - outer, max: 5000 - outer }),
+      fc.constantFrom('arrays', 'objects', 'both'),
+      prototypeName,
+    )
+    .map(([levels, kind, name]) => {
+      const opening = (level: number) =>
+        kind === 'arrays' || (kind === 'both' && level % 2 === 0) ? '[' : `{${json(name)}:`;
+      const openings = Array.from({ length: levels }, (_, level) => opening(level));
+      const closings = openings.map((open) => (open === '[' ? ']' : '}')).reverse();
+      return { levels: levels + outer, text: `${openings.join('')}null${closings.join('')}` };
+    });
+
 /** Body texts that are not a JSON object at all: malformed JSON or another JSON value. */
 const notAJsonObject = fc.oneof(
   fc.constantFrom(
@@ -854,27 +900,41 @@ function bodyFlaws(fields: Record<string, BodyField>) {
   const names = Object.keys(fields);
   const required = names.filter((name) => fields[name]!.required);
   const goodMembers = Object.fromEntries(names.map((name) => [name, fields[name]!.good]));
-  const extras = fc.dictionary(
-    unicode(20, 1).filter((name) => !names.includes(name)),
-    fc.json({ maxDepth: 1 }),
-    { maxKeys: 3 },
+  // Unknown members are ignored, also when named like Object.prototype members and holding more of them.
+  const extras = fc.array(
+    fc.tuple(
+      fc.oneof(prototypeName, unicode(20, 1)).filter((name) => !names.includes(name)),
+      fc.oneof(fc.json({ maxDepth: 1 }), prototypeKeyedJson),
+    ),
+    { maxLength: 3 },
   );
-  const flaws: fc.Arbitrary<{ flaw: string; body: string; mentions?: string }>[] = [
+  const flaws: fc.Arbitrary<{ flaw: string; body: string; mentions?: string; message?: string }>[] = [
     notAJsonObject.map((body) => ({ flaw: 'not a JSON object', body })),
     fc.constant({ flaw: 'an empty body', body: '' }),
     fc.tuple(fc.constantFrom(...names), extras).chain(([name, extra]) =>
       fields[name]!.bad.map((value) => ({
         flaw: `${name} is ${value.slice(0, 100)}`,
-        body: objectText({ ...extra, ...goodMembers, [name]: value }),
+        body: membersText([...extra, ...Object.entries({ ...goodMembers, [name]: value })]),
         mentions: name,
       })),
     ),
+    // Refused before anything reads it, wherever the depth is: in a field or in an unknown member.
+    fc
+      .tuple(fc.constantFrom(...names), fc.boolean(), nestedJson(1), extras)
+      .map(([name, unknownMember, nested, extra]) => ({
+        flaw: `${unknownMember ? 'an unknown member' : name} nesting the body ${nested.levels} deep`,
+        body: membersText([
+          ...extra,
+          ...Object.entries({ ...goodMembers, [unknownMember ? `${name}_nested` : name]: nested.text }),
+        ]),
+        message: JSON_TOO_DEEP_MESSAGE,
+      })),
   ];
   if (required.length > 0) {
     flaws.push(
       fc.tuple(fc.constantFrom(...required), extras).map(([name, extra]) => {
         const { [name]: _missing, ...rest } = goodMembers;
-        return { flaw: `no ${name}`, body: objectText({ ...extra, ...rest }), mentions: name };
+        return { flaw: `no ${name}`, body: membersText([...extra, ...Object.entries(rest)]), mentions: name };
       }),
     );
   }
@@ -977,8 +1037,8 @@ function apiCases(route: Route, endpoint: ApiEndpoint): fc.Arbitrary<Case> {
   }
   if (endpoint.body) {
     flaws.push(
-      bodyFlaws(endpoint.body).map(({ flaw, body, mentions }) =>
-        rejected(flaw, request(goodPath, goodQuery, body), 400, { mentions }),
+      bodyFlaws(endpoint.body).map(({ flaw, body, mentions, message }) =>
+        rejected(flaw, request(goodPath, goodQuery, body), 400, { mentions, message }),
       ),
     );
   }
@@ -1034,6 +1094,37 @@ const invalidContact = fc.oneof(
     objectText({ email: json('d@fresh-example.com'), companyDomain: json(domain) }),
   ),
   longerThan(200).map((name) => objectText({ email: json('n@fresh-example.com'), firstName: json(name) })),
+  // Names no variable may have: `__proto__` (which zod and the marshaller would drop unseen) and the other `__…__`.
+  fc
+    .tuple(fc.constantFrom(...PROTOTYPE_NAMES.filter((name) => name.startsWith('_'))), prototypeName)
+    .map(([badName, otherName]) =>
+      objectText({
+        email: json('p1@fresh-example.com'),
+        variables: membersText([
+          [otherName, json('x')],
+          [badName, json('y')],
+        ]),
+      }),
+    ),
+  // A variable named like a prototype member whose value is not a string, or a contact with another flaw
+  // carrying such members at every level.
+  fc
+    .tuple(
+      prototypeName,
+      prototypeKeyedJson.filter((value) => !value.startsWith('"')),
+    )
+    .map(([name, value]) =>
+      objectText({ email: json('p2@fresh-example.com'), variables: membersText([[name, value]]) }),
+    ),
+  fc
+    .tuple(notAnEmail, fc.array(fc.tuple(prototypeName, prototypeKeyedJson), { minLength: 1, maxLength: 3 }))
+    .map(([email, members]) =>
+      membersText([
+        ...members,
+        ['email', json(email)],
+        ['variables', membersText(members.map(([name]) => [name, json('x')]))],
+      ]),
+    ),
 );
 
 const manyItems = (item: string, count: number) => `[${Array.from({ length: count }, () => item).join(',')}]`;
@@ -1207,6 +1298,19 @@ function apiEndpoints(): Record<Exclude<RouteName, NonApiRoute>, ApiEndpoint> {
               },
               status: 404,
               protocol: 'message',
+            }),
+          ),
+          // Deep in a contact's variables (the body, contacts, the contact and variables are four levels):
+          // the whole push is refused before any contact is read.
+          nestedJson(4).map(
+            (nested): Case => ({
+              flaw: `variables nesting the body ${nested.levels} deep`,
+              request: push(
+                `{"contacts":[{"email":"deep@fresh-example.com","variables":{"v":${nested.text}}}]}`,
+              ),
+              status: 400,
+              protocol: 'message',
+              message: JSON_TOO_DEEP_MESSAGE,
             }),
           ),
           // Each contact is validated on its own: a push of only invalid contacts answers 200 with all of them in `errors`.
@@ -1469,6 +1573,8 @@ function apiEndpoints(): Record<Exclude<RouteName, NonApiRoute>, ApiEndpoint> {
 
 const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 const JSONRPC_PARSE_ERROR = -32700;
+/** A batch (any JSON array) is refused as a whole: protocol 2025-06-18 has none. */
+const JSONRPC_INVALID_REQUEST = -32600;
 const JSONRPC_METHOD_NOT_FOUND = -32601;
 /**
  * The SDK (1.32) answers a request whose params fail its own schema with
@@ -1539,6 +1645,14 @@ const TOOLS: Record<string, ToolArguments> = {
   },
 };
 
+function isJsonArray(text: string): boolean {
+  try {
+    return Array.isArray(JSON.parse(text));
+  } catch {
+    return false;
+  }
+}
+
 const rpcId = fc.oneof(fc.integer({ min: 1, max: 1e9 }), fc.stringMatching(/^[a-z0-9-]{1,16}$/));
 
 function mcpCases(route: Route): fc.Arbitrary<Case> {
@@ -1595,11 +1709,11 @@ function mcpCases(route: Route): fc.Arbitrary<Case> {
         header: { name: 'allow', value: /^POST$/ },
       }),
     ),
-    // What the transport refuses: not JSON, not a JSON-RPC message (an empty batch is left out: the SDK
-    // answers it 202 like a batch of notifications), the wrong media types or protocol version.
+    // What the transport refuses: not JSON, not a JSON-RPC message, a batch, the wrong media types or
+    // protocol version.
     fc
       .oneof(
-        notAJsonObject.filter((text) => text.trim() !== '[]'),
+        notAJsonObject,
         fc.constant(''),
         fc.constantFrom(
           '{}',
@@ -1629,7 +1743,7 @@ function mcpCases(route: Route): fc.Arbitrary<Case> {
           request: rpc(body),
           status: 400,
           protocol: 'jsonrpc',
-          codes: [JSONRPC_PARSE_ERROR],
+          codes: [isJsonArray(body) ? JSONRPC_INVALID_REQUEST : JSONRPC_PARSE_ERROR],
         }),
       ),
     fc

@@ -9,6 +9,7 @@ import { tableName } from '#shared/config.ts';
 import { dynamo } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { createOrganization } from '#shared/domain/organizations.ts';
+import { MAX_MCP_CLIENT_RATE } from '#shared/mcp/limits.ts';
 import { createOAuthClient, hashSecret, revokeOAuthClient } from '#shared/oauth/clients.ts';
 import { codeChallengeOf } from '#shared/oauth/grants.ts';
 import type { LocalStack } from '../../infra/local/stack.ts';
@@ -35,7 +36,9 @@ beforeAll(async () => {
   const validated = validateImport(smallDocument());
   if (!validated.ok) throw new Error(JSON.stringify(validated.errors));
   await applyImport(orgId, validated.document);
-  credentials = await createOAuthClient(orgId, 'Assistant', [REDIRECT]);
+  // These tests call tools back to back, faster than an assistant would; the rate limit has its own
+  // tests (mcp-hardening.test.ts).
+  credentials = await createOAuthClient(orgId, 'Assistant', [REDIRECT], { rateLimit: MAX_MCP_CLIENT_RATE });
 });
 afterAll(() => stack.stop());
 

@@ -7,6 +7,7 @@ import { createApiKey } from '#shared/auth/api-keys.ts';
 import { tableName } from '#shared/config.ts';
 import { dynamo } from '#shared/db/client.ts';
 import { createOrganization } from '#shared/domain/organizations.ts';
+import { MAX_MCP_CLIENT_RATE } from '#shared/mcp/limits.ts';
 import { createOAuthClient } from '#shared/oauth/clients.ts';
 import { codeChallengeOf, issueAuthorizationCode } from '#shared/oauth/grants.ts';
 import { MCP_SCOPE } from '#shared/oauth/scope.ts';
@@ -175,7 +176,8 @@ async function tenant(name: string, document: Document, hook: string, redirect: 
     if (attempt > 100) throw new Error(`${name}'s test event was not delivered`);
     await sleep(100);
   }
-  const client = await createOAuthClient(orgId, 'Assistant', [redirect]);
+  // B's MCP probes are sent back to back, faster than the default per-client rate.
+  const client = await createOAuthClient(orgId, 'Assistant', [redirect], { rateLimit: MAX_MCP_CLIENT_RATE });
   return {
     orgId,
     apiKey,
@@ -692,7 +694,7 @@ function matrix(): Record<RouteName, () => Probe[]> {
         { kind: 'oauth', status: 401, error: 'invalid_client' },
         `A's client with its secret`,
       ),
-      // A code is redeemed once, by the client it was issued to: A's is refused (and spent, by design).
+      // A code is redeemed once, by the client it was issued to: A's is refused, and stays A's to redeem.
       token(
         {
           grant_type: 'authorization_code',

@@ -1,0 +1,59 @@
+/**
+ * Which redirect URIs a client may register (OAuth 2.1 §2.3.1, RFC 8252 §7):
+ * https; http only on a loopback host, where the response never leaves the
+ * user's machine; or a private-use scheme in reverse-domain form
+ * (`com.example.app:/callback`) for native apps. Anything else could carry
+ * an authorization code or error out of the browser's control (plain http
+ * over the network) or run in the page that follows the redirect
+ * (`javascript:`, `data:`, `vbscript:`, `file:`…), none of which has a dot in
+ * its scheme. A fragment is never allowed (RFC 6749 §3.1.2).
+ */
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
+
+/** `com.example.app`: two or more labels, the first starting with a letter (a URI scheme must). */
+const REVERSE_DOMAIN_SCHEME = /^[a-z][a-z0-9-]*(?:\.[a-z0-9][a-z0-9-]*)+$/;
+
+/** Why `uri` may not be registered as a redirect URI, or null when it may. */
+export function redirectUriProblem(uri: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(uri);
+  } catch {
+    return 'is not an absolute URI';
+  }
+  // An empty fragment (`…/callback#`) is a fragment too, which URL's `hash` does not show.
+  if (uri.includes('#')) return 'has a fragment';
+  const scheme = url.protocol.slice(0, -1);
+  if (scheme === 'https') return null;
+  if (scheme === 'http') {
+    return LOOPBACK_HOSTS.has(url.hostname)
+      ? null
+      : 'uses http on a host other than 127.0.0.1, [::1] or localhost';
+  }
+  return REVERSE_DOMAIN_SCHEME.test(scheme)
+    ? null
+    : 'is neither https, http on a loopback host, nor a private-use scheme in reverse-domain form (com.example.app:/callback)';
+}
+
+/**
+ * The form a redirect URI is registered in (the WHATWG URL serialization,
+ * which lower-cases scheme and host); the authorization request must send it
+ * exactly. Throws when the URI may not be registered.
+ */
+export function registrableRedirectUri(uri: string): string {
+  const problem = redirectUriProblem(uri);
+  if (problem) throw new InvalidRedirectUriError(uri, problem);
+  return new URL(uri).toString();
+}
+
+/** A redirect URI that may not be registered, with the reason. */
+export class InvalidRedirectUriError extends Error {
+  constructor(
+    readonly uri: string,
+    readonly problem: string,
+  ) {
+    super(`The redirect URI ${JSON.stringify(uri)} ${problem}`);
+    this.name = new.target.name;
+  }
+}
