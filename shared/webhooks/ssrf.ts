@@ -169,8 +169,8 @@ function refusal(kind: AddressClass, literal: boolean): UrlRefusedError {
   const what = kind === 'metadata' ? 'a cloud metadata' : `a ${kind}`;
   return new UrlRefusedError(
     literal
-      ? `is ${what} address, which webhooks may not reach`
-      : `resolves to ${what} address, which webhooks may not reach`,
+      ? `the host is ${what} address, which webhooks may not reach`
+      : `the host resolves to ${what} address, which webhooks may not reach`,
   );
 }
 

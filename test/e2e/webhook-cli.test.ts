@@ -156,7 +156,7 @@ describe('outreach-admin webhook', () => {
       'first_touch',
     );
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toMatch(/'url': 169\.254\.169\.254 is a cloud metadata address/);
+    expect(refused.stderr).toMatch(/'url': the host is a cloud metadata address/);
   });
 
   it('imports without webhook events by default, and with them given --emit-events', async () => {

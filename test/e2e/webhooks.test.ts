@@ -242,7 +242,7 @@ describe('webhook subscriptions', () => {
         ['https://[::ffff:127.0.0.1]/hook', 'loopback'],
         ['https://[::ffff:10.0.0.1]/hook', 'private'],
         ['https://100.64.0.1/hook', 'cgnat'],
-        ['https://localhost/hook', 'resolves to a loopback address'],
+        ['https://localhost/hook', 'the host resolves to a loopback address'],
         [`${receiverUrl}/ok/cloud`, 'must use https'],
       ] as const) {
         const response = await api(key, 'POST', '/webhooks', { url, events: ['first_touch'] });

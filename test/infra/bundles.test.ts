@@ -35,7 +35,12 @@ const apiEvent = (method: string, headers: Record<string, string> = {}) => ({
   pathParameters: null,
   body: null,
   isBase64Encoded: false,
-  requestContext: { requestId: 'smoke', stage: 'smoke' },
+  // API Gateway always names the domain it routed through; the service's own URL is built from it.
+  requestContext: {
+    requestId: 'smoke',
+    stage: 'smoke',
+    domainName: 'abc123.execute-api.eu-west-1.amazonaws.com',
+  },
 });
 
 const cases: SmokeCase[] = [

@@ -111,19 +111,19 @@ describe('checkWebhookUrl (at subscribe time)', () => {
   });
 
   it.each([
-    ['https://10.0.0.1/hook', /^is a private address/],
+    ['https://10.0.0.1/hook', /^the host is a private address/],
     ['https://169.254.169.254/latest/meta-data/', /cloud metadata/],
-    ['https://[::1]/hook', /^is a loopback address/],
+    ['https://[::1]/hook', /^the host is a loopback address/],
     ['https://[::ffff:127.0.0.1]/hook', /loopback/],
     ['https://[::ffff:169.254.169.254]/', /cloud metadata/],
     ['https://[fe80::1]/', /link-local/],
     ['https://100.64.1.1/', /cgnat/],
     ['https://224.0.0.1/', /multicast/],
     ['https://0.0.0.0/', /unspecified/],
-    ['https://2130706433/', /^is a loopback/],
-    ['https://0x7f.1/', /^is a loopback/],
-    ['https://internal.example.com/hook', /^resolves to a private address, which webhooks may not reach$/],
-    ['https://mixed.example.com/hook', /^resolves to a private address/],
+    ['https://2130706433/', /^the host is a loopback/],
+    ['https://0x7f.1/', /^the host is a loopback/],
+    ['https://internal.example.com/hook', /^the host resolves to a private address, which webhooks may not reach$/],
+    ['https://mixed.example.com/hook', /^the host resolves to a private address/],
     ['https://metadata.example.com/', /cloud metadata/],
     ['https://v6private.example.com/', /private/],
     ['https://localhost/hook', /loopback/],
@@ -201,7 +201,7 @@ describe('postWebhook (at connect time)', () => {
 
     // Assess
     expect(result).toMatchObject({ ok: false, statusCode: null });
-    expect(result.error).toMatch(/address refused: resolves to a private address/);
+    expect(result.error).toMatch(/address refused: the host resolves to a private address/);
     expect(received).toBe(before);
   });
 
