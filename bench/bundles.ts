@@ -5,10 +5,10 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
+import { queueDefinitions } from '#definitions/queues.ts';
+import { handlerEntry, type RouteDefinition, routes } from '#definitions/routes.ts';
 import { bundleBuildOptions } from '../infra/constructs/service-function.ts';
 import { PROJECT_ROOT } from '../infra/paths.ts';
-import { queueDefinitions } from '../shared/queues.ts';
-import { handlerEntry, type RouteDefinition, routes } from '../shared/routes.ts';
 import { round } from './load.ts';
 
 /**

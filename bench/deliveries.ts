@@ -1,10 +1,10 @@
-import { applyImport, validateImport } from '../shared/admin/import.ts';
-import { createApiKey } from '../shared/auth/api-keys.ts';
-import { allocateId } from '../shared/db/ids.ts';
-import { mapLimit } from '../shared/db/transactions.ts';
-import { createOrganization } from '../shared/domain/organizations.ts';
-import { recordProviderEvent } from '../shared/domain/provider-events.ts';
-import { providerEvent } from '../shared/schemas/import.ts';
+import { applyImport, validateImport } from '#admin/import.ts';
+import { createApiKey } from '#domain/api-keys.ts';
+import { createOrganization } from '#domain/organizations.ts';
+import { recordProviderEvent } from '#domain/provider-events.ts';
+import { providerEvent } from '#schemas/import.ts';
+import { allocateId } from '#store/ids.ts';
+import { mapLimit } from '#store/transactions.ts';
 import { CONCURRENCY, round } from './load.ts';
 import type { Receiver } from './receiver.ts';
 

@@ -1,11 +1,11 @@
-import { createApiKey } from '../shared/auth/api-keys.ts';
-import { getCampaign } from '../shared/domain/campaigns.ts';
-import { createOrganization } from '../shared/domain/organizations.ts';
-import { MAX_WEBHOOKS_PER_ORGANIZATION } from '../shared/domain/webhooks.ts';
-import { MAX_MCP_CLIENT_RATE } from '../shared/mcp/limits.ts';
-import { createOAuthClient } from '../shared/oauth/clients.ts';
-import { codeChallengeOf } from '../shared/oauth/grants.ts';
-import { routes } from '../shared/routes.ts';
+import { MAX_MCP_CLIENT_RATE } from '#definitions/mcp-limits.ts';
+import { routes } from '#definitions/routes.ts';
+import { createApiKey } from '#domain/api-keys.ts';
+import { getCampaign } from '#domain/campaigns.ts';
+import { createOAuthClient } from '#domain/oauth-clients.ts';
+import { codeChallengeOf } from '#domain/oauth-grants.ts';
+import { createOrganization } from '#domain/organizations.ts';
+import { MAX_WEBHOOKS_PER_ORGANIZATION } from '#domain/webhooks.ts';
 import { clientCredentialsToken } from '../test/support/oauth.ts';
 import { CONCURRENCY } from './load.ts';
 
@@ -160,7 +160,7 @@ export async function prepareFixtures(
     creators.push((await createApiKey(orgId)).apiKey);
   }
 
-  // The bench measures /mcp at full speed, not the default per-client rate (shared/mcp/limits.ts).
+  // The bench measures /mcp at full speed, not the default per-client rate (shared/definitions/mcp-limits.ts).
   const client = await createOAuthClient(demo.orgId, 'Bench Assistant', [REDIRECT_URI], {
     rateLimit: MAX_MCP_CLIENT_RATE,
   });

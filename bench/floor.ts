@@ -13,7 +13,7 @@ import {
   TransactWriteItemsCommand,
   UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
-import { dynamo } from '../shared/db/client.ts';
+import { dynamo } from '#platform/dynamodb-client.ts';
 import { CONCURRENCY, type Percentiles, percentiles } from './load.ts';
 
 /** One client for every replay, so its connections stay warm from one endpoint to the next. */

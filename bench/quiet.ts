@@ -1,5 +1,5 @@
 import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
-import { sqs } from '../shared/queue-client.ts';
+import { sqs } from '#platform/queue-client.ts';
 import { round } from './load.ts';
 
 /**

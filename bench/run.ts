@@ -42,14 +42,14 @@ async function measureOnStack(stack: LocalStack) {
   const wholeRun = startSampler(1000, javaPid);
 
   // Modules that create SDK clients load once the stack has pointed the SDK at the local emulators.
-  const { seedDemo } = await import('../shared/admin/seed.ts');
+  const { seedDemo } = await import('#admin/seed.ts');
   const { endpointSpecs, prepareFixtures, send } = await import('./endpoints.ts');
   const { byOperation, closeFloor, mergeFloors, recordCalls, replayFloor } = await import('./floor.ts');
   const { waitForQuiet } = await import('./quiet.ts');
   const { startReceiver } = await import('./receiver.ts');
   const { measureDeliveries } = await import('./deliveries.ts');
   const { sustainedLoad } = await import('./sustained.ts');
-  const { routes } = await import('../shared/routes.ts');
+  const { routes } = await import('#definitions/routes.ts');
 
   log('seeding the demo organization');
   const seedStarted = performance.now();

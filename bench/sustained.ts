@@ -1,6 +1,6 @@
 import type { AutocannonRequest } from 'autocannon';
-import { createApiKey } from '../shared/auth/api-keys.ts';
-import { createOrganization } from '../shared/domain/organizations.ts';
+import { createApiKey } from '#domain/api-keys.ts';
+import { createOrganization } from '#domain/organizations.ts';
 import type { BenchFixtures, EndpointSpec } from './endpoints.ts';
 import { type LoadResult, round, runLoad } from './load.ts';
 import { collectGarbage, type MemorySample, startSampler } from './machine.ts';

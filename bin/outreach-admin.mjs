@@ -4,4 +4,4 @@ import { register } from 'tsx/esm/api';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 register();
-await import('../shared/admin/cli.ts');
+await import('#admin/cli.ts');

@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
-import { openApiDocument } from '../shared/openapi/document.ts';
+import { openApiDocument } from '#api/openapi/document.ts';
 import {
   accountInput,
   assignmentInput,
@@ -16,8 +16,8 @@ import {
   messageInput,
   providerEvent,
   sequenceInput,
-} from '../shared/schemas/import.ts';
-import { signal } from '../shared/schemas/resources.ts';
+} from '#schemas/import.ts';
+import { signal } from '#schemas/resources.ts';
 import { PROJECT_ROOT } from './paths.ts';
 
 /**

@@ -1,5 +1,5 @@
-import { defineEndpoint } from '#shared/http/endpoint.ts';
-import { authEndpoint } from '#shared/schemas/auth.ts';
+import { defineEndpoint } from '#api/http/endpoint.ts';
+import { authEndpoint } from '#schemas/auth.ts';
 
 /** GET /public/v1/auth — reaching the handler means the authorizer accepted the key. */
 export const handler = defineEndpoint(authEndpoint, async () => ({ signed_in: true }));

@@ -1,8 +1,8 @@
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
-import { verifyApiKey } from '#shared/auth/api-keys.ts';
-import { authorizerDecision, readApiKeyHeader } from '#shared/auth/authorizer.ts';
-import { logger } from '#shared/logger.ts';
-import { count, observed } from '#shared/observability.ts';
+import { authorizerDecision, readApiKeyHeader } from '#api/http/authorizer.ts';
+import { verifyApiKey } from '#domain/api-keys.ts';
+import { logger } from '#platform/logger.ts';
+import { count, observed } from '#platform/observability.ts';
 
 /**
  * The REQUEST authorizer for `x-api-key`. A missing, malformed, unknown or

@@ -1,8 +1,8 @@
-import { normalizeEmail } from '#shared/domain/contacts.ts';
-import { checkEligibility } from '#shared/domain/raw-push.ts';
-import { defineEndpoint } from '#shared/http/endpoint.ts';
-import { count } from '#shared/observability.ts';
-import { checkEligibilityEndpoint } from '#shared/schemas/raw.ts';
+import { defineEndpoint } from '#api/http/endpoint.ts';
+import { normalizeEmail } from '#domain/contacts.ts';
+import { checkEligibility } from '#domain/raw-push.ts';
+import { count } from '#platform/observability.ts';
+import { checkEligibilityEndpoint } from '#schemas/raw.ts';
 
 /** POST /public/v1/campaigns/{id}/raw/contacts/check-eligibility — the dry run; writes nothing. */
 export const handler = defineEndpoint(checkEligibilityEndpoint, async ({ orgId, path, body }) => {

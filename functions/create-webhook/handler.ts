@@ -1,6 +1,6 @@
-import { createWebhook, toWebhookSubscription } from '#shared/domain/webhooks.ts';
-import { defineEndpoint } from '#shared/http/endpoint.ts';
-import { createWebhookEndpoint } from '#shared/schemas/webhooks.ts';
+import { defineEndpoint } from '#api/http/endpoint.ts';
+import { createWebhook, toWebhookSubscription } from '#domain/webhooks.ts';
+import { createWebhookEndpoint } from '#schemas/webhooks.ts';
 
 /** POST /public/v1/webhooks — subscribes a URL; the response shows the signing secret, this once. */
 export const handler = defineEndpoint(createWebhookEndpoint, async ({ orgId, body }) => {

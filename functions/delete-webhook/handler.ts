@@ -1,6 +1,6 @@
-import { deleteWebhook } from '#shared/domain/webhooks.ts';
-import { defineEndpoint } from '#shared/http/endpoint.ts';
-import { deleteWebhookEndpoint } from '#shared/schemas/webhooks.ts';
+import { defineEndpoint } from '#api/http/endpoint.ts';
+import { deleteWebhook } from '#domain/webhooks.ts';
+import { deleteWebhookEndpoint } from '#schemas/webhooks.ts';
 
 /** DELETE /public/v1/webhooks/{id} */
 export const handler = defineEndpoint(deleteWebhookEndpoint, async ({ orgId, path }) => {

@@ -1,6 +1,6 @@
-import { publicBaseUrl } from '#shared/http/base-url.ts';
-import { defineHttpHandler } from '#shared/http/endpoint.ts';
-import { referenceAsset, referencePage } from '#shared/openapi/reference-page.ts';
+import { publicBaseUrl } from '#api/http/base-url.ts';
+import { defineHttpHandler } from '#api/http/endpoint.ts';
+import { referenceAsset, referencePage } from '#api/openapi/reference-page.ts';
 
 /** GET /docs — the API reference page; GET /docs/{asset} — its script and styles. */
 export const handler = defineHttpHandler(async (event) => {

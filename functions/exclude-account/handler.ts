@@ -1,6 +1,6 @@
-import { addExclusion } from '#shared/domain/exclusions.ts';
-import { defineEndpoint } from '#shared/http/endpoint.ts';
-import { excludeAccountEndpoint } from '#shared/schemas/accounts.ts';
+import { defineEndpoint } from '#api/http/endpoint.ts';
+import { addExclusion } from '#domain/exclusions.ts';
+import { excludeAccountEndpoint } from '#schemas/accounts.ts';
 
 /** POST /public/v1/accounts/exclude — puts the company's domain on the exclusion list (idempotent). */
 export const handler = defineEndpoint(excludeAccountEndpoint, async ({ orgId, body }) => {

@@ -1,6 +1,6 @@
-import { getAnalyticsOverview } from '#shared/domain/analytics.ts';
-import { defineEndpoint } from '#shared/http/endpoint.ts';
-import { analyticsOverviewEndpoint } from '#shared/schemas/campaigns.ts';
+import { defineEndpoint } from '#api/http/endpoint.ts';
+import { getAnalyticsOverview } from '#domain/analytics.ts';
+import { analyticsOverviewEndpoint } from '#schemas/campaigns.ts';
 
 /** GET /public/v1/analytics/overview */
 export const handler = defineEndpoint(analyticsOverviewEndpoint, async ({ orgId }) =>

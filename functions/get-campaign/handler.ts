@@ -1,6 +1,6 @@
-import { getCampaign, toCampaignDetail } from '#shared/domain/campaigns.ts';
-import { defineEndpoint } from '#shared/http/endpoint.ts';
-import { getCampaignEndpoint } from '#shared/schemas/campaigns.ts';
+import { defineEndpoint } from '#api/http/endpoint.ts';
+import { getCampaign, toCampaignDetail } from '#domain/campaigns.ts';
+import { getCampaignEndpoint } from '#schemas/campaigns.ts';
 
 /** GET /public/v1/campaigns/{id} */
 export const handler = defineEndpoint(getCampaignEndpoint, async ({ orgId, path }) =>

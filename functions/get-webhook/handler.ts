@@ -1,6 +1,6 @@
-import { getWebhook, toWebhookSubscription } from '#shared/domain/webhooks.ts';
-import { defineEndpoint } from '#shared/http/endpoint.ts';
-import { getWebhookEndpoint } from '#shared/schemas/webhooks.ts';
+import { defineEndpoint } from '#api/http/endpoint.ts';
+import { getWebhook, toWebhookSubscription } from '#domain/webhooks.ts';
+import { getWebhookEndpoint } from '#schemas/webhooks.ts';
 
 /** GET /public/v1/webhooks/{id} */
 export const handler = defineEndpoint(getWebhookEndpoint, async ({ orgId, path }) =>

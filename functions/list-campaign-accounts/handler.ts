@@ -1,6 +1,6 @@
-import { listCampaignAccounts } from '#shared/domain/accounts.ts';
-import { defineEndpoint } from '#shared/http/endpoint.ts';
-import { listCampaignAccountsEndpoint } from '#shared/schemas/campaigns.ts';
+import { defineEndpoint } from '#api/http/endpoint.ts';
+import { listCampaignAccounts } from '#domain/accounts.ts';
+import { listCampaignAccountsEndpoint } from '#schemas/campaigns.ts';
 
 /** GET /public/v1/campaigns/{id}/accounts — qualified accounts, highest score first. */
 export const handler = defineEndpoint(listCampaignAccountsEndpoint, async ({ orgId, path, query }) => ({

@@ -1,6 +1,6 @@
-import { listWebhooks, toWebhookSubscription } from '#shared/domain/webhooks.ts';
-import { defineEndpoint } from '#shared/http/endpoint.ts';
-import { listWebhooksEndpoint } from '#shared/schemas/webhooks.ts';
+import { defineEndpoint } from '#api/http/endpoint.ts';
+import { listWebhooks, toWebhookSubscription } from '#domain/webhooks.ts';
+import { listWebhooksEndpoint } from '#schemas/webhooks.ts';
 
 /** GET /public/v1/webhooks — the organization's subscriptions, without secrets. */
 export const handler = defineEndpoint(listWebhooksEndpoint, async ({ orgId }) => ({

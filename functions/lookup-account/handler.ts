@@ -1,6 +1,6 @@
-import { lookupAccount } from '#shared/domain/accounts.ts';
-import { defineEndpoint } from '#shared/http/endpoint.ts';
-import { lookupAccountEndpoint } from '#shared/schemas/accounts.ts';
+import { defineEndpoint } from '#api/http/endpoint.ts';
+import { lookupAccount } from '#domain/accounts.ts';
+import { lookupAccountEndpoint } from '#schemas/accounts.ts';
 
 /** GET /public/v1/accounts — one account by domain and/or id, signals optionally limited to a campaign's. */
 export const handler = defineEndpoint(lookupAccountEndpoint, async ({ orgId, query }) =>

@@ -1,12 +1,12 @@
 import { ChangeMessageVisibilityCommand } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { integerEnv, mailSettings } from '#shared/config.ts';
-import { deliverReply, type MailJob } from '#shared/domain/replies.ts';
-import { logger } from '#shared/logger.ts';
-import { transportFromEnvironment } from '#shared/mail/transport.ts';
-import { count, observed } from '#shared/observability.ts';
-import { queueUrl, sqs } from '#shared/queue-client.ts';
-import { backoffSeconds } from '#shared/retry.ts';
+import { deliverReply, type MailJob } from '#domain/replies.ts';
+import { integerEnv, mailSettings } from '#platform/config.ts';
+import { logger } from '#platform/logger.ts';
+import { transportFromEnvironment } from '#platform/mail-transport.ts';
+import { count, observed } from '#platform/observability.ts';
+import { queueUrl, sqs } from '#platform/queue-client.ts';
+import { backoffSeconds } from '#platform/retry.ts';
 
 const transport = transportFromEnvironment();
 const settings = mailSettings();

@@ -4,15 +4,15 @@ import {
 } from '@modelcontextprotocol/sdk/server/requestBody.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import { publicBaseUrl } from '#shared/http/base-url.ts';
-import { defineHttpHandler, jsonResponse } from '#shared/http/endpoint.ts';
-import { JSON_TOO_DEEP_MESSAGE, nestsDeeperThan } from '#shared/http/json-depth.ts';
-import { logger } from '#shared/logger.ts';
-import { DEFAULT_MCP_CLIENT_RATE } from '#shared/mcp/limits.ts';
-import { admitMcpRequest } from '#shared/mcp/rate-limit.ts';
-import { createMcpServer } from '#shared/mcp/server.ts';
-import { verifyAccessToken } from '#shared/oauth/grants.ts';
-import { bearerChallenge, mcpResource } from '#shared/oauth/metadata.ts';
+import { publicBaseUrl } from '#api/http/base-url.ts';
+import { defineHttpHandler, jsonResponse } from '#api/http/endpoint.ts';
+import { JSON_TOO_DEEP_MESSAGE, nestsDeeperThan } from '#api/http/json-depth.ts';
+import { createMcpServer } from '#api/mcp/server.ts';
+import { bearerChallenge, mcpResource } from '#api/oauth/metadata.ts';
+import { DEFAULT_MCP_CLIENT_RATE } from '#definitions/mcp-limits.ts';
+import { admitMcpRequest } from '#domain/mcp-rate-limit.ts';
+import { verifyAccessToken } from '#domain/oauth-grants.ts';
+import { logger } from '#platform/logger.ts';
 
 /**
  * The MCP endpoint: stateless streamable HTTP with JSON responses, a fresh
@@ -20,7 +20,7 @@ import { bearerChallenge, mcpResource } from '#shared/oauth/metadata.ts';
  * request. Only POST carries JSON-RPC; GET (an endless event stream, pointless
  * without sessions) and DELETE (no session to end) are 405. Every request
  * needs a bearer token issued for this resource, counts against its client's
- * rate (shared/mcp/limits.ts), and carries one JSON-RPC message.
+ * rate (shared/definitions/mcp-limits.ts), and carries one JSON-RPC message.
  */
 
 /** JSON-RPC 2.0 error codes the endpoint answers itself, before the SDK sees a message. */

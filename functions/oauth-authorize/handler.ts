@@ -1,13 +1,13 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import { verifyApiKey } from '#shared/auth/api-keys.ts';
-import { publicBaseUrl } from '#shared/http/base-url.ts';
-import { defineHttpHandler } from '#shared/http/endpoint.ts';
-import { getOAuthClient } from '#shared/oauth/clients.ts';
-import { isS256CodeChallenge, issueAuthorizationCode } from '#shared/oauth/grants.ts';
-import { mcpResource } from '#shared/oauth/metadata.ts';
-import { redirectUriProblem } from '#shared/oauth/redirect-uris.ts';
-import { requestParameters } from '#shared/oauth/requests.ts';
-import { MCP_SCOPE } from '#shared/oauth/scope.ts';
+import { publicBaseUrl } from '#api/http/base-url.ts';
+import { defineHttpHandler } from '#api/http/endpoint.ts';
+import { mcpResource } from '#api/oauth/metadata.ts';
+import { requestParameters } from '#api/oauth/requests.ts';
+import { MCP_SCOPE } from '#definitions/oauth-scope.ts';
+import { verifyApiKey } from '#domain/api-keys.ts';
+import { getOAuthClient } from '#domain/oauth-clients.ts';
+import { isS256CodeChallenge, issueAuthorizationCode } from '#domain/oauth-grants.ts';
+import { redirectUriProblem } from '#domain/oauth-redirect-uris.ts';
 
 /**
  * The authorization endpoint of the code flow (PKCE S256 required). GET shows

@@ -1,6 +1,6 @@
-import { publicBaseUrl } from '#shared/http/base-url.ts';
-import { defineHttpHandler, jsonResponse } from '#shared/http/endpoint.ts';
-import { authorizationServerMetadata, protectedResourceMetadata } from '#shared/oauth/metadata.ts';
+import { publicBaseUrl } from '#api/http/base-url.ts';
+import { defineHttpHandler, jsonResponse } from '#api/http/endpoint.ts';
+import { authorizationServerMetadata, protectedResourceMetadata } from '#api/oauth/metadata.ts';
 
 const CACHE = { 'cache-control': 'public, max-age=3600' };
 

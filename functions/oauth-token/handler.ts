@@ -1,16 +1,16 @@
-import { publicBaseUrl } from '#shared/http/base-url.ts';
-import { defineHttpHandler, jsonResponse } from '#shared/http/endpoint.ts';
-import { authenticateClient } from '#shared/oauth/clients.ts';
-import { isCodeVerifier, issueAccessToken, redeemAuthorizationCode } from '#shared/oauth/grants.ts';
-import { mcpResource } from '#shared/oauth/metadata.ts';
+import { publicBaseUrl } from '#api/http/base-url.ts';
+import { defineHttpHandler, jsonResponse } from '#api/http/endpoint.ts';
+import { mcpResource } from '#api/oauth/metadata.ts';
 import {
   clientAuthentication,
   MAX_PARAMETER_BODY_BYTES,
   oauthError,
   parameterBodyTooLarge,
   requestParameters,
-} from '#shared/oauth/requests.ts';
-import { MCP_SCOPE } from '#shared/oauth/scope.ts';
+} from '#api/oauth/requests.ts';
+import { MCP_SCOPE } from '#definitions/oauth-scope.ts';
+import { authenticateClient } from '#domain/oauth-clients.ts';
+import { isCodeVerifier, issueAccessToken, redeemAuthorizationCode } from '#domain/oauth-grants.ts';
 
 /**
  * The token endpoint: `client_credentials`, and `authorization_code` with

@@ -1,6 +1,6 @@
-import { publicBaseUrl } from '#shared/http/base-url.ts';
-import { defineHttpHandler, jsonResponse } from '#shared/http/endpoint.ts';
-import { openApiDocument } from '#shared/openapi/document.ts';
+import { publicBaseUrl } from '#api/http/base-url.ts';
+import { defineHttpHandler, jsonResponse } from '#api/http/endpoint.ts';
+import { openApiDocument } from '#api/openapi/document.ts';
 
 /** The last document served; a deployment is called by one base URL, so one entry serves it. */
 let cached: { base: string; document: ReturnType<typeof openApiDocument> } | undefined;

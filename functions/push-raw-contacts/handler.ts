@@ -1,10 +1,10 @@
-import { normalizeEmail } from '#shared/domain/contacts.ts';
-import { requestFingerprint, withIdempotency } from '#shared/domain/idempotency.ts';
-import { type ContactError, type PushContact, pushContacts } from '#shared/domain/raw-push.ts';
-import { defineEndpoint, describeContactIssue } from '#shared/http/endpoint.ts';
-import { BadRequestError } from '#shared/http/errors.ts';
-import { count } from '#shared/observability.ts';
-import { MAX_IDEMPOTENCY_KEY, pushContactsEndpoint, rawContact } from '#shared/schemas/raw.ts';
+import { defineEndpoint, describeContactIssue } from '#api/http/endpoint.ts';
+import { BadRequestError } from '#api/http/errors.ts';
+import { normalizeEmail } from '#domain/contacts.ts';
+import { requestFingerprint, withIdempotency } from '#domain/idempotency.ts';
+import { type ContactError, type PushContact, pushContacts } from '#domain/raw-push.ts';
+import { count } from '#platform/observability.ts';
+import { MAX_IDEMPOTENCY_KEY, pushContactsEndpoint, rawContact } from '#schemas/raw.ts';
 
 /**
  * POST /public/v1/campaigns/{id}/raw/contacts — validates each contact on its

@@ -1,6 +1,6 @@
-import { redeliver } from '#shared/domain/webhook-deliveries.ts';
-import { defineEndpoint } from '#shared/http/endpoint.ts';
-import { redeliverWebhookEndpoint } from '#shared/schemas/webhooks.ts';
+import { defineEndpoint } from '#api/http/endpoint.ts';
+import { redeliver } from '#domain/webhook-deliveries.ts';
+import { redeliverWebhookEndpoint } from '#schemas/webhooks.ts';
 
 /** POST /public/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver — sends it again, same webhook-id. */
 export const handler = defineEndpoint(redeliverWebhookEndpoint, async ({ orgId, path }) => ({

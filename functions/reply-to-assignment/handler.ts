@@ -1,7 +1,7 @@
-import { mailSettings } from '#shared/config.ts';
-import { replyToAssignment } from '#shared/domain/replies.ts';
-import { defineEndpoint } from '#shared/http/endpoint.ts';
-import { replyEndpoint } from '#shared/schemas/replies.ts';
+import { defineEndpoint } from '#api/http/endpoint.ts';
+import { replyToAssignment } from '#domain/replies.ts';
+import { mailSettings } from '#platform/config.ts';
+import { replyEndpoint } from '#schemas/replies.ts';
 
 const settings = mailSettings();
 

@@ -1,7 +1,7 @@
-import { searchJobs, UnknownCursorError } from '#shared/domain/jobs.ts';
-import { defineEndpoint } from '#shared/http/endpoint.ts';
-import { BadRequestError } from '#shared/http/errors.ts';
-import { searchJobsEndpoint } from '#shared/schemas/jobs.ts';
+import { defineEndpoint } from '#api/http/endpoint.ts';
+import { BadRequestError } from '#api/http/errors.ts';
+import { searchJobs, UnknownCursorError } from '#domain/jobs.ts';
+import { searchJobsEndpoint } from '#schemas/jobs.ts';
 
 /** GET /public/v1/jobs/{domain} — job openings, newest first, cursor-paged. */
 export const handler = defineEndpoint(searchJobsEndpoint, async ({ orgId, path, query }) => {

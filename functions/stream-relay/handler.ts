@@ -1,6 +1,6 @@
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
-import { observed } from '#shared/observability.ts';
-import { relayOutboxRecords } from '#shared/outbox-relay.ts';
+import { relayOutboxRecords } from '#domain/outbox-relay.ts';
+import { observed } from '#platform/observability.ts';
 
 /**
  * The outbox relay: the table's stream invokes it with new items; outbox items

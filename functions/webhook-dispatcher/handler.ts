@@ -1,12 +1,12 @@
 import { ChangeMessageVisibilityCommand } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { type DeliveryJob, deliverWebhook } from '#shared/domain/webhook-deliveries.ts';
-import { logger } from '#shared/logger.ts';
-import { type CountMetric, count, observed } from '#shared/observability.ts';
-import { queueUrl, sqs } from '#shared/queue-client.ts';
-import { queueDefinitions } from '#shared/queues.ts';
-import { parseRetrySchedule, retryDelaySeconds } from '#shared/webhooks/retry-schedule.ts';
-import { urlPolicyFromEnvironment } from '#shared/webhooks/ssrf.ts';
+import { queueDefinitions } from '#definitions/queues.ts';
+import { type DeliveryJob, deliverWebhook } from '#domain/webhook-deliveries.ts';
+import { parseRetrySchedule, retryDelaySeconds } from '#domain/webhook-retry-schedule.ts';
+import { logger } from '#platform/logger.ts';
+import { type CountMetric, count, observed } from '#platform/observability.ts';
+import { queueUrl, sqs } from '#platform/queue-client.ts';
+import { urlPolicyFromEnvironment } from '#platform/ssrf.ts';
 
 const schedule = parseRetrySchedule(process.env.WEBHOOK_RETRY_SCHEDULE_SECONDS);
 const policy = urlPolicyFromEnvironment();

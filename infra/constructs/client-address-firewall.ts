@@ -3,8 +3,8 @@ import type { Stage } from 'aws-cdk-lib/aws-apigateway';
 import { type Alarm, ComparisonOperator, Metric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
-import { gatewayResponses } from '../../shared/gateway-responses.ts';
-import { CLIENT_ADDRESS_LIMIT_PER_WINDOW, CLIENT_ADDRESS_WINDOW_SECONDS } from '../../shared/rate-limits.ts';
+import { gatewayResponses } from '#definitions/gateway-responses.ts';
+import { CLIENT_ADDRESS_LIMIT_PER_WINDOW, CLIENT_ADDRESS_WINDOW_SECONDS } from '#definitions/rate-limits.ts';
 
 export interface ClientAddressFirewallProps {
   stage: Stage;
@@ -22,7 +22,7 @@ const THROTTLED_BODY = 'Throttled';
  * stage's bucket and throttle every tenant. The rule refuses an address over
  * its limit with the stage's own throttled answer (429, `{message}`,
  * `Retry-After`), and an alarm tells the operator a flood is being cut.
- * The local gateway applies the same limit as a bucket (shared/rate-limits.ts).
+ * The local gateway applies the same limit as a bucket (shared/definitions/rate-limits.ts).
  */
 export class ClientAddressFirewall extends Construct {
   readonly webAcl: CfnWebACL;

@@ -7,7 +7,7 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
 import type { BuildOptions } from 'esbuild';
-import type { TableAction } from '../../shared/routes.ts';
+import type { TableAction } from '#definitions/routes.ts';
 import { PROJECT_ROOT } from '../paths.ts';
 
 /**

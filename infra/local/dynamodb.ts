@@ -9,7 +9,7 @@ import {
   ListTablesCommand,
   ResourceInUseException,
 } from '@aws-sdk/client-dynamodb';
-import { createTableInput } from '../../shared/table.ts';
+import { createTableInput } from '#definitions/table.ts';
 import { freePort } from './ports.ts';
 
 /** A running DynamoDB Local process. */

@@ -8,10 +8,10 @@ import type {
   APIGatewayRequestAuthorizerEvent,
   Context,
 } from 'aws-lambda';
-import { type GatewayResponseType, gatewayResponses } from '../../shared/gateway-responses.ts';
-import { MAX_BODY_BYTES } from '../../shared/http/limits.ts';
-import type { Throttle } from '../../shared/rate-limits.ts';
-import { API_KEY_HEADER, AUTHORIZER_CACHE_TTL_SECONDS, type RouteDefinition } from '../../shared/routes.ts';
+import { type GatewayResponseType, gatewayResponses } from '#definitions/gateway-responses.ts';
+import type { Throttle } from '#definitions/rate-limits.ts';
+import { MAX_BODY_BYTES } from '#definitions/request-limits.ts';
+import { API_KEY_HEADER, AUTHORIZER_CACHE_TTL_SECONDS, type RouteDefinition } from '#definitions/routes.ts';
 import { TokenBuckets } from './token-buckets.ts';
 
 /**
@@ -36,7 +36,7 @@ export interface LocalRoute extends RouteDefinition {
   invoke: ProxyHandler;
 }
 
-/** Throttling as the deployed API applies it (shared/rate-limits.ts). */
+/** Throttling as the deployed API applies it (shared/definitions/rate-limits.ts). */
 export interface GatewayThrottling {
   /** Each client address, before anything else (the deployed stage's WAF rate rule). */
   clientAddress: Throttle;

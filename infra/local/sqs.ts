@@ -8,7 +8,7 @@ import {
 } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { buildApp } from 'fauxqs';
-import { DEAD_LETTER_RETENTION_DAYS, type QueueName, queueDefinitions } from '../../shared/queues.ts';
+import { DEAD_LETTER_RETENTION_DAYS, type QueueName, queueDefinitions } from '#definitions/queues.ts';
 import { LOCAL_CREDENTIALS } from './dynamodb.ts';
 import { freePort } from './ports.ts';
 

@@ -1,9 +1,9 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { dirname, resolve } from 'node:path';
-import { localEndpointsFile } from '../../shared/admin/target.ts';
-import { deadLetterUrlVariable, type QueueName, queueDefinitions } from '../../shared/queues.ts';
-import { handlerEntry, routes } from '../../shared/routes.ts';
+import { localEndpointsFile } from '#admin/target.ts';
+import { deadLetterUrlVariable, type QueueName, queueDefinitions } from '#definitions/queues.ts';
+import { handlerEntry, routes } from '#definitions/routes.ts';
 import { PROJECT_ROOT } from '../paths.ts';
 import {
   type DynamoDbLocal,
@@ -160,7 +160,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     pollers.push(
       await startStreamPoller(tableClient, dynamodbEndpoint, tableName, relay, reportError, startAt),
     );
-    const { sqs } = await import('../../shared/queue-client.ts');
+    const { sqs } = await import('#platform/queue-client.ts');
     for (const [name, definition] of Object.entries(queueDefinitions) as [
       QueueName,
       (typeof queueDefinitions)[QueueName],

@@ -47,11 +47,11 @@ try {
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   // The seed module is loaded after the stack has pointed the SDK at the local table.
-  const { demoOrganizationId, seedDemo } = await import('../../shared/admin/seed.ts');
+  const { demoOrganizationId, seedDemo } = await import('#admin/seed.ts');
   const details: string[] = [];
   if (stack.freshStore) {
     console.log('Empty store: importing the demo organization…');
-    const { progressReporter } = await import('../../shared/admin/commands.ts');
+    const { progressReporter } = await import('#admin/commands.ts');
     const progress = progressReporter();
     const seedStartedAt = performance.now();
     const demo = await seedDemo({ onProgress: progress.update }).finally(() => progress.done());

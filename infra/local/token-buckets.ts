@@ -1,4 +1,4 @@
-import type { Throttle } from '../../shared/rate-limits.ts';
+import type { Throttle } from '#definitions/rate-limits.ts';
 
 /**
  * Token buckets as API Gateway throttles: each key's bucket holds up to

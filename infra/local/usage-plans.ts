@@ -1,13 +1,13 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
-import { keys } from '../../shared/db/keys.ts';
 import {
   CLIENT_ADDRESS_THROTTLE,
   DEFAULT_ORGANIZATION_THROTTLE,
   organizationOfUsageIdentifierKey,
   STAGE_THROTTLE,
   type Throttle,
-} from '../../shared/rate-limits.ts';
+} from '#definitions/rate-limits.ts';
+import { keys } from '#store/keys.ts';
 import type { GatewayThrottling } from './gateway.ts';
 
 /** How long a looked-up plan is reused; on AWS a moved key also takes a moment to count. */

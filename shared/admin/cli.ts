@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { HttpError } from '../http/errors.ts';
+import { HttpError } from '#api/http/errors.ts';
 import { configureTarget, TargetError } from './target.ts';
 
 /**

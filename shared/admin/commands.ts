@@ -2,12 +2,19 @@ import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
-import { createApiKey, listApiKeys, revokeApiKey } from '../auth/api-keys.ts';
-import { redriveDeadLetters } from '../dead-letters.ts';
-import { normalizeEmail } from '../domain/contacts.ts';
-import { normalizeDomain } from '../domain/domains.ts';
-import { addExclusion } from '../domain/exclusions.ts';
-import { upsertJobs } from '../domain/jobs.ts';
+import { HttpError } from '#api/http/errors.ts';
+import { DEFAULT_MCP_CLIENT_RATE, MAX_MCP_CLIENT_RATE } from '#definitions/mcp-limits.ts';
+import {
+  DEFAULT_ORGANIZATION_THROTTLE,
+  MAX_ORGANIZATION_THROTTLE,
+  type Throttle,
+} from '#definitions/rate-limits.ts';
+import { createApiKey, listApiKeys, revokeApiKey } from '#domain/api-keys.ts';
+import { normalizeEmail } from '#domain/contacts.ts';
+import { addExclusion } from '#domain/exclusions.ts';
+import { upsertJobs } from '#domain/jobs.ts';
+import { createOAuthClient, listOAuthClients, revokeOAuthClient } from '#domain/oauth-clients.ts';
+import { redirectUriProblem } from '#domain/oauth-redirect-uris.ts';
 import {
   createOrganization,
   getOrganization,
@@ -15,9 +22,9 @@ import {
   MIN_COOLDOWN_DAYS,
   type Organization,
   setCooldownDays,
-} from '../domain/organizations.ts';
-import { recordProviderEvent } from '../domain/provider-events.ts';
-import { listDeliveries, redeliver, sendTestEvent } from '../domain/webhook-deliveries.ts';
+} from '#domain/organizations.ts';
+import { recordProviderEvent } from '#domain/provider-events.ts';
+import { listDeliveries, redeliver, sendTestEvent } from '#domain/webhook-deliveries.ts';
 import {
   createWebhook,
   deleteWebhook,
@@ -26,19 +33,16 @@ import {
   rotateWebhookSecret,
   toWebhookSubscription,
   updateWebhook,
-} from '../domain/webhooks.ts';
-import { HttpError } from '../http/errors.ts';
-import { DEFAULT_MCP_CLIENT_RATE, MAX_MCP_CLIENT_RATE } from '../mcp/limits.ts';
-import { createOAuthClient, listOAuthClients, revokeOAuthClient } from '../oauth/clients.ts';
-import { redirectUriProblem } from '../oauth/redirect-uris.ts';
-import { DEFAULT_ORGANIZATION_THROTTLE, MAX_ORGANIZATION_THROTTLE, type Throttle } from '../rate-limits.ts';
-import { type ProviderEvent, providerEvent } from '../schemas/import.ts';
+} from '#domain/webhooks.ts';
+import { redriveDeadLetters } from '#platform/dead-letters.ts';
+import { normalizeDomain } from '#schemas/domain-names.ts';
+import { type ProviderEvent, providerEvent } from '#schemas/import.ts';
 import {
   WEBHOOK_EVENT_TYPES,
   type WebhookDelivery,
   type WebhookEventType,
   type WebhookSubscription,
-} from '../schemas/webhooks.ts';
+} from '#schemas/webhooks.ts';
 import {
   applyImport,
   type ImportError,

@@ -8,8 +8,8 @@ import type {
   messageInput,
   providerEvent,
   SequenceInput,
-} from '../schemas/import.ts';
-import type { AssignmentStatus } from '../schemas/resources.ts';
+} from '#schemas/import.ts';
+import type { AssignmentStatus } from '#schemas/resources.ts';
 
 /**
  * The demo organization's data as an import document: four campaigns over four

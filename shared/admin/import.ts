@@ -1,19 +1,19 @@
 import type { z } from 'zod';
-import { reserveIdsUpTo } from '../db/ids.ts';
-import { mapLimit, transact } from '../db/transactions.ts';
-import { upsertAccount } from '../domain/accounts.ts';
-import { createAssignments, type NewAssignment } from '../domain/assignments.ts';
-import { upsertCampaign } from '../domain/campaigns.ts';
-import { blockContactWrites, type ContactRecord, normalizeEmail, upsertContact } from '../domain/contacts.ts';
-import { normalizeDomain } from '../domain/domains.ts';
-import { addExclusion, findExclusions } from '../domain/exclusions.ts';
-import { upsertJobs } from '../domain/jobs.ts';
-import { transition } from '../domain/lifecycle.ts';
-import { recordMessageHistory } from '../domain/messages.ts';
-import { recordProviderEvent } from '../domain/provider-events.ts';
-import { emitNewOpportunities, type NewOpportunity } from '../domain/webhook-events.ts';
-import { type ImportDocument, importDocument, type SequenceInput } from '../schemas/import.ts';
-import type { AssignmentStatus } from '../schemas/resources.ts';
+import { upsertAccount } from '#domain/accounts.ts';
+import { createAssignments, type NewAssignment } from '#domain/assignments.ts';
+import { upsertCampaign } from '#domain/campaigns.ts';
+import { blockContactWrites, type ContactRecord, normalizeEmail, upsertContact } from '#domain/contacts.ts';
+import { addExclusion, findExclusions } from '#domain/exclusions.ts';
+import { upsertJobs } from '#domain/jobs.ts';
+import { transition } from '#domain/lifecycle.ts';
+import { recordMessageHistory } from '#domain/messages.ts';
+import { recordProviderEvent } from '#domain/provider-events.ts';
+import { emitNewOpportunities, type NewOpportunity } from '#domain/webhook-events.ts';
+import { normalizeDomain } from '#schemas/domain-names.ts';
+import { type ImportDocument, importDocument, type SequenceInput } from '#schemas/import.ts';
+import type { AssignmentStatus } from '#schemas/resources.ts';
+import { reserveIdsUpTo } from '#store/ids.ts';
+import { mapLimit, transact } from '#store/transactions.ts';
 
 /**
  * The operator import. The whole document is validated first (shape, then

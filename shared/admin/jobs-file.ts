@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { normalizeDomain } from '../domain/domains.ts';
-import { type JobInput, jobInput } from '../schemas/import.ts';
+import { normalizeDomain } from '#schemas/domain-names.ts';
+import { type JobInput, jobInput } from '#schemas/import.ts';
 import { type ImportError, jsonPath } from './import.ts';
 
 /**

@@ -10,8 +10,8 @@ import {
   UpdateUsagePlanCommand,
   type UsagePlan,
 } from '@aws-sdk/client-api-gateway';
-import { type Organization, setRateLimit } from '../domain/organizations.ts';
-import { type Throttle, usageIdentifierKeyOf } from '../rate-limits.ts';
+import { type Throttle, usageIdentifierKeyOf } from '#definitions/rate-limits.ts';
+import { type Organization, setRateLimit } from '#domain/organizations.ts';
 import { USAGE_PLAN_VARIABLES } from './target.ts';
 
 /**

@@ -1,10 +1,10 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { createApiKey } from '../auth/api-keys.ts';
-import { tableName } from '../config.ts';
-import { dynamo } from '../db/client.ts';
-import { allocateIds } from '../db/ids.ts';
-import { keys } from '../db/keys.ts';
-import { createOrganization } from '../domain/organizations.ts';
+import { createApiKey } from '#domain/api-keys.ts';
+import { createOrganization } from '#domain/organizations.ts';
+import { tableName } from '#platform/config.ts';
+import { dynamo } from '#platform/dynamodb-client.ts';
+import { allocateIds } from '#store/ids.ts';
+import { keys } from '#store/keys.ts';
 import { DEMO_ID_ENTITIES, type DemoIdEntity, type DemoOptions, demoDocument } from './demo.ts';
 import { applyImport, type ImportReport, type ProgressListener, validateImport } from './import.ts';
 import { provisionOrganizationRateLimit } from './rate-limits.ts';

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
-import { deadLetterUrlVariable, type QueueName, queueDefinitions } from '../queues.ts';
+import { deadLetterUrlVariable, type QueueName, queueDefinitions } from '#definitions/queues.ts';
 
 /**
  * Where `outreach-admin` points the service's code: a running local stack (its

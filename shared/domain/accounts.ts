@@ -1,13 +1,13 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { tableName } from '../config.ts';
-import { batchGet } from '../db/batch.ts';
-import { dynamo } from '../db/client.ts';
-import { keys } from '../db/keys.ts';
-import { queryAll, queryFirst } from '../db/query.ts';
-import { addCounters, type TransactItem, TransactionConflictError, transact } from '../db/transactions.ts';
-import { ConflictError, NotFoundError } from '../http/errors.ts';
-import type { AccountInput } from '../schemas/import.ts';
-import type { Account, Signal } from '../schemas/resources.ts';
+import { ConflictError, NotFoundError } from '#api/http/errors.ts';
+import { tableName } from '#platform/config.ts';
+import { dynamo } from '#platform/dynamodb-client.ts';
+import type { AccountInput } from '#schemas/import.ts';
+import type { Account, Signal } from '#schemas/resources.ts';
+import { batchGet } from '#store/batch.ts';
+import { keys } from '#store/keys.ts';
+import { queryAll, queryFirst } from '#store/query.ts';
+import { addCounters, type TransactItem, TransactionConflictError, transact } from '#store/transactions.ts';
 import { getCampaign } from './campaigns.ts';
 import type { NewOpportunity } from './webhook-events.ts';
 

@@ -1,4 +1,4 @@
-import type { AssignmentStatus } from '../schemas/resources.ts';
+import type { AssignmentStatus } from '#schemas/resources.ts';
 
 /**
  * The aggregates reads need, and how each assignment contributes to them.

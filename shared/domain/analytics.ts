@@ -1,8 +1,8 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { tableName } from '../config.ts';
-import { dynamo } from '../db/client.ts';
-import { keys } from '../db/keys.ts';
-import type { AnalyticsOverview } from '../schemas/resources.ts';
+import { tableName } from '#platform/config.ts';
+import { dynamo } from '#platform/dynamodb-client.ts';
+import type { AnalyticsOverview } from '#schemas/resources.ts';
+import { keys } from '#store/keys.ts';
 
 /** The organization's analytics overview: one read of the counters kept at write time. */
 export async function getAnalyticsOverview(orgId: number): Promise<AnalyticsOverview> {

@@ -1,18 +1,18 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { tableName } from '../config.ts';
-import { dynamo } from '../db/client.ts';
-import { keys } from '../db/keys.ts';
+import { NotFoundError } from '#api/http/errors.ts';
+import { tableName } from '#platform/config.ts';
+import { dynamo } from '#platform/dynamodb-client.ts';
+import type { SequenceInput } from '#schemas/import.ts';
+import type { AssignmentStatus, CampaignContact, ContactFields } from '#schemas/resources.ts';
+import type { SnippetVariables } from '#schemas/variables.ts';
+import { keys } from '#store/keys.ts';
 import {
   addCounters,
   MAX_TRANSACTION_ITEMS,
   type TransactItem,
   TransactionConflictError,
   transact,
-} from '../db/transactions.ts';
-import { NotFoundError } from '../http/errors.ts';
-import type { SequenceInput } from '../schemas/import.ts';
-import type { AssignmentStatus, CampaignContact, ContactFields } from '../schemas/resources.ts';
-import type { SnippetVariables } from '../schemas/variables.ts';
+} from '#store/transactions.ts';
 import {
   type AssignmentFacts,
   accumulate,

@@ -1,7 +1,7 @@
-import { keys } from '../db/keys.ts';
-import { queryFirst } from '../db/query.ts';
-import type { CampaignContact } from '../schemas/resources.ts';
-import { ASSIGNMENT_STATUSES, type AssignmentStatus, type CampaignMessage } from '../schemas/resources.ts';
+import type { CampaignContact } from '#schemas/resources.ts';
+import { ASSIGNMENT_STATUSES, type AssignmentStatus, type CampaignMessage } from '#schemas/resources.ts';
+import { keys } from '#store/keys.ts';
+import { queryFirst } from '#store/query.ts';
 import { statusCounter } from './aggregates.ts';
 import { toAssignmentRecord, toCampaignContact } from './assignments.ts';
 import { type CampaignRecord, getCampaign } from './campaigns.ts';

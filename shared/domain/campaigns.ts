@@ -1,12 +1,12 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { tableName } from '../config.ts';
-import { dynamo } from '../db/client.ts';
-import { keys } from '../db/keys.ts';
-import { queryAll } from '../db/query.ts';
-import { addCounters, TransactionConflictError, transact } from '../db/transactions.ts';
-import { NotFoundError } from '../http/errors.ts';
-import type { CampaignInput, SequenceInput } from '../schemas/import.ts';
-import type { CampaignDetail, CampaignSummary } from '../schemas/resources.ts';
+import { NotFoundError } from '#api/http/errors.ts';
+import { tableName } from '#platform/config.ts';
+import { dynamo } from '#platform/dynamodb-client.ts';
+import type { CampaignInput, SequenceInput } from '#schemas/import.ts';
+import type { CampaignDetail, CampaignSummary } from '#schemas/resources.ts';
+import { keys } from '#store/keys.ts';
+import { queryAll } from '#store/query.ts';
+import { addCounters, TransactionConflictError, transact } from '#store/transactions.ts';
 import { CAMPAIGN_COUNTERS, type CampaignCounts } from './aggregates.ts';
 
 /**

@@ -1,13 +1,13 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { tableName } from '../config.ts';
-import { batchGet } from '../db/batch.ts';
-import { dynamo } from '../db/client.ts';
-import { keys } from '../db/keys.ts';
-import { addCounters, type TransactItem } from '../db/transactions.ts';
-import { ConflictError } from '../http/errors.ts';
-import type { ContactInput } from '../schemas/import.ts';
-import type { AssignmentStatus, Channel, ContactFields } from '../schemas/resources.ts';
+import { ConflictError } from '#api/http/errors.ts';
+import { tableName } from '#platform/config.ts';
+import { dynamo } from '#platform/dynamodb-client.ts';
+import type { ContactInput } from '#schemas/import.ts';
+import type { AssignmentStatus, Channel, ContactFields } from '#schemas/resources.ts';
+import { batchGet } from '#store/batch.ts';
+import { keys } from '#store/keys.ts';
+import { addCounters, type TransactItem } from '#store/transactions.ts';
 
 /**
  * Contacts (people), org-wide, each carrying its eligibility summary: whether

@@ -1,12 +1,12 @@
-import { batchGet } from '../db/batch.ts';
-import { keys } from '../db/keys.ts';
-import { NotFoundError } from '../http/errors.ts';
-import type { SequenceInput } from '../schemas/import.ts';
-import { INELIGIBILITY_REASONS, type IneligibilityReason } from '../schemas/raw.ts';
-import type { AssignmentStatus } from '../schemas/resources.ts';
+import { NotFoundError } from '#api/http/errors.ts';
+import { emailDomain } from '#schemas/domain-names.ts';
+import type { SequenceInput } from '#schemas/import.ts';
+import { INELIGIBILITY_REASONS, type IneligibilityReason } from '#schemas/raw.ts';
+import type { AssignmentStatus } from '#schemas/resources.ts';
+import { batchGet } from '#store/batch.ts';
+import { keys } from '#store/keys.ts';
 import { type CampaignRecord, toCampaignRecord } from './campaigns.ts';
 import { type ContactRecord, getContactsByEmail, normalizeEmail } from './contacts.ts';
-import { emailDomain } from './domains.ts';
 import { EXCLUSION_SHARDS, shardOf } from './exclusions.ts';
 import { DEFAULT_COOLDOWN_DAYS } from './organizations.ts';
 

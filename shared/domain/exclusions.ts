@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { tableName } from '../config.ts';
-import { batchGet } from '../db/batch.ts';
-import { dynamo } from '../db/client.ts';
-import { keys } from '../db/keys.ts';
+import { tableName } from '#platform/config.ts';
+import { dynamo } from '#platform/dynamodb-client.ts';
+import { batchGet } from '#store/batch.ts';
+import { keys } from '#store/keys.ts';
 import { excludeAccountByDomain } from './accounts.ts';
 import { normalizeEmail } from './contacts.ts';
 

@@ -1,10 +1,10 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { tableName } from '../config.ts';
-import { dynamo } from '../db/client.ts';
-import { keys } from '../db/keys.ts';
-import { ConflictError, UnprocessableError } from '../http/errors.ts';
+import { ConflictError, UnprocessableError } from '#api/http/errors.ts';
+import { tableName } from '#platform/config.ts';
+import { dynamo } from '#platform/dynamodb-client.ts';
+import { keys } from '#store/keys.ts';
 
 /**
  * `Idempotency-Key` for writes: the first request with a key claims it and

@@ -1,11 +1,11 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { tableName } from '../config.ts';
-import { batchGet, batchPut } from '../db/batch.ts';
-import { dynamo } from '../db/client.ts';
-import { allocateIds } from '../db/ids.ts';
-import { keys } from '../db/keys.ts';
-import type { JobInput } from '../schemas/import.ts';
-import type { Job } from '../schemas/resources.ts';
+import { tableName } from '#platform/config.ts';
+import { dynamo } from '#platform/dynamodb-client.ts';
+import type { JobInput } from '#schemas/import.ts';
+import type { Job } from '#schemas/resources.ts';
+import { batchGet, batchPut } from '#store/batch.ts';
+import { allocateIds } from '#store/ids.ts';
+import { keys } from '#store/keys.ts';
 
 /**
  * Job openings by company domain. Each job keeps the sequence number it got

@@ -1,5 +1,5 @@
-import type { ProviderEventType } from '../schemas/import.ts';
-import { ASSIGNMENT_STATUSES, type AssignmentStatus } from '../schemas/resources.ts';
+import type { ProviderEventType } from '#schemas/import.ts';
+import { ASSIGNMENT_STATUSES, type AssignmentStatus } from '#schemas/resources.ts';
 
 /**
  * The assignment lifecycle (ARCHITECTURE §4) as data: which statuses each

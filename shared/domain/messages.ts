@@ -1,10 +1,10 @@
-import { tableName } from '../config.ts';
-import { allocateIds } from '../db/ids.ts';
-import { keys } from '../db/keys.ts';
-import { queryFirst } from '../db/query.ts';
-import { addCounters, type TransactItem, TransactionConflictError, transact } from '../db/transactions.ts';
-import type { MessageInput } from '../schemas/import.ts';
-import type { CampaignMessage } from '../schemas/resources.ts';
+import { tableName } from '#platform/config.ts';
+import type { MessageInput } from '#schemas/import.ts';
+import type { CampaignMessage } from '#schemas/resources.ts';
+import { allocateIds } from '#store/ids.ts';
+import { keys } from '#store/keys.ts';
+import { queryFirst } from '#store/query.ts';
+import { addCounters, type TransactItem, TransactionConflictError, transact } from '#store/transactions.ts';
 import { assignmentDeltas } from './aggregates.ts';
 import { type AssignmentRecord, factsOf, getAssignment } from './assignments.ts';
 import { messageEventWrites } from './webhook-events.ts';

@@ -1,12 +1,12 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { tableName } from '../config.ts';
-import { dynamo } from '../db/client.ts';
-import { allocateId } from '../db/ids.ts';
-import { keys } from '../db/keys.ts';
-import { TransactionConflictError, transact } from '../db/transactions.ts';
-import { BadRequestError, NotFoundError } from '../http/errors.ts';
-import { MAX_ORGANIZATION_THROTTLE, type Throttle } from '../rate-limits.ts';
+import { BadRequestError, NotFoundError } from '#api/http/errors.ts';
+import { MAX_ORGANIZATION_THROTTLE, type Throttle } from '#definitions/rate-limits.ts';
+import { tableName } from '#platform/config.ts';
+import { dynamo } from '#platform/dynamodb-client.ts';
+import { allocateId } from '#store/ids.ts';
+import { keys } from '#store/keys.ts';
+import { TransactionConflictError, transact } from '#store/transactions.ts';
 
 /** Default cooldown window for raw-push eligibility, in days (ARCHITECTURE §4). */
 export const DEFAULT_COOLDOWN_DAYS = 90;
@@ -20,7 +20,7 @@ export interface Organization {
   name: string;
   createdAt: string;
   cooldownDays: number;
-  /** A rate limit the operator arranged; null means the default plan (shared/rate-limits.ts). */
+  /** A rate limit the operator arranged; null means the default plan (shared/definitions/rate-limits.ts). */
   rateLimit: Throttle | null;
 }
 

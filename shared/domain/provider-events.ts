@@ -1,11 +1,11 @@
 import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
-import { tableName } from '../config.ts';
-import { dynamo } from '../db/client.ts';
-import { allocateId } from '../db/ids.ts';
-import { keys } from '../db/keys.ts';
-import { addCounters, type TransactItem, TransactionConflictError, transact } from '../db/transactions.ts';
-import { ConflictError, NotFoundError } from '../http/errors.ts';
-import type { ProviderEvent } from '../schemas/import.ts';
+import { ConflictError, NotFoundError } from '#api/http/errors.ts';
+import { tableName } from '#platform/config.ts';
+import { dynamo } from '#platform/dynamodb-client.ts';
+import type { ProviderEvent } from '#schemas/import.ts';
+import { allocateId } from '#store/ids.ts';
+import { keys } from '#store/keys.ts';
+import { addCounters, type TransactItem, TransactionConflictError, transact } from '#store/transactions.ts';
 import type { AssignmentFacts } from './aggregates.ts';
 import { assignmentDeltas } from './aggregates.ts';
 import { type AssignmentRecord, factsOf, toAssignmentRecord } from './assignments.ts';

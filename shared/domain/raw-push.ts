@@ -1,17 +1,17 @@
-import { tableName } from '../config.ts';
-import { allocateIds } from '../db/ids.ts';
-import { keys } from '../db/keys.ts';
+import { BadRequestError, ConflictError } from '#api/http/errors.ts';
+import { tableName } from '#platform/config.ts';
+import type { SequenceInput } from '#schemas/import.ts';
+import { INELIGIBILITY_REASONS, type IneligibilityReason } from '#schemas/raw.ts';
+import type { SnippetVariables } from '#schemas/variables.ts';
+import { allocateIds } from '#store/ids.ts';
+import { keys } from '#store/keys.ts';
 import {
   addCounters,
   MAX_TRANSACTION_ITEMS,
   type TransactItem,
   TransactionConflictError,
   transact,
-} from '../db/transactions.ts';
-import { BadRequestError, ConflictError } from '../http/errors.ts';
-import type { SequenceInput } from '../schemas/import.ts';
-import { INELIGIBILITY_REASONS, type IneligibilityReason } from '../schemas/raw.ts';
-import type { SnippetVariables } from '../schemas/variables.ts';
+} from '#store/transactions.ts';
 import { accumulate, assignmentDeltas, type CampaignCounts } from './aggregates.ts';
 import { backoff, createAssignments, MAX_CONFLICT_RETRIES, type NewAssignment } from './assignments.ts';
 import type { CampaignRecord } from './campaigns.ts';

@@ -1,15 +1,15 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { tableName } from '../config.ts';
-import { dynamo } from '../db/client.ts';
-import { allocateId } from '../db/ids.ts';
-import { keys } from '../db/keys.ts';
-import { outboxWrite } from '../db/outbox.ts';
-import { addCounters, type TransactItem, TransactionConflictError, transact } from '../db/transactions.ts';
-import { BadRequestError } from '../http/errors.ts';
-import { composeMime, messageIdOf, plainTextToHtml } from '../mail/compose.ts';
-import type { Envelope, MailTransport } from '../mail/transport.ts';
+import { BadRequestError } from '#api/http/errors.ts';
+import { tableName } from '#platform/config.ts';
+import { dynamo } from '#platform/dynamodb-client.ts';
+import type { Envelope, MailTransport } from '#platform/mail-transport.ts';
+import { allocateId } from '#store/ids.ts';
+import { keys } from '#store/keys.ts';
+import { outboxWrite } from '#store/outbox.ts';
+import { addCounters, type TransactItem, TransactionConflictError, transact } from '#store/transactions.ts';
 import { assignmentDeltas } from './aggregates.ts';
 import { factsOf, getAssignment } from './assignments.ts';
+import { composeMime, messageIdOf, plainTextToHtml } from './mail-compose.ts';
 import { assignmentMessageUpdate, messageEffects, messageItem } from './messages.ts';
 import { assignmentMessageEventWrite } from './webhook-events.ts';
 

@@ -1,30 +1,30 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { tableName } from '../config.ts';
-import { batchGet } from '../db/batch.ts';
-import { dynamo } from '../db/client.ts';
-import { allocateId, allocateIds } from '../db/ids.ts';
-import { keys, sortableNumber } from '../db/keys.ts';
-import { outboxWrite } from '../db/outbox.ts';
-import {
-  MAX_TRANSACTION_ITEMS,
-  type TransactItem,
-  TransactionConflictError,
-  transact,
-} from '../db/transactions.ts';
-import { ConflictError, NotFoundError } from '../http/errors.ts';
-import { logger } from '../logger.ts';
+import { ConflictError, NotFoundError } from '#api/http/errors.ts';
+import { tableName } from '#platform/config.ts';
+import { dynamo } from '#platform/dynamodb-client.ts';
+import { logger } from '#platform/logger.ts';
+import { type AttemptResult, postWebhook } from '#platform/outbound-http.ts';
+import type { Resolver, UrlPolicy } from '#platform/ssrf.ts';
 import {
   type DeliveryStatus,
   TEST_EVENT_TYPE,
   type WebhookDelivery,
   type WebhookPayload,
-} from '../schemas/webhooks.ts';
-import { type AttemptResult, postWebhook } from '../webhooks/http-client.ts';
-import { retryDelaySeconds } from '../webhooks/retry-schedule.ts';
-import { webhookHeaders } from '../webhooks/signing.ts';
-import type { Resolver, UrlPolicy } from '../webhooks/ssrf.ts';
+} from '#schemas/webhooks.ts';
+import { batchGet } from '#store/batch.ts';
+import { allocateId, allocateIds } from '#store/ids.ts';
+import { keys, sortableNumber } from '#store/keys.ts';
+import { outboxWrite } from '#store/outbox.ts';
+import {
+  MAX_TRANSACTION_ITEMS,
+  type TransactItem,
+  TransactionConflictError,
+  transact,
+} from '#store/transactions.ts';
 import { newEventId } from './webhook-events.ts';
+import { retryDelaySeconds } from './webhook-retry-schedule.ts';
+import { webhookHeaders } from './webhook-signing.ts';
 import {
   disableWebhook,
   getWebhook,

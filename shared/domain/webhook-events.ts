@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { tableName } from '../config.ts';
-import { keys } from '../db/keys.ts';
-import { webhookEventOutboxWrite } from '../db/outbox.ts';
+import { tableName } from '#platform/config.ts';
+import type { Account, CampaignMessage } from '#schemas/resources.ts';
+import { MAX_OPPORTUNITIES_PER_EVENT, type WebhookPayload } from '#schemas/webhooks.ts';
+import { keys } from '#store/keys.ts';
+import { webhookEventOutboxWrite } from '#store/outbox.ts';
 import {
   MAX_TRANSACTION_ITEMS,
   type TransactItem,
   TransactionConflictError,
   transact,
-} from '../db/transactions.ts';
-import type { Account, CampaignMessage } from '../schemas/resources.ts';
-import { MAX_OPPORTUNITIES_PER_EVENT, type WebhookPayload } from '../schemas/webhooks.ts';
+} from '#store/transactions.ts';
 import type { AssignmentRecord } from './assignments.ts';
 
 /**

@@ -1,14 +1,8 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { tableName } from '../config.ts';
-import { dynamo } from '../db/client.ts';
-import { allocateId } from '../db/ids.ts';
-import { keys } from '../db/keys.ts';
-import { queryAll } from '../db/query.ts';
-import { type TransactItem, TransactionConflictError, transact } from '../db/transactions.ts';
-import { BadRequestError, ConflictError, NotFoundError } from '../http/errors.ts';
-import type { WebhookEventType, WebhookSubscription } from '../schemas/webhooks.ts';
-import { generateSecret } from '../webhooks/signing.ts';
+import { BadRequestError, ConflictError, NotFoundError } from '#api/http/errors.ts';
+import { tableName } from '#platform/config.ts';
+import { dynamo } from '#platform/dynamodb-client.ts';
 import {
   checkWebhookUrl,
   type Resolver,
@@ -16,7 +10,13 @@ import {
   type UrlPolicy,
   UrlRefusedError,
   urlPolicyFromEnvironment,
-} from '../webhooks/ssrf.ts';
+} from '#platform/ssrf.ts';
+import type { WebhookEventType, WebhookSubscription } from '#schemas/webhooks.ts';
+import { allocateId } from '#store/ids.ts';
+import { keys } from '#store/keys.ts';
+import { queryAll } from '#store/query.ts';
+import { type TransactItem, TransactionConflictError, transact } from '#store/transactions.ts';
+import { generateSecret } from './webhook-signing.ts';
 
 /**
  * Webhook subscriptions: an organization's URLs for event types, each with a

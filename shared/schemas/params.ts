@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { normalizeDomain } from '../domain/domains.ts';
+import { normalizeDomain } from './domain-names.ts';
 
 /**
  * Path and query parameters arrive as strings. These schemas accept only
@@ -42,7 +42,7 @@ export const MAX_PAGE_SIZE = 100;
 /** The default page size of campaign accounts, contacts and messages. */
 export const DEFAULT_PAGE_SIZE = 25;
 
-/** A domain, URL or host, normalized (shared/domain/domains.ts); one without a usable domain is 400. */
+/** A domain, URL or host, normalized (shared/schemas/domain-names.ts); one without a usable domain is 400. */
 export const domainString = z
   .string()
   .max(2048, 'must be at most 2048 characters')

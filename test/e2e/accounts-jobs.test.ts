@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applyImport, validateImport } from '#shared/admin/import.ts';
-import { createApiKey } from '#shared/auth/api-keys.ts';
-import { upsertJobs } from '#shared/domain/jobs.ts';
-import { createOrganization } from '#shared/domain/organizations.ts';
-import type { JobInput } from '#shared/schemas/import.ts';
+import { applyImport, validateImport } from '#admin/import.ts';
+import { createApiKey } from '#domain/api-keys.ts';
+import { upsertJobs } from '#domain/jobs.ts';
+import { createOrganization } from '#domain/organizations.ts';
+import type { JobInput } from '#schemas/import.ts';
 import type { LocalStack } from '../../infra/local/stack.ts';
 import { smallDocument } from '../support/fixtures.ts';
 import { startTestStack } from '../support/local-stack.ts';

@@ -3,28 +3,28 @@ import type { AddressInfo } from 'node:net';
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applyImport, validateImport } from '#shared/admin/import.ts';
-import { createApiKey, revokeApiKey } from '#shared/auth/api-keys.ts';
-import { tableName } from '#shared/config.ts';
-import { dynamo } from '#shared/db/client.ts';
-import { keys } from '#shared/db/keys.ts';
-import { requestFingerprint } from '#shared/domain/idempotency.ts';
-import { createOrganization } from '#shared/domain/organizations.ts';
-import { createWebhook, MAX_WEBHOOKS_PER_ORGANIZATION } from '#shared/domain/webhooks.ts';
-import { JSON_TOO_DEEP_MESSAGE, MAX_JSON_DEPTH } from '#shared/http/json-depth.ts';
-import { MAX_BODY_BYTES } from '#shared/http/limits.ts';
-import { MAX_MCP_CLIENT_RATE } from '#shared/mcp/limits.ts';
-import { createOAuthClient, revokeOAuthClient } from '#shared/oauth/clients.ts';
-import { MCP_SCOPE } from '#shared/oauth/scope.ts';
-import { REFERENCE_ASSETS } from '#shared/openapi/reference-page.ts';
-import { routes } from '#shared/routes.ts';
-import { MAX_JOBS_PAGE } from '#shared/schemas/jobs.ts';
-import { MAX_PAGE_SIZE } from '#shared/schemas/params.ts';
-import { MAX_CONTACTS_PER_REQUEST, pushContactsEndpoint } from '#shared/schemas/raw.ts';
-import { MAX_RECIPIENTS, MAX_REPLY_BODY } from '#shared/schemas/replies.ts';
-import { CONTACT_STATUS_FILTERS } from '#shared/schemas/resources.ts';
-import { MAX_VARIABLE_BYTES, MAX_VARIABLES } from '#shared/schemas/variables.ts';
-import { MAX_WEBHOOK_URL_LENGTH, WEBHOOK_EVENT_TYPES } from '#shared/schemas/webhooks.ts';
+import { applyImport, validateImport } from '#admin/import.ts';
+import { JSON_TOO_DEEP_MESSAGE, MAX_JSON_DEPTH } from '#api/http/json-depth.ts';
+import { REFERENCE_ASSETS } from '#api/openapi/reference-page.ts';
+import { MAX_MCP_CLIENT_RATE } from '#definitions/mcp-limits.ts';
+import { MCP_SCOPE } from '#definitions/oauth-scope.ts';
+import { MAX_BODY_BYTES } from '#definitions/request-limits.ts';
+import { routes } from '#definitions/routes.ts';
+import { createApiKey, revokeApiKey } from '#domain/api-keys.ts';
+import { requestFingerprint } from '#domain/idempotency.ts';
+import { createOAuthClient, revokeOAuthClient } from '#domain/oauth-clients.ts';
+import { createOrganization } from '#domain/organizations.ts';
+import { createWebhook, MAX_WEBHOOKS_PER_ORGANIZATION } from '#domain/webhooks.ts';
+import { tableName } from '#platform/config.ts';
+import { dynamo } from '#platform/dynamodb-client.ts';
+import { MAX_JOBS_PAGE } from '#schemas/jobs.ts';
+import { MAX_PAGE_SIZE } from '#schemas/params.ts';
+import { MAX_CONTACTS_PER_REQUEST, pushContactsEndpoint } from '#schemas/raw.ts';
+import { MAX_RECIPIENTS, MAX_REPLY_BODY } from '#schemas/replies.ts';
+import { CONTACT_STATUS_FILTERS } from '#schemas/resources.ts';
+import { MAX_VARIABLE_BYTES, MAX_VARIABLES } from '#schemas/variables.ts';
+import { MAX_WEBHOOK_URL_LENGTH, WEBHOOK_EVENT_TYPES } from '#schemas/webhooks.ts';
+import { keys } from '#store/keys.ts';
 import type { LocalStack } from '../../infra/local/stack.ts';
 import { smallDocument } from '../support/fixtures.ts';
 import { startTestStack } from '../support/local-stack.ts';
@@ -562,7 +562,7 @@ const unknownId = fc.oneof(
   fc.constant(Number.MAX_SAFE_INTEGER),
 );
 
-/** Text that is not a usable company domain (shared/domain/domains.ts): 400 wherever a domain is taken. */
+/** Text that is not a usable company domain (shared/schemas/domain-names.ts): 400 wherever a domain is taken. */
 const badDomainText = fc.oneof(
   fc.constantFrom(
     ' ',
@@ -723,7 +723,7 @@ const tooLargeBody = () => {
   return hugeBody;
 };
 
-/** The gateway's own answers (shared/gateway-responses.ts). */
+/** The gateway's own answers (shared/definitions/gateway-responses.ts). */
 const NOT_FOUND = 'Not found';
 const UNAUTHORIZED = 'Unauthorized';
 const TOO_LARGE = 'Request body too large';

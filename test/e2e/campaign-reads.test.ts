@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applyImport, validateImport } from '#shared/admin/import.ts';
-import { createApiKey } from '#shared/auth/api-keys.ts';
-import { createOrganization } from '#shared/domain/organizations.ts';
-import { ASSIGNMENT_STATUSES } from '#shared/schemas/resources.ts';
+import { applyImport, validateImport } from '#admin/import.ts';
+import { createApiKey } from '#domain/api-keys.ts';
+import { createOrganization } from '#domain/organizations.ts';
+import { ASSIGNMENT_STATUSES } from '#schemas/resources.ts';
 import type { LocalStack } from '../../infra/local/stack.ts';
 import {
   expectedAccounts,

@@ -19,17 +19,17 @@ import {
 import { GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { applyImport, validateImport } from '#shared/admin/import.ts';
-import { createApiKey } from '#shared/auth/api-keys.ts';
-import { tableName } from '#shared/config.ts';
-import { dynamo } from '#shared/db/client.ts';
-import { keys } from '#shared/db/keys.ts';
-import { createOrganization } from '#shared/domain/organizations.ts';
-import { type DeliveryJob, deliverWebhook, fanOutWebhookEvent } from '#shared/domain/webhook-deliveries.ts';
-import { newEventId } from '#shared/domain/webhook-events.ts';
-import { listWebhooks } from '#shared/domain/webhooks.ts';
-import { queueDefinitions } from '#shared/queues.ts';
-import { urlPolicyFromEnvironment } from '#shared/webhooks/ssrf.ts';
+import { applyImport, validateImport } from '#admin/import.ts';
+import { queueDefinitions } from '#definitions/queues.ts';
+import { createApiKey } from '#domain/api-keys.ts';
+import { createOrganization } from '#domain/organizations.ts';
+import { type DeliveryJob, deliverWebhook, fanOutWebhookEvent } from '#domain/webhook-deliveries.ts';
+import { newEventId } from '#domain/webhook-events.ts';
+import { listWebhooks } from '#domain/webhooks.ts';
+import { tableName } from '#platform/config.ts';
+import { dynamo } from '#platform/dynamodb-client.ts';
+import { urlPolicyFromEnvironment } from '#platform/ssrf.ts';
+import { keys } from '#store/keys.ts';
 import type { LocalStack } from '../../infra/local/stack.ts';
 import { PROJECT_ROOT } from '../../infra/paths.ts';
 import { type FaultInjector, injectDynamoFaults, touchesOrganization } from '../support/dynamo-faults.ts';
@@ -396,7 +396,7 @@ describe('webhook receivers that are down, slow or failing', () => {
 
   /** Waits for the delivery's dead letter on the webhooks dead-letter queue and removes it. */
   async function deadLetterOf(deliveryId: number): Promise<DeliveryJob> {
-    const { sqs } = await import('#shared/queue-client.ts');
+    const { sqs } = await import('#platform/queue-client.ts');
     return eventually(async () => {
       const { Messages = [] } = await sqs.send(
         new ReceiveMessageCommand({
@@ -571,7 +571,7 @@ describe('duplicate queue deliveries', () => {
     const [message] = (await api(key, 'GET', '/campaigns/102/messages?take=1')).body.data as Body[];
     expect(String(message!.body)).toContain(marker);
     const job = { orgId, messageId: message!.id as number };
-    const { sqs } = await import('#shared/queue-client.ts');
+    const { sqs } = await import('#platform/queue-client.ts');
     await sqs.send(
       new SendMessageBatchCommand({
         QueueUrl: stack.queueUrls.mail,

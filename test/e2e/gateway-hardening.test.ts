@@ -1,9 +1,9 @@
 import { connect } from 'node:net';
 import type { APIGatewayAuthorizerResult } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKey } from '#shared/auth/api-keys.ts';
-import { createOrganization } from '#shared/domain/organizations.ts';
-import { createOAuthClient } from '#shared/oauth/clients.ts';
+import { createApiKey } from '#domain/api-keys.ts';
+import { createOAuthClient } from '#domain/oauth-clients.ts';
+import { createOrganization } from '#domain/organizations.ts';
 import { startGateway } from '../../infra/local/gateway.ts';
 import type { LocalStack } from '../../infra/local/stack.ts';
 import { startTestStack } from '../support/local-stack.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKey, revokeApiKey } from '#shared/auth/api-keys.ts';
-import { createOrganization, setRateLimit } from '#shared/domain/organizations.ts';
+import { createApiKey, revokeApiKey } from '#domain/api-keys.ts';
+import { createOrganization, setRateLimit } from '#domain/organizations.ts';
 import type { LocalStack } from '../../infra/local/stack.ts';
 import { startTestStack } from '../support/local-stack.ts';
 

@@ -1,10 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { applyImport, validateImport } from '#shared/admin/import.ts';
-import { createOrganization } from '#shared/domain/organizations.ts';
-import { JSON_TOO_DEEP_MESSAGE, MAX_JSON_DEPTH } from '#shared/http/json-depth.ts';
-import { DEFAULT_MCP_CLIENT_RATE } from '#shared/mcp/limits.ts';
-import { createOAuthClient } from '#shared/oauth/clients.ts';
-import { MAX_CONTACTS_PER_REQUEST } from '#shared/schemas/raw.ts';
+import { applyImport, validateImport } from '#admin/import.ts';
+import { JSON_TOO_DEEP_MESSAGE, MAX_JSON_DEPTH } from '#api/http/json-depth.ts';
+import { DEFAULT_MCP_CLIENT_RATE } from '#definitions/mcp-limits.ts';
+import { createOAuthClient } from '#domain/oauth-clients.ts';
+import { createOrganization } from '#domain/organizations.ts';
+import { MAX_CONTACTS_PER_REQUEST } from '#schemas/raw.ts';
 import type { LocalStack } from '../../infra/local/stack.ts';
 import { smallDocument } from '../support/fixtures.ts';
 import { startTestStack } from '../support/local-stack.ts';

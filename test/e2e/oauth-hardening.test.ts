@@ -1,12 +1,12 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKey } from '#shared/auth/api-keys.ts';
-import { tableName } from '#shared/config.ts';
-import { dynamo } from '#shared/db/client.ts';
-import { keys } from '#shared/db/keys.ts';
-import { createOrganization } from '#shared/domain/organizations.ts';
-import { createOAuthClient, listOAuthClients } from '#shared/oauth/clients.ts';
-import { codeChallengeOf } from '#shared/oauth/grants.ts';
+import { createApiKey } from '#domain/api-keys.ts';
+import { createOAuthClient, listOAuthClients } from '#domain/oauth-clients.ts';
+import { codeChallengeOf } from '#domain/oauth-grants.ts';
+import { createOrganization } from '#domain/organizations.ts';
+import { tableName } from '#platform/config.ts';
+import { dynamo } from '#platform/dynamodb-client.ts';
+import { keys } from '#store/keys.ts';
 import type { LocalStack } from '../../infra/local/stack.ts';
 import { startTestStack } from '../support/local-stack.ts';
 

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applyImport, validateImport } from '#shared/admin/import.ts';
-import { createApiKey } from '#shared/auth/api-keys.ts';
-import { getAssignment } from '#shared/domain/assignments.ts';
-import { getContact } from '#shared/domain/contacts.ts';
-import { createOrganization } from '#shared/domain/organizations.ts';
-import { JSON_TOO_DEEP_MESSAGE, MAX_JSON_DEPTH } from '#shared/http/json-depth.ts';
+import { applyImport, validateImport } from '#admin/import.ts';
+import { JSON_TOO_DEEP_MESSAGE, MAX_JSON_DEPTH } from '#api/http/json-depth.ts';
+import { createApiKey } from '#domain/api-keys.ts';
+import { getAssignment } from '#domain/assignments.ts';
+import { getContact } from '#domain/contacts.ts';
+import { createOrganization } from '#domain/organizations.ts';
 import type { LocalStack } from '../../infra/local/stack.ts';
 import { startTestStack } from '../support/local-stack.ts';
 import { maintainedAndRecomputed } from '../support/recompute.ts';

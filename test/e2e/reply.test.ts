@@ -1,8 +1,8 @@
 import PostalMime from 'postal-mime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applyImport, validateImport } from '#shared/admin/import.ts';
-import { createApiKey } from '#shared/auth/api-keys.ts';
-import { createOrganization } from '#shared/domain/organizations.ts';
+import { applyImport, validateImport } from '#admin/import.ts';
+import { createApiKey } from '#domain/api-keys.ts';
+import { createOrganization } from '#domain/organizations.ts';
 import type { LocalStack } from '../../infra/local/stack.ts';
 import { smallDocument } from '../support/fixtures.ts';
 import { startTestStack } from '../support/local-stack.ts';

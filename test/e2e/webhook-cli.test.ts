@@ -6,10 +6,10 @@ import { join } from 'node:path';
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOrganization } from '#shared/domain/organizations.ts';
-import { fanOutWebhookEvent } from '#shared/domain/webhook-deliveries.ts';
-import { newEventId } from '#shared/domain/webhook-events.ts';
-import { listWebhooks } from '#shared/domain/webhooks.ts';
+import { createOrganization } from '#domain/organizations.ts';
+import { fanOutWebhookEvent } from '#domain/webhook-deliveries.ts';
+import { newEventId } from '#domain/webhook-events.ts';
+import { listWebhooks } from '#domain/webhooks.ts';
 import type { LocalStack } from '../../infra/local/stack.ts';
 import { type AdminRun, runAdmin } from '../support/cli.ts';
 import { smallDocument } from '../support/fixtures.ts';
@@ -224,7 +224,7 @@ describe('outreach-admin webhook', () => {
       },
       listWebhooks,
     );
-    const { sqs } = await import('#shared/queue-client.ts');
+    const { sqs } = await import('#platform/queue-client.ts');
     await sqs.send(
       new SendMessageCommand({
         QueueUrl: stack.deadLetterQueueUrls.webhooks,

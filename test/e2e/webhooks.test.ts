@@ -6,20 +6,20 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applyImport, validateImport } from '#shared/admin/import.ts';
-import { createApiKey } from '#shared/auth/api-keys.ts';
-import { tableName } from '#shared/config.ts';
-import { dynamo } from '#shared/db/client.ts';
-import { keys } from '#shared/db/keys.ts';
-import { redriveDeadLetters } from '#shared/dead-letters.ts';
-import { upsertAccount } from '#shared/domain/accounts.ts';
-import { createOrganization } from '#shared/domain/organizations.ts';
-import { recordProviderEvent } from '#shared/domain/provider-events.ts';
-import { type DeliveryJob, fanOutWebhookEvent } from '#shared/domain/webhook-deliveries.ts';
-import { newEventId } from '#shared/domain/webhook-events.ts';
-import { getWebhook, listWebhooks, MAX_WEBHOOKS_PER_ORGANIZATION } from '#shared/domain/webhooks.ts';
-import { providerEvent } from '#shared/schemas/import.ts';
-import { webhookPayload } from '#shared/schemas/webhooks.ts';
+import { applyImport, validateImport } from '#admin/import.ts';
+import { upsertAccount } from '#domain/accounts.ts';
+import { createApiKey } from '#domain/api-keys.ts';
+import { createOrganization } from '#domain/organizations.ts';
+import { recordProviderEvent } from '#domain/provider-events.ts';
+import { type DeliveryJob, fanOutWebhookEvent } from '#domain/webhook-deliveries.ts';
+import { newEventId } from '#domain/webhook-events.ts';
+import { getWebhook, listWebhooks, MAX_WEBHOOKS_PER_ORGANIZATION } from '#domain/webhooks.ts';
+import { tableName } from '#platform/config.ts';
+import { redriveDeadLetters } from '#platform/dead-letters.ts';
+import { dynamo } from '#platform/dynamodb-client.ts';
+import { providerEvent } from '#schemas/import.ts';
+import { webhookPayload } from '#schemas/webhooks.ts';
+import { keys } from '#store/keys.ts';
 import type { LocalStack } from '../../infra/local/stack.ts';
 import { smallDocument } from '../support/fixtures.ts';
 import { startTestStack } from '../support/local-stack.ts';
@@ -801,7 +801,7 @@ describe('the webhook dispatcher and the relay', () => {
   it('redrives dead letters back to the queue, where they are delivered', async () => {
     const hook = await subscribe(key, '/ok/redrive', ['first_touch']);
     const [job] = await fanOut('first_touch');
-    const { sqs } = await import('#shared/queue-client.ts');
+    const { sqs } = await import('#platform/queue-client.ts');
     await sqs.send(
       new SendMessageCommand({
         QueueUrl: stack.deadLetterQueueUrls.webhooks,

@@ -5,8 +5,8 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { queueDefinitions } from '#shared/queues.ts';
-import { handlerEntry, routes } from '#shared/routes.ts';
+import { queueDefinitions } from '#definitions/queues.ts';
+import { handlerEntry, routes } from '#definitions/routes.ts';
 import { bundleBuildOptions } from '../../infra/constructs/service-function.ts';
 import { PROJECT_ROOT } from '../../infra/paths.ts';
 

@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { App, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { handlerEntry, type RouteDefinition, routes } from '#shared/routes.ts';
+import { handlerEntry, type RouteDefinition, routes } from '#definitions/routes.ts';
 import { ServiceFunction } from '../../infra/constructs/service-function.ts';
 import { PROJECT_ROOT } from '../../infra/paths.ts';
 

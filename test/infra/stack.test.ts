@@ -1,17 +1,17 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import type { CfnMethod } from 'aws-cdk-lib/aws-apigateway';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { gatewayResponses } from '#shared/gateway-responses.ts';
-import { queueDefinitions } from '#shared/queues.ts';
+import { gatewayResponses } from '#definitions/gateway-responses.ts';
+import { queueDefinitions } from '#definitions/queues.ts';
 import {
   CLIENT_ADDRESS_LIMIT_PER_WINDOW,
   CLIENT_ADDRESS_THROTTLE,
   CLIENT_ADDRESS_WINDOW_SECONDS,
   DEFAULT_ORGANIZATION_THROTTLE,
   STAGE_THROTTLE,
-} from '#shared/rate-limits.ts';
-import { routes } from '#shared/routes.ts';
-import { tableDefinition } from '#shared/table.ts';
+} from '#definitions/rate-limits.ts';
+import { routes } from '#definitions/routes.ts';
+import { tableDefinition } from '#definitions/table.ts';
 import { synthesize } from '../support/synth.ts';
 
 type Synthesized = ReturnType<typeof synthesize>;

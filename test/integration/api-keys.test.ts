@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { createApiKey, listApiKeys, revokeApiKey, verifyApiKey } from '#shared/auth/api-keys.ts';
-import { tableName } from '#shared/config.ts';
-import { dynamo } from '#shared/db/client.ts';
-import { keys } from '#shared/db/keys.ts';
-import { createOrganization } from '#shared/domain/organizations.ts';
-import { NotFoundError } from '#shared/http/errors.ts';
+import { NotFoundError } from '#api/http/errors.ts';
+import { createApiKey, listApiKeys, revokeApiKey, verifyApiKey } from '#domain/api-keys.ts';
+import { createOrganization } from '#domain/organizations.ts';
+import { tableName } from '#platform/config.ts';
+import { dynamo } from '#platform/dynamodb-client.ts';
+import { keys } from '#store/keys.ts';
 
 const secretOf = (apiKey: string) => apiKey.split('.')[1]!;
 

@@ -1,21 +1,21 @@
 import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { applyImport, validateImport } from '#shared/admin/import.ts';
-import { tableName } from '#shared/config.ts';
-import { dynamo } from '#shared/db/client.ts';
-import { keys } from '#shared/db/keys.ts';
-import { transition } from '#shared/domain/lifecycle.ts';
-import { createOrganization } from '#shared/domain/organizations.ts';
-import { recordProviderEvent } from '#shared/domain/provider-events.ts';
-import { ConflictError } from '#shared/http/errors.ts';
+import { applyImport, validateImport } from '#admin/import.ts';
+import { ConflictError } from '#api/http/errors.ts';
+import { transition } from '#domain/lifecycle.ts';
+import { createOrganization } from '#domain/organizations.ts';
+import { recordProviderEvent } from '#domain/provider-events.ts';
+import { tableName } from '#platform/config.ts';
+import { dynamo } from '#platform/dynamodb-client.ts';
 import {
   PROVIDER_EVENT_TYPES,
   type ProviderEvent,
   type ProviderEventType,
   providerEvent,
-} from '#shared/schemas/import.ts';
-import { ASSIGNMENT_STATUSES, type AssignmentStatus, RESPONSE_TYPES } from '#shared/schemas/resources.ts';
+} from '#schemas/import.ts';
+import { ASSIGNMENT_STATUSES, type AssignmentStatus, RESPONSE_TYPES } from '#schemas/resources.ts';
+import { keys } from '#store/keys.ts';
 import { maintainedAndRecomputed } from '../support/recompute.ts';
 
 /*

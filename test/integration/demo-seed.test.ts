@@ -1,17 +1,17 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { demoDocument } from '#shared/admin/demo.ts';
-import { validateImport } from '#shared/admin/import.ts';
-import { type DemoSeed, demoOrganizationId, seedDemo } from '#shared/admin/seed.ts';
-import { tableName } from '#shared/config.ts';
-import { dynamo } from '#shared/db/client.ts';
-import { keys } from '#shared/db/keys.ts';
-import { accountIdByDomain, getAccountWithQualifications } from '#shared/domain/accounts.ts';
-import { statusCounter } from '#shared/domain/aggregates.ts';
-import { type CampaignRecord, listCampaigns, toCampaignSummary } from '#shared/domain/campaigns.ts';
-import { getContactsByEmail } from '#shared/domain/contacts.ts';
-import { listCampaignMessages } from '#shared/domain/messages.ts';
-import { ASSIGNMENT_STATUSES, type CampaignMessage } from '#shared/schemas/resources.ts';
+import { demoDocument } from '#admin/demo.ts';
+import { validateImport } from '#admin/import.ts';
+import { type DemoSeed, demoOrganizationId, seedDemo } from '#admin/seed.ts';
+import { accountIdByDomain, getAccountWithQualifications } from '#domain/accounts.ts';
+import { statusCounter } from '#domain/aggregates.ts';
+import { type CampaignRecord, listCampaigns, toCampaignSummary } from '#domain/campaigns.ts';
+import { getContactsByEmail } from '#domain/contacts.ts';
+import { listCampaignMessages } from '#domain/messages.ts';
+import { tableName } from '#platform/config.ts';
+import { dynamo } from '#platform/dynamodb-client.ts';
+import { ASSIGNMENT_STATUSES, type CampaignMessage } from '#schemas/resources.ts';
+import { keys } from '#store/keys.ts';
 
 /**
  * The demo organization that `outreach-admin seed demo` and `npm start` build:

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { allocateId, allocateIds, reserveIdsUpTo } from '#shared/db/ids.ts';
+import { allocateId, allocateIds, reserveIdsUpTo } from '#store/ids.ts';
 
 describe('id allocation', () => {
   it('never hands out the same id to concurrent callers', async () => {

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { applyImport, validateImport } from '#shared/admin/import.ts';
-import { createOrganization } from '#shared/domain/organizations.ts';
-import { ASSIGNMENT_STATUSES } from '#shared/schemas/resources.ts';
+import { applyImport, validateImport } from '#admin/import.ts';
+import { createOrganization } from '#domain/organizations.ts';
+import { ASSIGNMENT_STATUSES } from '#schemas/resources.ts';
 import { handler as getAnalyticsOverview } from '../../functions/get-analytics-overview/handler.ts';
 import { handler as getCampaign } from '../../functions/get-campaign/handler.ts';
 import { handler as listCampaignAccounts } from '../../functions/list-campaign-accounts/handler.ts';

@@ -1,9 +1,9 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { gatewayResponses } from '#shared/gateway-responses.ts';
-import { openApiDocument } from '#shared/openapi/document.ts';
-import type { Json } from '#shared/openapi/operations.ts';
-import { routes } from '#shared/routes.ts';
+import { openApiDocument } from '#api/openapi/document.ts';
+import type { Json } from '#api/openapi/operations.ts';
+import { gatewayResponses } from '#definitions/gateway-responses.ts';
+import { routes } from '#definitions/routes.ts';
 import type { GatewayExchange } from '../../infra/local/gateway.ts';
 
 /**

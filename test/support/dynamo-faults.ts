@@ -1,7 +1,7 @@
-import { dynamo } from '#shared/db/client.ts';
+import { dynamo } from '#platform/dynamodb-client.ts';
 
 /**
- * Fault injection for the service's one DynamoDB client (`#shared/db/client.ts`,
+ * Fault injection for the service's one DynamoDB client (`#platform/dynamodb-client.ts`,
  * the client the in-process handlers, relay and consumers use). Two
  * middlewares are added for the duration: one numbers every logical call
  * (SDK retries of a call share its number), the other sits inside the SDK's

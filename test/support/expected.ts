@@ -1,4 +1,4 @@
-import type { ImportDocument } from '#shared/schemas/import.ts';
+import type { ImportDocument } from '#schemas/import.ts';
 
 /**
  * An independent model of what the API must answer for an imported document:

@@ -1,4 +1,4 @@
-import type { ImportDocument } from '#shared/schemas/import.ts';
+import type { ImportDocument } from '#schemas/import.ts';
 
 type DocumentInput = { [K in keyof ImportDocument]?: unknown[] };
 

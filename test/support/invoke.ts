@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
-import type { ApiHandler } from '#shared/http/endpoint.ts';
+import type { ApiHandler } from '#api/http/endpoint.ts';
 
 /**
  * Invokes an API handler in-process with the REST proxy event API Gateway

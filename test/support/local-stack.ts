@@ -1,5 +1,5 @@
 import { inject } from 'vitest';
-import { requiredEnv } from '#shared/config.ts';
+import { requiredEnv } from '#platform/config.ts';
 import { type LocalStack, startLocalStack } from '../../infra/local/stack.ts';
 import { recordExchange } from './contract.ts';
 import { recordTableActions } from './table-actions.ts';

@@ -1,7 +1,7 @@
 import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { tableName } from '#shared/config.ts';
-import { dynamo } from '#shared/db/client.ts';
-import { keys } from '#shared/db/keys.ts';
+import { tableName } from '#platform/config.ts';
+import { dynamo } from '#platform/dynamodb-client.ts';
+import { keys } from '#store/keys.ts';
 
 /**
  * Recomputes every maintained counter of an organization from its raw items,

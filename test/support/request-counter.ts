@@ -1,4 +1,4 @@
-import { dynamo } from '#shared/db/client.ts';
+import { dynamo } from '#platform/dynamodb-client.ts';
 
 /** One DynamoDB API call seen by `countRequests`. */
 export interface ObservedCall {
@@ -25,7 +25,7 @@ let installed = 0;
 
 /**
  * Runs `fn` and counts the DynamoDB API calls it makes through the service's
- * one client (`#shared/db/client.ts`), with a middleware added to the client's
+ * one client (`#platform/dynamodb-client.ts`), with a middleware added to the client's
  * stack for the duration and removed afterwards, also when `fn` throws.
  * Every call made through the client meanwhile is counted, so run nothing
  * concurrently with `fn` that is not part of what is measured.

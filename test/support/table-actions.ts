@@ -1,5 +1,5 @@
-import { dynamo } from '#shared/db/client.ts';
-import { routes } from '#shared/routes.ts';
+import { routes } from '#definitions/routes.ts';
+import { dynamo } from '#platform/dynamodb-client.ts';
 import { runningRoute } from '../../infra/local/gateway.ts';
 
 /**

@@ -12,8 +12,8 @@ import {
   ORGANIZATION_COUNTERS,
   organizationContribution,
   statusCounter,
-} from '#shared/domain/aggregates.ts';
-import { ASSIGNMENT_STATUSES } from '#shared/schemas/resources.ts';
+} from '#domain/aggregates.ts';
+import { ASSIGNMENT_STATUSES } from '#schemas/resources.ts';
 
 const facts = (overrides: Partial<AssignmentFacts> = {}): AssignmentFacts => ({
   status: 'pending-approval',

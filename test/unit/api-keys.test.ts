@@ -2,7 +2,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { parseApiKey, verifyApiKey } from '#shared/auth/api-keys.ts';
+import { parseApiKey, verifyApiKey } from '#domain/api-keys.ts';
 
 const dynamoMock = mockClient(DynamoDBDocumentClient);
 const SECRET = 'A'.repeat(43);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { ContactAssignmentEntry, ContactRecord } from '#shared/domain/contacts.ts';
-import { type Bypass, evaluate } from '#shared/domain/eligibility.ts';
-import type { SequenceInput } from '#shared/schemas/import.ts';
-import type { IneligibilityReason } from '#shared/schemas/raw.ts';
+import type { ContactAssignmentEntry, ContactRecord } from '#domain/contacts.ts';
+import { type Bypass, evaluate } from '#domain/eligibility.ts';
+import type { SequenceInput } from '#schemas/import.ts';
+import type { IneligibilityReason } from '#schemas/raw.ts';
 
 /** The eligibility rules of ARCHITECTURE §4, one reason at a time, in combination, and with each bypass. */
 

@@ -1,8 +1,8 @@
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineEndpoint } from '#shared/http/endpoint.ts';
-import { NotFoundError } from '#shared/http/errors.ts';
+import { defineEndpoint } from '#api/http/endpoint.ts';
+import { NotFoundError } from '#api/http/errors.ts';
 
 const context = { awsRequestId: 'req-1' } as Context;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { requestFingerprint } from '#shared/domain/idempotency.ts';
+import { requestFingerprint } from '#domain/idempotency.ts';
 
 /** The fingerprint an Idempotency-Key is bound to: the same for the same request, whatever it holds. */
 describe('requestFingerprint', () => {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { PROVIDER_EVENT_TYPES } from '#shared/schemas/import.ts';
+import { PROVIDER_EVENT_TYPES } from '#schemas/import.ts';
 import { IMPORT_SCHEMA_FILE, importJsonSchema } from '../../infra/build-docs.ts';
 
 /** The committed JSON Schema of the import format is generated from the zod schemas and must stay so. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseCsv, parseJobFile } from '#shared/admin/jobs-file.ts';
+import { parseCsv, parseJobFile } from '#admin/jobs-file.ts';
 
 describe('parseCsv', () => {
   it('reads quoted fields with commas, doubled quotes and line breaks', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { LIFECYCLE, type TimestampField, transition } from '#shared/domain/lifecycle.ts';
-import { PROVIDER_EVENT_TYPES, type ProviderEventType } from '#shared/schemas/import.ts';
-import { ASSIGNMENT_STATUSES, type AssignmentStatus } from '#shared/schemas/resources.ts';
+import { LIFECYCLE, type TimestampField, transition } from '#domain/lifecycle.ts';
+import { PROVIDER_EVENT_TYPES, type ProviderEventType } from '#schemas/import.ts';
+import { ASSIGNMENT_STATUSES, type AssignmentStatus } from '#schemas/resources.ts';
 
 type Outcome = { status: AssignmentStatus; stamp?: TimestampField } | null;
 type Row = [Outcome, Outcome, Outcome, Outcome, Outcome, Outcome, Outcome];

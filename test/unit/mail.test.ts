@@ -1,7 +1,7 @@
 import PostalMime from 'postal-mime';
 import { describe, expect, it } from 'vitest';
-import { composeMime, htmlToText, messageIdOf, plainTextToHtml } from '#shared/mail/compose.ts';
-import { backoffSeconds } from '#shared/retry.ts';
+import { composeMime, htmlToText, messageIdOf, plainTextToHtml } from '#domain/mail-compose.ts';
+import { backoffSeconds } from '#platform/retry.ts';
 
 describe('plainTextToHtml', () => {
   it.each([

@@ -30,7 +30,7 @@ const records = () =>
 
 describe('observed handlers', () => {
   it("publish the invocation's counters in the service's namespace, and not the response", async () => {
-    const { count, observed, METRICS_NAMESPACE } = await import('#shared/observability.ts');
+    const { count, observed, METRICS_NAMESPACE } = await import('#platform/observability.ts');
     const handler = observed(async () => {
       count('WebhookDelivered');
       count('WebhookDelivered');
@@ -61,7 +61,7 @@ describe('observed handlers', () => {
   });
 
   it('publish nothing (not even a warning) for an invocation that counted nothing, and also publish when failing', async () => {
-    const { count, observed } = await import('#shared/observability.ts');
+    const { count, observed } = await import('#platform/observability.ts');
     await observed(async () => 'quiet')({});
     expect(written).toEqual([]);
     const failing = observed(async () => {
@@ -74,7 +74,7 @@ describe('observed handlers', () => {
   });
 
   it('count nothing for zero', async () => {
-    const { count, observed } = await import('#shared/observability.ts');
+    const { count, observed } = await import('#platform/observability.ts');
     await observed(async () => count('ContactsSkipped', 0))({});
     expect(written).toEqual([]);
   });

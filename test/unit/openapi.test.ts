@@ -5,9 +5,9 @@ import { oas } from '@stoplight/spectral-rulesets';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
-import { API_VERSION, openApiDocument } from '#shared/openapi/document.ts';
-import { type RouteDefinition, routes } from '#shared/routes.ts';
-import { WEBHOOK_EVENT_TYPES } from '#shared/schemas/webhooks.ts';
+import { API_VERSION, openApiDocument } from '#api/openapi/document.ts';
+import { type RouteDefinition, routes } from '#definitions/routes.ts';
+import { WEBHOOK_EVENT_TYPES } from '#schemas/webhooks.ts';
 import { committedOpenApiDocument, OPENAPI_FILE } from '../../infra/build-docs.ts';
 
 /** The OpenAPI document: generated from the manifest and the zod schemas, lint-clean, and committed fresh. */

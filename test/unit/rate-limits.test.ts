@@ -12,10 +12,10 @@ import {
 import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { arrangeRateLimit, provisionOrganizationRateLimit } from '#shared/admin/rate-limits.ts';
-import { USAGE_PLAN_VARIABLES } from '#shared/admin/target.ts';
-import { BadRequestError } from '#shared/http/errors.ts';
-import { organizationOfUsageIdentifierKey, usageIdentifierKeyOf } from '#shared/rate-limits.ts';
+import { arrangeRateLimit, provisionOrganizationRateLimit } from '#admin/rate-limits.ts';
+import { USAGE_PLAN_VARIABLES } from '#admin/target.ts';
+import { BadRequestError } from '#api/http/errors.ts';
+import { organizationOfUsageIdentifierKey, usageIdentifierKeyOf } from '#definitions/rate-limits.ts';
 
 /**
  * The usage-plan side of per-organization rate limits, against API Gateway's

@@ -1,14 +1,14 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postWebhook } from '#shared/webhooks/http-client.ts';
+import { postWebhook } from '#platform/outbound-http.ts';
 import {
   type AddressClass,
   checkWebhookUrl,
   classifyAddress,
   isAllowedAddress,
   type Resolver,
-} from '#shared/webhooks/ssrf.ts';
+} from '#platform/ssrf.ts';
 
 /**
  * SSRF protection: the address classifier (IPv4, IPv6 and the IPv6 forms that
@@ -122,7 +122,10 @@ describe('checkWebhookUrl (at subscribe time)', () => {
     ['https://0.0.0.0/', /unspecified/],
     ['https://2130706433/', /^the host is a loopback/],
     ['https://0x7f.1/', /^the host is a loopback/],
-    ['https://internal.example.com/hook', /^the host resolves to a private address, which webhooks may not reach$/],
+    [
+      'https://internal.example.com/hook',
+      /^the host resolves to a private address, which webhooks may not reach$/,
+    ],
     ['https://mixed.example.com/hook', /^the host resolves to a private address/],
     ['https://metadata.example.com/', /cloud metadata/],
     ['https://v6private.example.com/', /private/],

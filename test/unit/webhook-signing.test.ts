@@ -4,8 +4,8 @@ import {
   DEFAULT_RETRY_SCHEDULE_SECONDS,
   parseRetrySchedule,
   retryDelaySeconds,
-} from '#shared/webhooks/retry-schedule.ts';
-import { generateSecret, sign, webhookHeaders } from '#shared/webhooks/signing.ts';
+} from '#domain/webhook-retry-schedule.ts';
+import { generateSecret, sign, webhookHeaders } from '#domain/webhook-signing.ts';
 
 /**
  * Standard Webhooks signing, checked against the reference verifier (the

@@ -1,0 +1,270 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { BadRequestError, HttpError } from '#api/http/errors.ts';
+import { listCampaignAccounts, lookupAccount } from '#domain/accounts.ts';
+import { getAnalyticsOverview } from '#domain/analytics.ts';
+import { listCampaignContacts } from '#domain/campaign-contacts.ts';
+import { getCampaign, listCampaigns, toCampaignDetail, toCampaignSummary } from '#domain/campaigns.ts';
+import { normalizeEmail } from '#domain/contacts.ts';
+import { searchJobs, UnknownCursorError } from '#domain/jobs.ts';
+import { checkEligibility } from '#domain/raw-push.ts';
+import { lookupAccountEndpoint } from '#schemas/accounts.ts';
+import {
+  analyticsOverviewEndpoint,
+  getCampaignEndpoint,
+  listCampaignAccountsEndpoint,
+  listCampaignContactsEndpoint,
+  listCampaignsEndpoint,
+} from '#schemas/campaigns.ts';
+import { normalizeDomain } from '#schemas/domain-names.ts';
+import { MAX_JOBS_PAGE, searchJobsEndpoint } from '#schemas/jobs.ts';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '#schemas/params.ts';
+import { checkEligibilityEndpoint, MAX_CONTACTS_PER_REQUEST } from '#schemas/raw.ts';
+import { CONTACT_STATUS_FILTERS } from '#schemas/resources.ts';
+
+/**
+ * The MCP server's read-only research tools over one organization's data. Each
+ * tool runs the same domain operation as its REST endpoint and shapes the
+ * result with the same response schema, so both answer alike. A fresh server
+ * is built per request (stateless on Lambda).
+ */
+
+const id = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+const campaignId = id.describe('Campaign (ICP) id');
+const readOnly = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+} as const;
+
+/** A tool result: the structured content (the REST response body) plus a one-line summary. */
+function result(structured: Record<string, unknown>, summary: string): CallToolResult {
+  return { structuredContent: structured, content: [{ type: 'text', text: summary }] };
+}
+
+/** Runs a tool body, turning a domain refusal (not found, bad input) into a readable tool error. */
+async function tool(run: () => Promise<CallToolResult>): Promise<CallToolResult> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof HttpError)
+      return { isError: true, content: [{ type: 'text', text: error.message }] };
+    if (error instanceof UnknownCursorError)
+      return { isError: true, content: [{ type: 'text', text: `Invalid cursor: ${error.message}` }] };
+    throw error;
+  }
+}
+
+const domainOf = (value: string): string => {
+  const domain = normalizeDomain(value);
+  if (!domain) throw new BadRequestError(`${JSON.stringify(value)} is not a usable domain`);
+  return domain;
+};
+
+/** Builds the MCP server for one organization. */
+export function createMcpServer(orgId: number): McpServer {
+  const server = new McpServer({ name: 'outreach-campaign-public-api', version: '1.0.0' });
+
+  server.registerTool(
+    'lookup_account',
+    {
+      title: 'Look up an account',
+      description:
+        'One account (company) by domain and/or id, with its scored signals; with campaign_id only that campaign’s signals.',
+      inputSchema: z.object({
+        domain: z.string().max(2048).optional().describe('Company domain or URL'),
+        id: id.optional().describe('Account id'),
+        campaign_id: campaignId.optional(),
+      }),
+      outputSchema: lookupAccountEndpoint.response,
+      annotations: readOnly,
+    },
+    (input) =>
+      tool(async () => {
+        if (input.domain === undefined && input.id === undefined)
+          throw new BadRequestError('Give domain or id');
+        const account = await lookupAccount(orgId, {
+          domain: input.domain === undefined ? undefined : domainOf(input.domain),
+          id: input.id,
+          campaignId: input.campaign_id,
+        });
+        return result(
+          lookupAccountEndpoint.response.parse(account),
+          `Account ${account.id} (${account.domain}), score ${account.score}, ${account.signals.length} signals`,
+        );
+      }),
+  );
+
+  server.registerTool(
+    'list_campaigns',
+    {
+      title: 'List campaigns',
+      description: 'Every campaign (ICP) with providers, sequences, steps and outreach stats.',
+      inputSchema: z.object({}),
+      outputSchema: listCampaignsEndpoint.response,
+      annotations: readOnly,
+    },
+    () =>
+      tool(async () => {
+        const body = listCampaignsEndpoint.response.parse({
+          campaigns: (await listCampaigns(orgId)).map(toCampaignSummary),
+        });
+        return result(
+          body,
+          `${body.campaigns.length} campaigns: ${body.campaigns.map((campaign) => `${campaign.id} ${campaign.icp_name}`).join('; ')}`,
+        );
+      }),
+  );
+
+  server.registerTool(
+    'get_campaign',
+    {
+      title: 'Get a campaign',
+      description: 'One campaign with stats and current contact counts per status.',
+      inputSchema: z.object({ campaign_id: campaignId }),
+      outputSchema: getCampaignEndpoint.response,
+      annotations: readOnly,
+    },
+    (input) =>
+      tool(async () => {
+        const detail = getCampaignEndpoint.response.parse(
+          toCampaignDetail(await getCampaign(orgId, input.campaign_id)),
+        );
+        return result(
+          detail,
+          `Campaign ${detail.id} ${detail.icp_name}: ${detail.stats.sent} sent, ${detail.stats.opened} opened, ${detail.contacts.replied} replied`,
+        );
+      }),
+  );
+
+  server.registerTool(
+    'list_campaign_accounts',
+    {
+      title: 'List a campaign’s accounts',
+      description: 'Qualified accounts of a campaign, highest score first.',
+      inputSchema: z.object({
+        campaign_id: campaignId,
+        from: z.number().int().min(0).default(0),
+        take: z.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
+      }),
+      outputSchema: listCampaignAccountsEndpoint.response,
+      annotations: readOnly,
+    },
+    (input) =>
+      tool(async () => {
+        const body = listCampaignAccountsEndpoint.response.parse({
+          accounts: await listCampaignAccounts(orgId, input.campaign_id, {
+            from: input.from,
+            take: input.take,
+          }),
+        });
+        return result(body, `${body.accounts.length} accounts from position ${input.from}`);
+      }),
+  );
+
+  server.registerTool(
+    'list_campaign_contacts',
+    {
+      title: 'List a campaign’s contacts',
+      description: 'Contacts (assignments) of a campaign, newest first, optionally of one status.',
+      inputSchema: z.object({
+        campaign_id: campaignId,
+        skip: z.number().int().min(0).default(0),
+        take: z.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
+        status: z.enum(CONTACT_STATUS_FILTERS).optional(),
+      }),
+      outputSchema: listCampaignContactsEndpoint.response,
+      annotations: readOnly,
+    },
+    (input) =>
+      tool(async () => {
+        const body = listCampaignContactsEndpoint.response.parse(
+          await listCampaignContacts(orgId, input.campaign_id, {
+            skip: input.skip,
+            take: input.take,
+            status: input.status,
+          }),
+        );
+        return result(body, `${body.data.length} of ${body.total} contacts`);
+      }),
+  );
+
+  server.registerTool(
+    'search_jobs',
+    {
+      title: 'Search job openings',
+      description:
+        'Job openings of a company domain, newest first; pass `next` back as cursor (0 means no more pages).',
+      inputSchema: z.object({
+        domain: z.string().max(2048),
+        since: z.iso.datetime({ offset: true }).optional().describe('Only jobs first seen after this time'),
+        cursor: id.optional(),
+        take: z.number().int().min(1).max(MAX_JOBS_PAGE).default(100),
+      }),
+      outputSchema: searchJobsEndpoint.response,
+      annotations: readOnly,
+    },
+    (input) =>
+      tool(async () => {
+        const body = searchJobsEndpoint.response.parse(
+          await searchJobs(orgId, domainOf(input.domain), {
+            take: input.take,
+            cursor: input.cursor,
+            since: input.since === undefined ? undefined : new Date(input.since).toISOString(),
+          }),
+        );
+        return result(
+          body,
+          `${body.jobs.length} jobs at ${body.domain}${body.next ? `; next cursor ${body.next}` : '; last page'}`,
+        );
+      }),
+  );
+
+  server.registerTool(
+    'check_eligibility',
+    {
+      title: 'Check eligibility (dry run)',
+      description: `Whether contacts (at most ${MAX_CONTACTS_PER_REQUEST} emails per call) could be pushed into a campaign’s sequence, with the reasons they could not. Writes nothing.`,
+      // The REST dry run's body, so both take the same emails, as many of them, and the same flags.
+      inputSchema: z.object({ campaign_id: campaignId, ...checkEligibilityEndpoint.body.shape }),
+      outputSchema: checkEligibilityEndpoint.response,
+      annotations: readOnly,
+    },
+    (input) =>
+      tool(async () => {
+        const body = checkEligibilityEndpoint.response.parse(
+          await checkEligibility(
+            orgId,
+            input.campaign_id,
+            [...new Set(input.emails.map(normalizeEmail))],
+            input,
+          ),
+        );
+        return result(body, `${body.summary.eligible} of ${body.summary.total} eligible`);
+      }),
+  );
+
+  server.registerTool(
+    'get_analytics_overview',
+    {
+      title: 'Analytics overview',
+      description:
+        'Organization-wide counts: campaigns, contacts sent, opened, replied, scheduled, bounces, unsubscribes.',
+      inputSchema: z.object({}),
+      outputSchema: analyticsOverviewEndpoint.response,
+      annotations: readOnly,
+    },
+    () =>
+      tool(async () => {
+        const body = analyticsOverviewEndpoint.response.parse(await getAnalyticsOverview(orgId));
+        return result(
+          body,
+          `${body.total_campaigns} campaigns, ${body.total_contacts_sent} contacts sent, ${body.total_contacts_replied} replied`,
+        );
+      }),
+  );
+
+  return server;
+}

@@ -1,0 +1,583 @@
+import {
+  JSONRPCErrorResponseSchema,
+  JSONRPCMessageSchema,
+  JSONRPCResponseSchema,
+  RequestIdSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { gatewayResponses } from '#definitions/gateway-responses.ts';
+import { MCP_SCOPE } from '#definitions/oauth-scope.ts';
+import { API_KEY_HEADER, type RouteDefinition, routes } from '#definitions/routes.ts';
+import { checkEligibilityEndpoint, pushContactsEndpoint, rawContact } from '#schemas/raw.ts';
+import {
+  account,
+  analyticsOverview,
+  campaignContact,
+  campaignContactCounts,
+  campaignDetail,
+  campaignMessage,
+  campaignStats,
+  campaignSummary,
+  contactFields,
+  errorBody,
+  job,
+  signal,
+} from '#schemas/resources.ts';
+import {
+  firstTouchPayload,
+  newOpportunitiesPayload,
+  positiveReplyPayload,
+  TEST_EVENT_TYPE,
+  testPayload,
+  type WebhookEventType,
+  webhookDelivery,
+  webhookSubscription,
+  webhookWithSecret,
+} from '#schemas/webhooks.ts';
+import {
+  type CustomOperation,
+  type EndpointOperation,
+  isEndpointOperation,
+  type Json,
+  type OperationDescription,
+  operations,
+  ref,
+  TAGS,
+} from './operations.ts';
+
+/**
+ * The OpenAPI 3.1 document, generated from the route manifest and the zod
+ * schemas the handlers validate requests and shape responses with, so it
+ * cannot say something the code does not do. Served at `GET /openapi.json`
+ * (with the deployment's own URL) and written to docs/openapi.json by
+ * `npm run build`. OpenAPI 3.1 schemas are JSON Schema 2020-12, which is what
+ * `z.toJSONSchema` emits: responses as the handler's output (`io: 'output'`),
+ * request bodies and parameters as what a client may send (`io: 'input'`).
+ */
+
+export const OPENAPI_VERSION = '3.1.1';
+/** The interface description's version (spec §9). */
+export const API_VERSION = '1.0.0';
+
+export interface OpenApiDocument {
+  openapi: string;
+  info: Json;
+  servers: { url: string; description: string }[];
+  tags: { name: string; description: string }[];
+  security: Record<string, string[]>[];
+  paths: Record<string, Record<string, Json>>;
+  webhooks: Record<string, { post: Json }>;
+  components: {
+    schemas: Record<string, Json>;
+    responses: Record<string, Json>;
+    securitySchemes: Record<string, Json>;
+  };
+}
+
+interface ComponentMeta {
+  id: string;
+  description?: string;
+}
+
+/** Named response-side schemas: the spec's resources (§2) and what else several operations share. */
+const RESPONSE_COMPONENTS: [z.ZodType, string, string][] = [
+  [
+    errorBody,
+    'Error',
+    'The body of every error: a message, naming the offending field when input is invalid.',
+  ],
+  [signal, 'Signal', 'A buying signal with its score.'],
+  [
+    account,
+    'Account',
+    'A company with its score and signals (in a campaign, those of its qualification there).',
+  ],
+  [job, 'Job', 'A job opening; timestamps are ISO 8601 UTC, `status` is `open` or `closed`.'],
+  [campaignStats, 'CampaignStats', 'Counts of the campaign’s assignments (contacts) per outcome.'],
+  [campaignSummary, 'CampaignSummary', 'A campaign (ICP) with its provider sequences aggregated.'],
+  [campaignContactCounts, 'CampaignContactCounts', 'The campaign’s assignments by current status.'],
+  [campaignDetail, 'CampaignDetail', 'A campaign with its contact counts.'],
+  [contactFields, 'Contact', 'A person.'],
+  [campaignContact, 'CampaignContact', 'A contact in one of the campaign’s sequences (an assignment).'],
+  [campaignMessage, 'CampaignMessage', 'A message sent, received or forwarded in a campaign’s sequence.'],
+  [analyticsOverview, 'AnalyticsOverview', 'Counts over all the organization’s campaigns.'],
+  [pushContactsEndpoint.response, 'UpsertResult', 'What a raw push did (spec §2).'],
+  [checkEligibilityEndpoint.response, 'EligibilityCheckResult', 'The dry run’s verdicts (spec §2).'],
+  [webhookSubscription, 'WebhookSubscription', 'A webhook subscription; its secret is never shown again.'],
+  [webhookWithSecret, 'WebhookSubscriptionWithSecret', 'A subscription with its signing secret (`whsec_…`).'],
+  [
+    webhookDelivery,
+    'WebhookDelivery',
+    'One delivery of an event to a subscription, as of its latest attempt.',
+  ],
+  [newOpportunitiesPayload, 'NewOpportunitiesPayload', 'Accounts newly qualified into a campaign.'],
+  [firstTouchPayload, 'FirstTouchPayload', 'The first sent message of an assignment.'],
+  [positiveReplyPayload, 'PositiveReplyPayload', 'A received message with `response_type: positive`.'],
+  [testPayload, 'TestPayload', 'The event `POST /public/v1/webhooks/{id}/test` sends.'],
+  [JSONRPCResponseSchema, 'JsonRpcResponse', 'A JSON-RPC 2.0 response (MCP SDK schema).'],
+  [
+    // The SDK's transport answers a request it cannot read with `"id": null`, as JSON-RPC 2.0 §5 requires,
+    // which the SDK's own error schema (id optional, never null) does not allow.
+    JSONRPCErrorResponseSchema.extend({ id: RequestIdSchema.nullable() }),
+    'JsonRpcTransportError',
+    'A JSON-RPC 2.0 error from the MCP transport, about a request it could not take (`id` is null).',
+  ],
+];
+
+/** Named request-side schemas. */
+const REQUEST_COMPONENTS: [z.ZodType, string, string][] = [
+  [
+    rawContact,
+    'RawContact',
+    'One contact of a raw push; validated on its own (an invalid one lands in `errors`).',
+  ],
+  [JSONRPCMessageSchema, 'JsonRpcMessage', 'A JSON-RPC 2.0 request or notification (MCP SDK schema).'],
+];
+
+/** The payload of each webhook event type, told apart by `type`; a new event type must be added here. */
+const WEBHOOK_PAYLOADS: Record<WebhookEventType | typeof TEST_EVENT_TYPE, [z.ZodType, string]> = {
+  new_opportunities: [newOpportunitiesPayload, 'New Opportunities'],
+  first_touch: [firstTouchPayload, 'First Touch'],
+  positive_reply: [positiveReplyPayload, 'Positive Reply'],
+  [TEST_EVENT_TYPE]: [testPayload, 'Test event'],
+};
+
+const pascalCase = (name: string) =>
+  name
+    .split('-')
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+    .join('');
+const camelCase = (name: string) => pascalCase(name).replace(/^./, (first) => first.toLowerCase());
+
+/** Registers a schema under `id` unless it is already registered; returns its id. */
+function named(registry: z.core.$ZodRegistry<ComponentMeta>, schema: z.ZodType, id: string): string {
+  const existing = registry.get(schema);
+  if (existing) return existing.id;
+  registry.add(schema, { id });
+  return id;
+}
+
+interface Components {
+  schemas: Record<string, Json>;
+  /** Component names of each route's request body and response, by route name. */
+  requestOf: Map<string, string>;
+  responseOf: Map<string, string>;
+}
+
+/**
+ * Every named schema of the document, generated from two registries: one of
+ * responses (`io: 'output'`), one of request bodies (`io: 'input'`). The
+ * responses and bodies that are not a named resource are named after their
+ * route (`ListCampaignsResponse`, `ReplyToAssignmentRequest`).
+ */
+function buildComponents(descriptions: [string, OperationDescription][]): Components {
+  const output = z.registry<ComponentMeta>();
+  const input = z.registry<ComponentMeta>();
+  for (const [schema, id, description] of RESPONSE_COMPONENTS) output.add(schema, { id, description });
+  for (const [schema, id, description] of REQUEST_COMPONENTS) input.add(schema, { id, description });
+  const requestOf = new Map<string, string>();
+  const responseOf = new Map<string, string>();
+  for (const [name, operation] of descriptions) {
+    if (!isEndpointOperation(operation)) continue;
+    const { endpoint } = operation;
+    responseOf.set(name, named(output, endpoint.response, `${pascalCase(name)}Response`));
+    if (endpoint.body) requestOf.set(name, named(input, endpoint.body, `${pascalCase(name)}Request`));
+  }
+  // A raw push validates each contact on its own, so its body accepts anything in `contacts`;
+  // what a client should send there is a RawContact.
+  const contactItem = pushContactsEndpoint.body.shape.contacts.element;
+  const generate = (registry: z.core.$ZodRegistry<ComponentMeta>, io: 'input' | 'output') =>
+    z.toJSONSchema(registry, {
+      io,
+      uri: (id) => `#/components/schemas/${id}`,
+      override: ({ zodSchema, jsonSchema }) => {
+        const description = registry.get(zodSchema)?.description;
+        if (description && jsonSchema.description === undefined) jsonSchema.description = description;
+        if (zodSchema === contactItem) jsonSchema.$ref = '#/components/schemas/RawContact';
+      },
+    }).schemas;
+  const schemas: Record<string, Json> = {};
+  for (const [id, schema] of Object.entries({ ...generate(output, 'output'), ...generate(input, 'input') })) {
+    if (id === '__shared') throw new Error('A schema without a component name is shared between components');
+    if (id in schemas) throw new Error(`Two schemas are named ${id}`);
+    const { $schema, $id, ...rest } = schema as Json;
+    schemas[id] = rest;
+  }
+  return { schemas, requestOf, responseOf };
+}
+
+interface DescribedParameter {
+  schema: Json;
+  required: boolean;
+  description?: string;
+}
+
+/**
+ * A path or query parameter, from its zod schema. The wire value is a string,
+ * which the schema pipes through a transform into, say, an integer with
+ * bounds: that integer is what is described, with the default and description
+ * given on any wrapper. Where the transform only normalizes (a domain, a
+ * date-time), the string is described.
+ */
+function describeParameter(schema: z.ZodType): DescribedParameter {
+  const meta: Json = {};
+  let node: z.ZodType = schema;
+  let optional = false;
+  for (;;) {
+    // The outermost metadata wins, as it does for the field itself.
+    for (const [key, value] of Object.entries(z.globalRegistry.get(node) ?? {})) {
+      if (!(key in meta)) meta[key] = value;
+    }
+    if (node instanceof z.ZodOptional) {
+      optional = true;
+      node = node.unwrap() as z.ZodType;
+    } else if (node instanceof z.ZodPipe) {
+      node = (node.out instanceof z.ZodTransform ? node.in : node.out) as z.ZodType;
+    } else break;
+  }
+  const { $schema, ...leaf } = z.toJSONSchema(node, { io: 'input' });
+  const { description, id, ...keywords } = meta;
+  return {
+    schema: { ...leaf, ...keywords },
+    required: !optional && !('default' in keywords),
+    ...(typeof description === 'string' && { description }),
+  };
+}
+
+function parameters(
+  location: 'path' | 'query',
+  schema: z.ZodType | undefined,
+  route: RouteDefinition,
+): Json[] {
+  if (!schema) return [];
+  if (!(schema instanceof z.ZodObject)) {
+    throw new Error(`The ${location} schema of route ${route.name} is not an object schema`);
+  }
+  return Object.entries(schema.shape as Record<string, z.ZodType>).map(([name, field]) => {
+    const { schema: described, required, description } = describeParameter(field);
+    return {
+      name,
+      in: location,
+      ...(description && { description }),
+      required: location === 'path' || required,
+      schema: described,
+    };
+  });
+}
+
+/** The names of a manifest path's `{parameters}`. */
+const pathParameterNames = (path: string) => [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!);
+
+const errorContent = (example?: string): Json => ({
+  'application/json': {
+    schema: ref('schemas', 'Error'),
+    ...(example !== undefined && { example: { message: example } }),
+  },
+});
+
+/** The responses the gateway (API Gateway, or the local one) answers with itself, shared by operations. */
+function gatewayResponseComponents(): Record<string, Json> {
+  const { UNAUTHORIZED, REQUEST_TOO_LARGE, THROTTLED, QUOTA_EXCEEDED, AUTHORIZER_FAILURE } = gatewayResponses;
+  return {
+    Unauthorized: {
+      description: `The \`${API_KEY_HEADER}\` header is missing, or the key is malformed, unknown or revoked.`,
+      content: errorContent(UNAUTHORIZED.message),
+    },
+    PayloadTooLarge: {
+      description: 'The request body is over 6 MiB (Lambda’s payload limit).',
+      content: errorContent(REQUEST_TOO_LARGE.message),
+    },
+    TooManyRequests: {
+      description:
+        'Over the request rate of the stage or of the organization’s plan; higher limits are arranged with the operator.',
+      headers: {
+        'Retry-After': {
+          description: `Seconds to wait before retrying: ${THROTTLED.headers['Retry-After']} when throttled, ${QUOTA_EXCEEDED.headers['Retry-After']} when over a quota.`,
+          required: true,
+          schema: { type: 'integer', minimum: 1 },
+        },
+      },
+      content: errorContent(THROTTLED.message),
+    },
+    InternalServerError: {
+      description: 'An internal error; the message says nothing more.',
+      content: errorContent(AUTHORIZER_FAILURE.message),
+    },
+    BadGateway: {
+      description: 'The function failed to answer (a crash or a timeout).',
+      content: errorContent(AUTHORIZER_FAILURE.message),
+    },
+  };
+}
+
+/** The gateway's responses every operation can get: 413 when it takes a body, 429, 500 and 502. */
+function gatewayResponsesOf(takesBody: boolean): Record<string, Json> {
+  return {
+    ...(takesBody && { 413: ref('responses', 'PayloadTooLarge') }),
+    429: ref('responses', 'TooManyRequests'),
+    500: ref('responses', 'InternalServerError'),
+    502: ref('responses', 'BadGateway'),
+  };
+}
+
+/** What a 400 of a validated endpoint says: which inputs it checks, and how its message names the culprit. */
+function invalidInput(operation: EndpointOperation): string | undefined {
+  const { path, query, body } = operation.endpoint;
+  const kinds = [path && 'path parameter', query && 'query parameter', body && 'body field'].filter(
+    (kind): kind is string => typeof kind === 'string',
+  );
+  if (kinds.length === 0) return undefined;
+  return [
+    `An invalid ${kinds.join(' or ')}, named in the message (\`Invalid ${kinds[0]} '<name>': …\`)${body ? ', or a body that is not a JSON object' : ''}.`,
+    operation.errors?.[400],
+  ]
+    .filter(Boolean)
+    .join(' ');
+}
+
+function endpointOperation(
+  route: RouteDefinition,
+  operation: EndpointOperation,
+  components: Components,
+): Json {
+  const { endpoint } = operation;
+  const names = pathParameterNames(route.path);
+  const shape = endpoint.path instanceof z.ZodObject ? Object.keys(endpoint.path.shape) : [];
+  if (names.join() !== shape.join()) {
+    throw new Error(
+      `Route ${route.name}: path ${route.path} has parameters [${names}], its schema [${shape}]`,
+    );
+  }
+  const errors: Record<string, Json> = {};
+  const invalid = invalidInput(operation);
+  if (invalid) errors[400] = { description: invalid, content: errorContent() };
+  if (route.auth === 'apiKey') errors[401] = ref('responses', 'Unauthorized');
+  for (const status of [404, 409, 422] as const) {
+    const description = operation.errors?.[status];
+    if (description) errors[status] = { description, content: errorContent() };
+  }
+  const requestBody = components.requestOf.get(route.name);
+  const response = components.responseOf.get(route.name)!;
+  const documentedParameters = [
+    ...parameters('path', endpoint.path, route),
+    ...parameters('query', endpoint.query, route),
+    ...(operation.headers ?? []),
+  ];
+  return {
+    ...describedOperation(route, operation),
+    ...(documentedParameters.length > 0 && { parameters: documentedParameters }),
+    ...(requestBody && {
+      requestBody: {
+        required: true,
+        content: { 'application/json': { schema: ref('schemas', requestBody) } },
+      },
+    }),
+    responses: {
+      200: {
+        description: operation.returns,
+        content: { 'application/json': { schema: ref('schemas', response) } },
+      },
+      ...errors,
+      ...gatewayResponsesOf(requestBody !== undefined),
+    },
+  };
+}
+
+function customOperation(route: RouteDefinition, operation: CustomOperation): Json {
+  const names = pathParameterNames(route.path);
+  const declared = (operation.parameters ?? [])
+    .filter((parameter) => parameter.in === 'path')
+    .map((p) => p.name);
+  if (names.join() !== declared.join()) {
+    throw new Error(
+      `Route ${route.name}: path ${route.path} has parameters [${names}], its description [${declared}]`,
+    );
+  }
+  return {
+    ...describedOperation(route, operation),
+    ...(operation.parameters && { parameters: operation.parameters }),
+    ...(operation.requestBody && { requestBody: operation.requestBody }),
+    // A status the handler documents itself (the MCP server's 413 and 429) covers the gateway's answer too.
+    responses: { ...gatewayResponsesOf(operation.requestBody !== undefined), ...operation.responses },
+  };
+}
+
+function describedOperation(route: RouteDefinition, operation: OperationDescription): Json {
+  const security =
+    (!isEndpointOperation(operation) && operation.security) ||
+    (route.auth === 'apiKey' ? [{ apiKey: [] }] : []);
+  return {
+    operationId: camelCase(route.name),
+    tags: [operation.tag],
+    summary: operation.summary,
+    description: operation.description,
+    security,
+  };
+}
+
+/** The method an operation is documented under; an `ANY` route names the one its description covers. */
+function documentedMethod(route: RouteDefinition, operation: OperationDescription): string {
+  if (route.method !== 'ANY') return route.method.toLowerCase();
+  if (isEndpointOperation(operation) || !operation.method) {
+    throw new Error(`Route ${route.name} takes any method: its description must name the documented one`);
+  }
+  return operation.method;
+}
+
+function descriptionOf(route: RouteDefinition): OperationDescription {
+  const operation = (operations as Record<string, OperationDescription | undefined>)[route.name];
+  if (!operation)
+    throw new Error(`Route ${route.name} has no OpenAPI description (shared/api/openapi/operations.ts)`);
+  return operation;
+}
+
+/** Prose for the whole API: what every operation shares, and what the paths alone do not say. */
+const INFO_DESCRIPTION = `The outreach-automation API of an organization: campaigns (ICPs) with their provider sequences, qualified accounts with buying signals, contacts and message history; account lookup and exclusion; job openings; raw pushes of contacts into a sequence; replies; analytics; outgoing webhooks; and an MCP server for AI assistants.
+
+## Authentication
+
+Every \`/public/v1\` request carries the organization's API key, \`<ORG_ID>.<SECRET>\`, in the \`${API_KEY_HEADER}\` header (Authorize, on the reference page). A missing or invalid key is 401.
+
+## Responses
+
+Success is JSON with status 200. Every error body is \`{"message": string}\`; validation messages name the offending field. Another organization's resource is 404, exactly like one that does not exist. Unknown paths, and methods a path does not have, are 404 \`{"message": "Not found"}\`. Unknown query parameters and body fields are ignored. Timestamps are ISO 8601 UTC with milliseconds; ids are integers below 2^53.
+
+Requests are rate limited per organization (429 with \`Retry-After\`); higher limits are arranged with the operator.
+
+## MCP server and OAuth
+
+\`POST /mcp\` is a stateless streamable-HTTP MCP server with read-only research tools. It takes OAuth 2.1 bearer tokens, not API keys: an operator creates a client (id \`mcp_…\` and secret \`mcs_…\`) for the organization; the client gets a token from \`POST /oauth/token\` with the client-credentials grant, or through the authorization-code flow with PKCE, where a person approves on the consent page at \`GET /oauth/authorize\` by entering an API key of the organization. Discovery follows RFC 9728 (\`/.well-known/oauth-protected-resource\`) and RFC 8414 (\`/.well-known/oauth-authorization-server\`). Tokens last an hour and are bound to the organization, the client and \`{base}/mcp\`.
+
+## Webhooks
+
+Subscriptions receive signed POSTs (Standard Webhooks) for New Opportunities, First Touch and Positive Reply, described in the webhooks section. Any 2xx acknowledges a delivery; failures are retried with backoff for about 28 hours.
+
+## Versioning
+
+The version is in the path prefix \`/public/v1\`. \`icp_id\` in campaign responses is a deprecated alias of \`id\`.`;
+
+const MCP_SCOPE_TEXT =
+  'Read the organization’s campaigns, accounts, contacts and jobs through the MCP tools.';
+
+/** Standard Webhooks headers every delivery carries. */
+const WEBHOOK_HEADERS: Json[] = [
+  [
+    'webhook-id',
+    'The event id (`msg_…`): the same on every retry and redelivery; use it to drop duplicates.',
+  ],
+  ['webhook-timestamp', 'Unix seconds of this attempt.'],
+  [
+    'webhook-signature',
+    '`v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the subscription secret; two, space-separated, for 24 hours after a rotation.',
+  ],
+].map(([name, description]) => ({
+  name,
+  in: 'header',
+  required: true,
+  description,
+  schema: { type: 'string' },
+}));
+
+function webhookOperations(components: Components): Record<string, { post: Json }> {
+  return Object.fromEntries(
+    Object.entries(WEBHOOK_PAYLOADS).map(([type, [schema, title]]) => {
+      const id = RESPONSE_COMPONENTS.find(([candidate]) => candidate === schema)![1];
+      if (!(id in components.schemas)) throw new Error(`Webhook payload ${id} has no component`);
+      return [
+        type,
+        {
+          post: {
+            operationId: `${camelCase(type.replace(/_/g, '-'))}Webhook`,
+            tags: ['Webhooks'],
+            summary: title,
+            description: `What a subscription to \`${type}\` receives${type === TEST_EVENT_TYPE ? ' (any subscription, on request)' : ''}.`,
+            parameters: WEBHOOK_HEADERS,
+            requestBody: { required: true, content: { 'application/json': { schema: ref('schemas', id) } } },
+            responses: {
+              '2XX': {
+                description:
+                  'Delivered. Anything else, a redirect or no answer within 15 s is a failed attempt, retried; 410 Gone disables the subscription.',
+              },
+            },
+          },
+        },
+      ];
+    }),
+  );
+}
+
+let cached: { components: Components; manifest: readonly RouteDefinition[] } | undefined;
+
+export interface DocumentOptions {
+  /** How `servers` describes the URL (default: this deployment). */
+  serverDescription?: string;
+  /** The route manifest; a route without a description makes the generator throw. */
+  manifest?: readonly RouteDefinition[];
+}
+
+/** The document of the deployment reachable at `serverUrl`. */
+export function openApiDocument(
+  serverUrl: string,
+  { serverDescription = 'This deployment', manifest = routes }: DocumentOptions = {},
+): OpenApiDocument {
+  const described = manifest.map((route) => [route, descriptionOf(route)] as const);
+  if (cached?.manifest !== manifest) {
+    const components = buildComponents(described.map(([route, operation]) => [route.name, operation]));
+    cached = { manifest, components };
+  }
+  const { components } = cached;
+  const paths: Record<string, Record<string, Json>> = {};
+  for (const [route, operation] of described) {
+    const item = paths[route.path] ?? {};
+    paths[route.path] = item;
+    item[documentedMethod(route, operation)] = isEndpointOperation(operation)
+      ? endpointOperation(route, operation, components)
+      : customOperation(route, operation);
+  }
+  return {
+    openapi: OPENAPI_VERSION,
+    info: {
+      title: 'Outreach Campaign Public API',
+      version: API_VERSION,
+      description: INFO_DESCRIPTION,
+      contact: { name: 'The operator of this deployment' },
+    },
+    servers: [{ url: serverUrl, description: serverDescription }],
+    tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),
+    security: [{ apiKey: [] }],
+    paths,
+    webhooks: webhookOperations(components),
+    components: {
+      schemas: components.schemas,
+      responses: gatewayResponseComponents(),
+      securitySchemes: {
+        apiKey: {
+          type: 'apiKey',
+          in: 'header',
+          name: API_KEY_HEADER,
+          description: 'The organization’s API key, `<ORG_ID>.<SECRET>`, from the dashboard’s API settings.',
+        },
+        mcpOAuth: {
+          type: 'oauth2',
+          description: 'OAuth 2.1 for the MCP server; clients are created by an operator.',
+          flows: {
+            clientCredentials: {
+              tokenUrl: `${serverUrl}/oauth/token`,
+              scopes: { [MCP_SCOPE]: MCP_SCOPE_TEXT },
+            },
+            authorizationCode: {
+              authorizationUrl: `${serverUrl}/oauth/authorize`,
+              tokenUrl: `${serverUrl}/oauth/token`,
+              scopes: { [MCP_SCOPE]: MCP_SCOPE_TEXT },
+            },
+          },
+        },
+        oauthClientBasic: {
+          type: 'http',
+          scheme: 'basic',
+          description: 'An MCP OAuth client’s id and secret (`client_secret_basic`).',
+        },
+      },
+    },
+  };
+}

@@ -1,0 +1,652 @@
+import type { EndpointSchemas } from '#api/http/endpoint.ts';
+import { MAX_JSON_DEPTH } from '#api/http/json-depth.ts';
+import { MAX_PARAMETER_BODY_BYTES } from '#api/oauth/requests.ts';
+import { DEFAULT_MCP_CLIENT_RATE } from '#definitions/mcp-limits.ts';
+import { MCP_SCOPE } from '#definitions/oauth-scope.ts';
+import { API_KEY_HEADER, type routes } from '#definitions/routes.ts';
+import { excludeAccountEndpoint, lookupAccountEndpoint } from '#schemas/accounts.ts';
+import { authEndpoint } from '#schemas/auth.ts';
+import {
+  analyticsOverviewEndpoint,
+  getCampaignEndpoint,
+  listCampaignAccountsEndpoint,
+  listCampaignContactsEndpoint,
+  listCampaignMessagesEndpoint,
+  listCampaignsEndpoint,
+} from '#schemas/campaigns.ts';
+import { searchJobsEndpoint } from '#schemas/jobs.ts';
+import {
+  checkEligibilityEndpoint,
+  MAX_CONTACTS_PER_REQUEST,
+  MAX_IDEMPOTENCY_KEY,
+  pushContactsEndpoint,
+} from '#schemas/raw.ts';
+import { replyEndpoint } from '#schemas/replies.ts';
+import {
+  createWebhookEndpoint,
+  deleteWebhookEndpoint,
+  getWebhookEndpoint,
+  listWebhookDeliveriesEndpoint,
+  listWebhooksEndpoint,
+  redeliverWebhookEndpoint,
+  rotateWebhookSecretEndpoint,
+  testWebhookEndpoint,
+  updateWebhookEndpoint,
+} from '#schemas/webhooks.ts';
+import { REFERENCE_ASSETS } from './reference-page.ts';
+
+/**
+ * What the OpenAPI document says about each route of the manifest, by route
+ * name. JSON endpoints name the zod schemas their handler is built with
+ * (`defineEndpoint`), from which parameters, bodies and responses are
+ * generated, and add only prose and the statuses their domain code answers.
+ * Handlers that speak other formats (MCP's JSON-RPC, OAuth, the reference
+ * page) give their operation in OpenAPI terms here. The mapped type makes a
+ * route without a description a type error; the generator also refuses one.
+ */
+
+/** A JSON Schema or OpenAPI object as it appears in the document. */
+export type Json = Record<string, unknown>;
+
+/** The tags that group operations, in the order the reference page shows them. */
+export const TAGS = {
+  Auth: 'Checking an API key.',
+  Campaigns:
+    'Campaigns (ICPs) with their provider sequences, qualified accounts, contacts and message history.',
+  Accounts: 'Account lookup and exclusion (misfit marking).',
+  Jobs: 'Job openings by company domain.',
+  'Raw operations':
+    'Pushing contacts into a campaign sequence with your own snippet variables, and the eligibility dry run.',
+  Replies: 'Replying to a contact by email.',
+  Analytics: 'Organization-wide counts.',
+  Webhooks:
+    'Subscriptions to outgoing webhooks, their deliveries log and redelivery. What subscribers receive is in the webhooks section.',
+  MCP: 'The Model Context Protocol server for AI assistants.',
+  OAuth: 'OAuth 2.1 for the MCP server: discovery, consent and tokens.',
+  Reference: 'This document and the reference page rendering it.',
+} as const;
+export type Tag = keyof typeof TAGS;
+
+/** Statuses a JSON endpoint's own code answers besides 200 (400 for invalid input is added for every validated endpoint). */
+export type HandlerErrors = Partial<Record<400 | 404 | 409 | 422, string>>;
+
+interface Described {
+  tag: Tag;
+  summary: string;
+  description: string;
+}
+
+/** A JSON endpoint: its schemas and prose; the generator derives the rest. */
+export interface EndpointOperation extends Described {
+  endpoint: EndpointSchemas;
+  /** What the 200 response carries. */
+  returns: string;
+  /** When the handler answers these statuses; for 400, what it refuses beyond schema validation. */
+  errors?: HandlerErrors;
+  /** Request headers the handler reads, as OpenAPI header parameters. */
+  headers?: Json[];
+}
+
+/** A route whose handler speaks another format: the OpenAPI operation fields, as written here. */
+export interface CustomOperation extends Described {
+  /** The method documented for an `ANY` route; other methods are answered as `description` says. */
+  method?: 'get' | 'post';
+  /** When the route authenticates otherwise than its auth mode says (the MCP server's OAuth). */
+  security?: Record<string, string[]>[];
+  parameters?: Json[];
+  requestBody?: Json;
+  /**
+   * Responses of the handler; the gateway's own (413 with a body, 429, 500, 502) are added for the
+   * statuses not listed here. A handler that answers one of those itself lists it, covering the
+   * gateway's answer too.
+   */
+  responses: Record<string, Json>;
+}
+
+export type OperationDescription = EndpointOperation | CustomOperation;
+
+export const isEndpointOperation = (operation: OperationDescription): operation is EndpointOperation =>
+  'endpoint' in operation;
+
+/** A `$ref` to a component of the document. */
+export const ref = (kind: 'schemas' | 'responses', name: string): Json => ({
+  $ref: `#/components/${kind}/${name}`,
+});
+
+const json = (schema: Json, description: string): Json => ({
+  description,
+  content: { 'application/json': { schema } },
+});
+const errorResponse = (description: string, headers?: Json): Json => ({
+  ...json(ref('schemas', 'Error'), description),
+  ...(headers && { headers }),
+});
+const html = (description: string): Json => ({
+  description,
+  content: { 'text/html': { schema: { type: 'string' } } },
+});
+const redirect = (description: string): Json => ({
+  description,
+  headers: {
+    Location: {
+      description: 'The client’s redirect URI with the outcome in its query.',
+      required: true,
+      schema: { type: 'string' },
+    },
+  },
+});
+const text = (name: string, description: string, extra: Json = {}): Json => ({
+  name,
+  description,
+  schema: { type: 'string', ...extra },
+});
+const formField = (description: string): Json => ({ type: 'string', description });
+const formFields = (descriptions: Record<string, string>): Record<string, Json> =>
+  Object.fromEntries(
+    Object.entries(descriptions).map(([name, description]) => [name, formField(description)]),
+  );
+
+/** The OAuth 2.1 parameters of the authorization request (GET query, POST form). */
+const AUTHORIZATION_PARAMETERS = {
+  response_type: '`code`.',
+  client_id: 'The client id (`mcp_…`) an operator created.',
+  redirect_uri: 'One of the client’s registered redirect URIs, exactly.',
+  code_challenge: 'PKCE challenge: base64url SHA-256 of the code verifier.',
+  code_challenge_method: '`S256` (required).',
+  state: 'Returned unchanged in the redirect.',
+  scope: `\`${MCP_SCOPE}\`, the only scope.`,
+  resource: 'When given, this server’s `/mcp` URL (RFC 8707).',
+};
+
+const oauthMetadata = (standard: string, fields: string): Json =>
+  json(
+    { type: 'object', description: `${standard}: ${fields}` },
+    `${standard} document; cacheable for an hour.`,
+  );
+
+const jsonRpcError = (description: string): Json =>
+  json(ref('schemas', 'JsonRpcTransportError'), description);
+
+export const operations: { [Name in (typeof routes)[number]['name']]: OperationDescription } = {
+  auth: {
+    tag: 'Auth',
+    summary: 'Check the API key',
+    description: `Answers \`{"signed_in": true}\` for a valid \`${API_KEY_HEADER}\` header; a missing or invalid key is 401.`,
+    endpoint: authEndpoint,
+    returns: 'The key is valid.',
+  },
+  'list-campaigns': {
+    tag: 'Campaigns',
+    summary: 'List campaigns',
+    description:
+      'Every campaign (ICP) of the organization, ordered by id, with its provider sequences and statistics aggregated across them. `icp_id` is a deprecated alias of `id`.',
+    endpoint: listCampaignsEndpoint,
+    returns: 'The campaigns.',
+  },
+  'get-campaign': {
+    tag: 'Campaigns',
+    summary: 'Get a campaign',
+    description:
+      'One campaign with its contact counts by status. Another organization’s campaign is 404, like one that does not exist.',
+    endpoint: getCampaignEndpoint,
+    returns: 'The campaign.',
+    errors: { 404: 'No campaign with this id in the organization.' },
+  },
+  'list-campaign-accounts': {
+    tag: 'Campaigns',
+    summary: 'List a campaign’s qualified accounts',
+    description:
+      'Accounts qualified into the campaign, each with its score and signals there, highest score first (ties by id). Excluded accounts never appear; a page past the end is empty.',
+    endpoint: listCampaignAccountsEndpoint,
+    returns: 'A page of accounts.',
+    errors: { 404: 'No campaign with this id in the organization.' },
+  },
+  'list-campaign-contacts': {
+    tag: 'Campaigns',
+    summary: 'List a campaign’s contacts',
+    description:
+      'The assignments of all the campaign’s sequences, newest first (ties by id, descending), optionally of one status. `total` counts every assignment matching the filter; a page past the end is empty.',
+    endpoint: listCampaignContactsEndpoint,
+    returns: 'A page of contacts with the total.',
+    errors: { 404: 'No campaign with this id in the organization.' },
+  },
+  'list-campaign-messages': {
+    tag: 'Campaigns',
+    summary: 'List a campaign’s message history',
+    description:
+      'The messages of all the campaign’s sequences, newest `created_at` first, in the envelope and with the bounds of the contact list.',
+    endpoint: listCampaignMessagesEndpoint,
+    returns: 'A page of messages with the total.',
+    errors: { 404: 'No campaign with this id in the organization.' },
+  },
+  'push-raw-contacts': {
+    tag: 'Raw operations',
+    summary: 'Push contacts into a campaign sequence',
+    description: [
+      'Pushes contacts into a sequence of the campaign with your own snippet variables, bypassing generated messaging: the sequence named by `sequenceId`, else the campaign’s first email sequence.',
+      'Each contact is validated on its own: an invalid one is reported in `errors` and the others proceed.',
+      'With `skipIneligible` (the default) ineligible contacts are skipped and listed in `skippedContacts` with their reasons; with `false` everyone is pushed, and a contact already in the sequence is updated with the new variables.',
+      '`triggerIntake: true` approves and schedules the new assignments at once; otherwise they wait in `pending-approval`.',
+      'Send an `Idempotency-Key` to make retries safe.',
+    ].join('\n\n'),
+    endpoint: pushContactsEndpoint,
+    returns: 'What the push did.',
+    headers: [
+      {
+        in: 'header',
+        // The handler checks the length (functions/push-raw-contacts).
+        ...text(
+          'Idempotency-Key',
+          'The same key and body within 24 hours replays the first response and writes nothing.',
+          { minLength: 1, maxLength: MAX_IDEMPOTENCY_KEY },
+        ),
+      },
+    ],
+    errors: {
+      400: 'Also: a `sequenceId` that is not one of the campaign’s, a campaign without an email sequence, an empty or over-long `Idempotency-Key`.',
+      404: 'No campaign with this id in the organization.',
+      409: 'A request with this `Idempotency-Key` is still in progress.',
+      422: 'This `Idempotency-Key` was used with a different request.',
+    },
+  },
+  'check-eligibility': {
+    tag: 'Raw operations',
+    summary: 'Check eligibility (dry run)',
+    description:
+      'Judges each email as a push into the campaign’s sequence would, with the same bypass flags and `sequenceId`, and writes nothing. Emails are compared case-insensitively and a repeated one counts once.',
+    endpoint: checkEligibilityEndpoint,
+    returns: 'Each email’s eligibility and reasons, and a summary.',
+    errors: {
+      400: 'Also: a `sequenceId` that is not one of the campaign’s, or a campaign without an email sequence.',
+      404: 'No campaign with this id in the organization.',
+    },
+  },
+  'reply-to-assignment': {
+    tag: 'Replies',
+    summary: 'Reply to an assignment',
+    description: [
+      'Sends an email reply to the assignment’s contact from the mailbox that last wrote to them, answering the thread’s latest subject.',
+      'With `plain_text: true`, `body` is escaped and its line breaks become `<br>`; otherwise it is sent as HTML as given. `to` defaults to the contact’s email; `to`, `cc` and `bcc` take comma-separated addresses, at most 50 in all.',
+      'The reply is recorded in the campaign’s message history at once and sent asynchronously; `{"success": true}` means it is durably queued.',
+    ].join('\n\n'),
+    endpoint: replyEndpoint,
+    returns: 'The reply is recorded and queued for sending.',
+    errors: {
+      400: 'Also: a contact without an email and no `to`.',
+      404: 'No assignment with this id in the organization.',
+    },
+  },
+  'lookup-account': {
+    tag: 'Accounts',
+    summary: 'Look up an account',
+    description:
+      'One account by `domain`, `id`, or both (which must name the same account); at least one of them is required. With `icpId`, only the signals whose names are among that campaign’s signals are kept. Excluded accounts can still be looked up.',
+    endpoint: lookupAccountEndpoint,
+    returns: 'The account with its signals.',
+    errors: {
+      400: "Also: neither `domain` nor `id` (`Invalid query parameter 'domain': domain or id is required`).",
+      404: 'No such account in the organization, `domain` and `id` naming different accounts, or an unknown `icpId`.',
+    },
+  },
+  'exclude-account': {
+    tag: 'Accounts',
+    summary: 'Exclude an account',
+    description:
+      'Marks the company as a misfit: its domain joins the organization’s exclusion list, its account leaves every campaign’s accounts, and contacts at the domain are `globally_excluded` for raw pushes. Idempotent; the domain need not belong to an account yet.',
+    endpoint: excludeAccountEndpoint,
+    returns: 'The domain is excluded.',
+  },
+  'search-jobs': {
+    tag: 'Jobs',
+    summary: 'Search job openings',
+    description:
+      'Job openings of a company domain, newest `first_seen_at` first. Pages are cursor-based: pass `next` as `cursor` for the following page; `next` is 0 on the last page. Jobs arriving during a walk never shift or repeat its pages.',
+    endpoint: searchJobsEndpoint,
+    returns: 'A page of jobs with the next cursor.',
+    errors: { 400: 'Also: a `cursor` that is not a position of this domain’s search.' },
+  },
+  'get-analytics-overview': {
+    tag: 'Analytics',
+    summary: 'Get the analytics overview',
+    description: 'Counts over all the organization’s campaigns, maintained as events happen.',
+    endpoint: analyticsOverviewEndpoint,
+    returns: 'The counts.',
+  },
+  'list-webhooks': {
+    tag: 'Webhooks',
+    summary: 'List webhook subscriptions',
+    description: 'The organization’s subscriptions by id, never with a secret.',
+    endpoint: listWebhooksEndpoint,
+    returns: 'The subscriptions.',
+  },
+  'create-webhook': {
+    tag: 'Webhooks',
+    summary: 'Subscribe to webhook events',
+    description:
+      'Subscribes an https URL to event types. The response carries the signing secret (`whsec_…`), shown only now. A URL that resolves to any non-public address is refused.',
+    endpoint: createWebhookEndpoint,
+    returns: 'The subscription with its signing secret.',
+    errors: {
+      400: 'Also: a URL refused by the SSRF check, saying why.',
+      409: 'The organization has 25 subscriptions already.',
+    },
+  },
+  'get-webhook': {
+    tag: 'Webhooks',
+    summary: 'Get a webhook subscription',
+    description: 'One subscription, without its secret.',
+    endpoint: getWebhookEndpoint,
+    returns: 'The subscription.',
+    errors: { 404: 'No webhook with this id in the organization.' },
+  },
+  'update-webhook': {
+    tag: 'Webhooks',
+    summary: 'Update a webhook subscription',
+    description:
+      'Changes any of `url`, `events` and `enabled`. Enabling clears `disabled_reason` and `failing_since`.',
+    endpoint: updateWebhookEndpoint,
+    returns: 'The updated subscription.',
+    errors: {
+      400: 'Also: a URL refused by the SSRF check, or none of the three fields.',
+      404: 'No webhook with this id in the organization.',
+    },
+  },
+  'delete-webhook': {
+    tag: 'Webhooks',
+    summary: 'Delete a webhook subscription',
+    description: 'Deletes the subscription; its queued deliveries are cancelled when they come up.',
+    endpoint: deleteWebhookEndpoint,
+    returns: 'The subscription is deleted.',
+    errors: { 404: 'No webhook with this id in the organization.' },
+  },
+  'test-webhook': {
+    tag: 'Webhooks',
+    summary: 'Send a test event',
+    description:
+      'Queues a signed `test` event to the subscription, whatever its event types and even when disabled; the delivery shows in its log.',
+    endpoint: testWebhookEndpoint,
+    returns: 'The queued delivery.',
+    errors: { 404: 'No webhook with this id in the organization.' },
+  },
+  'rotate-webhook-secret': {
+    tag: 'Webhooks',
+    summary: 'Rotate a webhook’s signing secret',
+    description:
+      'Gives the subscription a new secret, shown only now; the previous one keeps signing, beside it, for 24 hours.',
+    endpoint: rotateWebhookSecretEndpoint,
+    returns: 'The subscription with its new secret.',
+    errors: {
+      404: 'No webhook with this id in the organization.',
+      409: 'The subscription changed meanwhile; try again.',
+    },
+  },
+  'list-webhook-deliveries': {
+    tag: 'Webhooks',
+    summary: 'List a webhook’s deliveries',
+    description:
+      'The deliveries log, newest first: status, attempts, response code and latency of the latest attempt. Pass `next` as `cursor` for older ones; `next` is null on the last page. Deliveries are kept 30 days.',
+    endpoint: listWebhookDeliveriesEndpoint,
+    returns: 'A page of deliveries.',
+    errors: { 404: 'No webhook with this id in the organization.' },
+  },
+  'redeliver-webhook-delivery': {
+    tag: 'Webhooks',
+    summary: 'Redeliver a delivery',
+    description: 'Sends the delivery’s event again now, with the same `webhook-id` and payload.',
+    endpoint: redeliverWebhookEndpoint,
+    returns: 'The delivery, queued again.',
+    errors: {
+      404: 'No such webhook or delivery in the organization.',
+      409: 'The event is older than 30 days, or a redelivery of it is running.',
+    },
+  },
+  mcp: {
+    tag: 'MCP',
+    method: 'post',
+    summary: 'MCP server (streamable HTTP)',
+    description: [
+      'A stateless streamable-HTTP Model Context Protocol server with read-only research tools over the organization’s data (`lookup_account`, `list_campaigns`, `get_campaign`, `list_campaign_accounts`, `list_campaign_contacts`, `search_jobs`, `check_eligibility`, `get_analytics_overview`), each answering as its REST endpoint does.',
+      'Every POST carries one JSON-RPC message and gets a JSON response (no event stream, no session). Send `Accept: application/json, text/event-stream` and `Content-Type: application/json`. A JSON-RPC batch (a JSON array, `[]` too) is refused with 400 (`-32600`): protocol 2025-06-18 has none.',
+      `Each OAuth client may send ${DEFAULT_MCP_CLIENT_RATE} requests per second unless the operator arranged another rate for it; \`check_eligibility\` takes at most ${MAX_CONTACTS_PER_REQUEST} emails per call, as the REST dry run does.`,
+      `Requests need a bearer token from \`POST /oauth/token\` (scope \`${MCP_SCOPE}\`). \`GET\`, \`DELETE\` and other methods are 405 \`{message}\` with \`Allow: POST\`.`,
+    ].join('\n\n'),
+    security: [{ mcpOAuth: [MCP_SCOPE] }],
+    requestBody: {
+      required: true,
+      content: { 'application/json': { schema: ref('schemas', 'JsonRpcMessage') } },
+    },
+    responses: {
+      200: json(ref('schemas', 'JsonRpcResponse'), 'The JSON-RPC response.'),
+      202: { description: 'A notification or response was accepted; no body.' },
+      400: jsonRpcError(
+        `Malformed JSON or not a JSON-RPC message (\`-32700\`); a batch, or a body nesting deeper than ${MAX_JSON_DEPTH} levels (\`-32600\`); an unsupported \`MCP-Protocol-Version\` (\`-32000\`).`,
+      ),
+      401: errorResponse('A missing, invalid, expired or revoked bearer token.', {
+        'WWW-Authenticate': {
+          description:
+            'A Bearer challenge naming the protected-resource metadata URL, and `error="invalid_token"` for a token that is not valid.',
+          required: true,
+          schema: { type: 'string' },
+        },
+      }),
+      406: jsonRpcError('The Accept header does not list both application/json and text/event-stream.'),
+      413: {
+        description: 'The body is over the MCP transport’s 4 MiB, or over the API’s 6 MiB.',
+        content: {
+          'application/json': {
+            schema: { anyOf: [ref('schemas', 'JsonRpcTransportError'), ref('schemas', 'Error')] },
+          },
+        },
+      },
+      415: jsonRpcError('The Content-Type is not application/json.'),
+      429: errorResponse(
+        `Over the client's rate (${DEFAULT_MCP_CLIENT_RATE} requests per second unless arranged), or over a limit of the gateway in front of the server.`,
+        {
+          'Retry-After': {
+            description: 'Seconds to wait before retrying.',
+            required: true,
+            schema: { type: 'integer', minimum: 1 },
+          },
+        },
+      ),
+    },
+  },
+  'oauth-protected-resource': {
+    tag: 'OAuth',
+    summary: 'Protected-resource metadata',
+    description:
+      'RFC 9728 metadata of the MCP server: `resource` is `{base}/mcp`, and the authorization server is this service.',
+    responses: {
+      200: oauthMetadata(
+        'RFC 9728 protected-resource metadata',
+        '`resource`, `authorization_servers`, `scopes_supported`, `bearer_methods_supported`, `resource_name`.',
+      ),
+    },
+  },
+  'oauth-protected-resource-mcp': {
+    tag: 'OAuth',
+    summary: 'Protected-resource metadata of /mcp',
+    description:
+      'The same RFC 9728 document at the path-specific location the 401 challenge of `/mcp` names.',
+    responses: {
+      200: oauthMetadata(
+        'RFC 9728 protected-resource metadata',
+        '`resource`, `authorization_servers`, `scopes_supported`, `bearer_methods_supported`, `resource_name`.',
+      ),
+    },
+  },
+  'oauth-authorization-server': {
+    tag: 'OAuth',
+    summary: 'Authorization-server metadata',
+    description: 'RFC 8414 metadata: the authorization-code flow with PKCE S256 and client credentials.',
+    responses: {
+      200: oauthMetadata(
+        'RFC 8414 authorization-server metadata',
+        '`issuer`, `authorization_endpoint`, `token_endpoint`, `response_types_supported`, `grant_types_supported`, `code_challenge_methods_supported` (`S256`), `token_endpoint_auth_methods_supported` (`client_secret_basic`, `client_secret_post`), `scopes_supported`.',
+      ),
+    },
+  },
+  'oauth-authorize': {
+    tag: 'OAuth',
+    summary: 'Consent page (authorization-code flow)',
+    description:
+      'Shows a consent page for an MCP client of an organization. PKCE with S256 is required (`code_challenge` of 43 base64url characters), and `redirect_uri` must equal one the client registered; otherwise nothing is redirected. Other refusals redirect back with an RFC 6749 `error`.',
+    parameters: Object.entries(AUTHORIZATION_PARAMETERS).map(([name, description]) => ({
+      in: 'query',
+      ...text(name, description),
+    })),
+    responses: {
+      200: html('The consent page.'),
+      302: redirect('A refused request (`error`, `error_description`, `state`, `iss`).'),
+      400: html(
+        'An unknown or revoked client, or a redirect URI the client did not register or that is not https, http on a loopback host, or a private-use scheme.',
+      ),
+    },
+  },
+  'oauth-authorize-submit': {
+    tag: 'OAuth',
+    summary: 'Approve or deny (authorization-code flow)',
+    description:
+      'The consent form’s submission. Approving takes an API key of the client’s organization, the proof that the person may grant access to its data, and redirects with a single-use code valid for 10 minutes.',
+    requestBody: {
+      required: true,
+      content: {
+        'application/x-www-form-urlencoded': {
+          schema: {
+            type: 'object',
+            properties: formFields({
+              ...AUTHORIZATION_PARAMETERS,
+              decision: '`approve` or `deny`.',
+              api_key: 'An API key of the client’s organization (to approve).',
+            }),
+          },
+        },
+      },
+    },
+    responses: {
+      302: redirect('Approved (`code`, `state`, `iss`) or denied or refused (`error`, `error_description`).'),
+      400: html(
+        'An unknown or revoked client, or a redirect URI the client did not register or that is not https, http on a loopback host, or a private-use scheme.',
+      ),
+      401: html('The consent page again: the API key is not one of the client’s organization.'),
+      413: errorResponse(
+        `The form is over ${MAX_PARAMETER_BODY_BYTES / 1024} KiB, or the body over the API's 6 MiB.`,
+      ),
+    },
+  },
+  'oauth-token': {
+    tag: 'OAuth',
+    summary: 'Token endpoint',
+    description: [
+      '`grant_type=client_credentials`, or `grant_type=authorization_code` with `code`, `redirect_uri` and `code_verifier` (43 to 128 characters of `A-Z a-z 0-9 - . _ ~`). The client authenticates with HTTP Basic or `client_id` and `client_secret` in the body (one of them, not both), which may be form-encoded or JSON.',
+      'A code is redeemed once, and only by the client it was issued to; redeeming it again is `invalid_grant` and revokes the token it issued.',
+      '`resource`, when given, must be `{base}/mcp`; a missing `scope` means `mcp:read`. Errors follow RFC 6749: `{"error", "error_description"}`.',
+    ].join('\n\n'),
+    security: [{}, { oauthClientBasic: [] }],
+    requestBody: {
+      required: true,
+      content: Object.fromEntries(
+        ['application/x-www-form-urlencoded', 'application/json'].map((type) => [
+          type,
+          {
+            schema: {
+              type: 'object',
+              properties: formFields({
+                grant_type: '`client_credentials` or `authorization_code`.',
+                client_id: 'With `client_secret`, instead of HTTP Basic.',
+                client_secret: 'The secret (`mcs_…`) shown when the client was created.',
+                code: 'The authorization code (authorization_code).',
+                redirect_uri: 'The redirect URI the code was issued for (authorization_code).',
+                code_verifier: 'The PKCE verifier (authorization_code).',
+                resource: AUTHORIZATION_PARAMETERS.resource,
+                scope: AUTHORIZATION_PARAMETERS.scope,
+              }),
+              required: ['grant_type'],
+            },
+          },
+        ]),
+      ),
+    },
+    responses: {
+      200: json(
+        {
+          type: 'object',
+          description:
+            'An opaque access token (`mat_…`) for `/mcp`: `access_token`, `token_type` (`Bearer`), `expires_in` (3600), `scope`.',
+        },
+        'The access token; not cacheable.',
+      ),
+      400: json(
+        { type: 'object', description: 'RFC 6749 error: `{"error", "error_description"}`.' },
+        '`invalid_request` (also for Basic and body credentials together), `invalid_grant`, `invalid_target`, `invalid_scope` or `unsupported_grant_type`.',
+      ),
+      413: {
+        description: `The body is over ${MAX_PARAMETER_BODY_BYTES / 1024} KiB (\`invalid_request\`), or over the API's 6 MiB (\`{message}\`).`,
+        content: {
+          'application/json': {
+            schema: {
+              anyOf: [
+                {
+                  type: 'object',
+                  description: 'RFC 6749 error: `{"error": "invalid_request", "error_description"}`.',
+                },
+                ref('schemas', 'Error'),
+              ],
+            },
+          },
+        },
+      },
+      401: {
+        ...json(
+          {
+            type: 'object',
+            description: 'RFC 6749 error: `{"error": "invalid_client", "error_description"}`.',
+          },
+          'The client failed to authenticate (`invalid_client`).',
+        ),
+        headers: {
+          'WWW-Authenticate': {
+            description: '`Basic realm="oauth"`.',
+            required: true,
+            schema: { type: 'string' },
+          },
+        },
+      },
+    },
+  },
+  openapi: {
+    tag: 'Reference',
+    summary: 'This OpenAPI document',
+    description:
+      'The OpenAPI 3.1 document of this deployment, generated from the zod schemas that validate requests and shape responses; `servers` names the deployment’s own URL.',
+    responses: {
+      200: json({ type: 'object', description: 'An OpenAPI 3.1 document.' }, 'The document.'),
+    },
+  },
+  docs: {
+    tag: 'Reference',
+    summary: 'API reference page',
+    description:
+      'Swagger UI rendering this document, with "Try it out" against this deployment: enter an API key under Authorize.',
+    responses: { 200: html('The reference page.') },
+  },
+  'docs-asset': {
+    tag: 'Reference',
+    summary: 'Reference page assets',
+    description:
+      "Swagger UI's script and styles (from the service's own `swagger-ui-dist` dependency) and the page's initializer.",
+    parameters: [
+      { in: 'path', required: true, ...text('asset', 'The file name.', { enum: REFERENCE_ASSETS }) },
+    ],
+    responses: {
+      200: {
+        description: 'The file.',
+        content: {
+          'text/javascript': { schema: { type: 'string' } },
+          'text/css': { schema: { type: 'string' } },
+        },
+      },
+      404: errorResponse('No asset of this name.'),
+    },
+  },
+};

@@ -1,0 +1,123 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { APIGatewayProxyResult } from 'aws-lambda';
+import { NotFoundError } from '#api/http/errors.ts';
+import { SWAGGER_UI_FILES } from '#definitions/swagger-ui.ts';
+
+/**
+ * The API reference page at `GET /docs`: Swagger UI from the project's own
+ * `swagger-ui-dist` dependency (no CDN), rendering `GET /openapi.json`, with
+ * "Try it out" against the same deployment and an API key typed into its
+ * Authorize dialog. The page's script and styles are served under `/docs/`.
+ */
+
+const JAVASCRIPT = 'text/javascript; charset=utf-8';
+const MEDIA_TYPES: Record<string, string> = { '.js': JAVASCRIPT, '.css': 'text/css; charset=utf-8' };
+
+/** Swagger UI's files by the name `/docs/{asset}` serves them under, with their package path and media type. */
+const DIST_ASSETS = new Map(
+  SWAGGER_UI_FILES.map((file) => {
+    const name = file.slice(file.lastIndexOf('/') + 1);
+    return [name, { file, contentType: MEDIA_TYPES[name.slice(name.lastIndexOf('.'))]! }];
+  }),
+);
+
+/** The page's own script, which starts Swagger UI; a file rather than inline, so the page's CSP forbids inline scripts. */
+const INITIALIZER = 'swagger-initializer.js';
+
+/** Every name `GET /docs/{asset}` serves. */
+export const REFERENCE_ASSETS = [...DIST_ASSETS.keys(), INITIALIZER];
+
+const distCache = new Map<string, string>();
+
+/** A file of the package, resolved as Node resolves it: from the project locally, from the bundle's `node_modules/` on Lambda. */
+function packageFile(file: string): string {
+  let text = distCache.get(file);
+  if (text === undefined) {
+    text = readFileSync(createRequire(import.meta.url).resolve(file), 'utf8');
+    distCache.set(file, text);
+  }
+  return text;
+}
+
+/** The page may load script, styles and data only from this deployment (and its public base URL). */
+function contentSecurityPolicy(base: string): string {
+  const sources = `'self' ${new URL(base).origin}`;
+  return [
+    "default-src 'none'",
+    `script-src ${sources}`,
+    // Swagger UI sets style attributes on the elements it renders.
+    `style-src ${sources} 'unsafe-inline'`,
+    `img-src ${sources} data:`,
+    `font-src ${sources} data:`,
+    `connect-src ${sources}`,
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+const escapeAttribute = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
+
+/** `GET /docs`: the reference page of the deployment at `base`. */
+export function referencePage(base: string): APIGatewayProxyResult {
+  const asset = (name: string) => escapeAttribute(`${base}/docs/${name}`);
+  return {
+    statusCode: 200,
+    headers: {
+      'content-type': 'text/html; charset=utf-8',
+      'cache-control': 'no-cache',
+      'content-security-policy': contentSecurityPolicy(base),
+      'x-content-type-options': 'nosniff',
+    },
+    body: `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Outreach Campaign Public API reference</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="${asset('swagger-ui.css')}">
+</head>
+<body>
+<div id="swagger-ui"></div>
+<script src="${asset('swagger-ui-bundle.js')}"></script>
+<script src="${asset(INITIALIZER)}"></script>
+</body>
+</html>
+`,
+  };
+}
+
+/** Starts Swagger UI on the document of the deployment at `base`; nothing is fetched from elsewhere. */
+function initializer(base: string): string {
+  const options = {
+    url: `${base}/openapi.json`,
+    dom_id: '#swagger-ui',
+    deepLinking: true,
+    filter: true,
+    displayRequestDuration: true,
+    // Swagger UI would otherwise send the document to validator.swagger.io for a badge.
+    validatorUrl: null,
+  };
+  return `window.ui = SwaggerUIBundle(${JSON.stringify(options)});\n`;
+}
+
+/** `GET /docs/{asset}`: Swagger UI's script and styles, and the page's initializer; any other name is 404. */
+export function referenceAsset(name: string, base: string): APIGatewayProxyResult {
+  const headers = { 'x-content-type-options': 'nosniff' };
+  if (name === INITIALIZER) {
+    return {
+      statusCode: 200,
+      headers: { ...headers, 'content-type': JAVASCRIPT, 'cache-control': 'no-cache' },
+      body: initializer(base),
+    };
+  }
+  const asset = DIST_ASSETS.get(name);
+  if (!asset) throw new NotFoundError(`Asset ${name} not found`);
+  return {
+    statusCode: 200,
+    headers: { ...headers, 'content-type': asset.contentType, 'cache-control': 'public, max-age=86400' },
+    body: packageFile(asset.file),
+  };
+}

@@ -1,0 +1,253 @@
+import { SWAGGER_UI_FILES } from './swagger-ui.ts';
+
+/**
+ * The route manifest: the single list of HTTP routes. The CDK stack builds one
+ * Lambda function (with exactly the table actions named here) and one API
+ * Gateway method per entry, and the local gateway serves the same entries
+ * in-process. Adding an endpoint is one entry here plus
+ * its handler folder `functions/<name>/handler.ts`.
+ */
+
+/** `ANY` hands every method to the handler (the MCP endpoint answers 405 itself). */
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'ANY';
+
+/** How API Gateway authenticates a route. */
+export type AuthMode = 'apiKey' | 'none';
+
+/**
+ * A DynamoDB action on the table (its IAM name without `dynamodb:`). A
+ * transaction needs the action of each of its items, so it is not one itself.
+ */
+export type TableAction =
+  | 'GetItem'
+  | 'BatchGetItem'
+  | 'Query'
+  | 'ConditionCheckItem'
+  | 'PutItem'
+  | 'UpdateItem'
+  | 'DeleteItem'
+  | 'BatchWriteItem';
+
+export interface RouteDefinition {
+  /** The function's name in the stack; also its handler folder under `functions/` unless `handler` names another. */
+  name: string;
+  /** A handler folder shared with other routes (the OAuth metadata documents, the consent page's GET and POST). */
+  handler?: string;
+  method: HttpMethod;
+  /** API Gateway resource path, with `{param}` placeholders. */
+  path: string;
+  auth: AuthMode;
+  /**
+   * The table actions the route's function uses, and all the stack grants it
+   * (none: no table at all). The e2e tests check every action a function
+   * issues against this list (test/support/table-actions.ts).
+   */
+  table: readonly TableAction[];
+  /**
+   * Files of installed packages the handler reads at run time (`swagger-ui-dist/swagger-ui.css`).
+   * The stack ships them in the function's bundle under `node_modules/`, where Node resolves them
+   * as it does in the project.
+   */
+  packageFiles?: readonly string[];
+}
+
+export const routes = [
+  { name: 'auth', method: 'GET', path: '/public/v1/auth', auth: 'apiKey', table: [] },
+  { name: 'list-campaigns', method: 'GET', path: '/public/v1/campaigns', auth: 'apiKey', table: ['Query'] },
+  {
+    name: 'get-campaign',
+    method: 'GET',
+    path: '/public/v1/campaigns/{id}',
+    auth: 'apiKey',
+    table: ['GetItem'],
+  },
+  {
+    name: 'list-campaign-accounts',
+    method: 'GET',
+    path: '/public/v1/campaigns/{id}/accounts',
+    auth: 'apiKey',
+    table: ['BatchGetItem', 'GetItem', 'Query'],
+  },
+  {
+    name: 'list-campaign-contacts',
+    method: 'GET',
+    path: '/public/v1/campaigns/{id}/contacts',
+    auth: 'apiKey',
+    table: ['GetItem', 'Query'],
+  },
+  {
+    name: 'list-campaign-messages',
+    method: 'GET',
+    path: '/public/v1/campaigns/{id}/messages',
+    auth: 'apiKey',
+    table: ['GetItem', 'Query'],
+  },
+  {
+    name: 'push-raw-contacts',
+    method: 'POST',
+    path: '/public/v1/campaigns/{id}/raw/contacts',
+    auth: 'apiKey',
+    table: ['BatchGetItem', 'ConditionCheckItem', 'DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'],
+  },
+  {
+    name: 'check-eligibility',
+    method: 'POST',
+    path: '/public/v1/campaigns/{id}/raw/contacts/check-eligibility',
+    auth: 'apiKey',
+    table: ['BatchGetItem'],
+  },
+  {
+    name: 'reply-to-assignment',
+    method: 'POST',
+    path: '/public/v1/assignments/{id}/reply',
+    auth: 'apiKey',
+    table: ['GetItem', 'PutItem', 'UpdateItem'],
+  },
+  { name: 'lookup-account', method: 'GET', path: '/public/v1/accounts', auth: 'apiKey', table: ['GetItem'] },
+  {
+    name: 'exclude-account',
+    method: 'POST',
+    path: '/public/v1/accounts/exclude',
+    auth: 'apiKey',
+    table: ['ConditionCheckItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'],
+  },
+  { name: 'search-jobs', method: 'GET', path: '/public/v1/jobs/{domain}', auth: 'apiKey', table: ['Query'] },
+  {
+    name: 'get-analytics-overview',
+    method: 'GET',
+    path: '/public/v1/analytics/overview',
+    auth: 'apiKey',
+    table: ['GetItem'],
+  },
+  // Outgoing webhooks: subscriptions, their deliveries log and redelivery (docs/webhooks.md).
+  { name: 'list-webhooks', method: 'GET', path: '/public/v1/webhooks', auth: 'apiKey', table: ['Query'] },
+  {
+    name: 'create-webhook',
+    method: 'POST',
+    path: '/public/v1/webhooks',
+    auth: 'apiKey',
+    table: ['GetItem', 'PutItem', 'UpdateItem'],
+  },
+  {
+    name: 'get-webhook',
+    method: 'GET',
+    path: '/public/v1/webhooks/{id}',
+    auth: 'apiKey',
+    table: ['GetItem'],
+  },
+  {
+    name: 'update-webhook',
+    method: 'PATCH',
+    path: '/public/v1/webhooks/{id}',
+    auth: 'apiKey',
+    table: ['UpdateItem'],
+  },
+  {
+    name: 'delete-webhook',
+    method: 'DELETE',
+    path: '/public/v1/webhooks/{id}',
+    auth: 'apiKey',
+    table: ['DeleteItem', 'UpdateItem'],
+  },
+  {
+    name: 'test-webhook',
+    method: 'POST',
+    path: '/public/v1/webhooks/{id}/test',
+    auth: 'apiKey',
+    table: ['GetItem', 'PutItem', 'UpdateItem'],
+  },
+  {
+    name: 'rotate-webhook-secret',
+    method: 'POST',
+    path: '/public/v1/webhooks/{id}/rotate-secret',
+    auth: 'apiKey',
+    table: ['GetItem', 'UpdateItem'],
+  },
+  {
+    name: 'list-webhook-deliveries',
+    method: 'GET',
+    path: '/public/v1/webhooks/{id}/deliveries',
+    auth: 'apiKey',
+    table: ['GetItem', 'Query'],
+  },
+  {
+    name: 'redeliver-webhook-delivery',
+    method: 'POST',
+    path: '/public/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver',
+    auth: 'apiKey',
+    table: ['GetItem', 'PutItem', 'UpdateItem'],
+  },
+  // The MCP server and its OAuth endpoints, outside /public/v1 and without the API key.
+  {
+    name: 'mcp',
+    method: 'ANY',
+    path: '/mcp',
+    auth: 'none',
+    // UpdateItem: the per-client request counter (shared/domain/mcp-rate-limit.ts).
+    table: ['BatchGetItem', 'GetItem', 'Query', 'UpdateItem'],
+  },
+  {
+    name: 'oauth-protected-resource',
+    handler: 'oauth-metadata',
+    method: 'GET',
+    path: '/.well-known/oauth-protected-resource',
+    auth: 'none',
+    table: [],
+  },
+  {
+    name: 'oauth-protected-resource-mcp',
+    handler: 'oauth-metadata',
+    method: 'GET',
+    path: '/.well-known/oauth-protected-resource/mcp',
+    auth: 'none',
+    table: [],
+  },
+  {
+    name: 'oauth-authorization-server',
+    handler: 'oauth-metadata',
+    method: 'GET',
+    path: '/.well-known/oauth-authorization-server',
+    auth: 'none',
+    table: [],
+  },
+  { name: 'oauth-authorize', method: 'GET', path: '/oauth/authorize', auth: 'none', table: ['GetItem'] },
+  {
+    name: 'oauth-authorize-submit',
+    handler: 'oauth-authorize',
+    method: 'POST',
+    path: '/oauth/authorize',
+    auth: 'none',
+    // UpdateItem: approving records the API key's last use, as the authorizer does.
+    table: ['GetItem', 'PutItem', 'UpdateItem'],
+  },
+  {
+    name: 'oauth-token',
+    method: 'POST',
+    path: '/oauth/token',
+    auth: 'none',
+    // A code is redeemed in a transaction (UpdateItem on the code, PutItem of the token); a replay deletes the token.
+    table: ['DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'],
+  },
+  // The OpenAPI document and the reference page rendering it (Swagger UI from our own dependency).
+  { name: 'openapi', method: 'GET', path: '/openapi.json', auth: 'none', table: [] },
+  { name: 'docs', method: 'GET', path: '/docs', auth: 'none', table: [] },
+  {
+    name: 'docs-asset',
+    handler: 'docs',
+    method: 'GET',
+    path: '/docs/{asset}',
+    auth: 'none',
+    table: [],
+    packageFiles: SWAGGER_UI_FILES,
+  },
+] as const satisfies readonly RouteDefinition[];
+
+/** Project-relative entry file of a route's handler. */
+export const handlerEntry = (route: Pick<RouteDefinition, 'name' | 'handler'>): string =>
+  `functions/${route.handler ?? route.name}/handler.ts`;
+
+/** The header API Gateway's authorizer reads the organization key from. */
+export const API_KEY_HEADER = 'x-api-key';
+
+/** How long API Gateway (and the local gateway) caches an authorizer decision per key. */
+export const AUTHORIZER_CACHE_TTL_SECONDS = 300;

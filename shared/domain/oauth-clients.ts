@@ -1,0 +1,138 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { NotFoundError } from '#api/http/errors.ts';
+import { MAX_MCP_CLIENT_RATE } from '#definitions/mcp-limits.ts';
+import { tableName } from '#platform/config.ts';
+import { dynamo } from '#platform/dynamodb-client.ts';
+import { keys } from '#store/keys.ts';
+import { registrableRedirectUri } from './oauth-redirect-uris.ts';
+import { putForOrganization } from './organizations.ts';
+
+/**
+ * OAuth clients of the MCP connector. Each is bound to one organization,
+ * created by an operator (`outreach-admin oauth-client create`). The secret
+ * (256 random bits) is shown once and stored only as its SHA-256. Redirect
+ * URIs are checked when registered (`./redirect-uris.ts`).
+ */
+
+export interface OAuthClient {
+  clientId: string;
+  orgId: number;
+  name: string;
+  redirectUris: string[];
+  /** Requests per second to /mcp the operator arranged for the client; null: the default (shared/definitions/mcp-limits.ts). */
+  rateLimit: number | null;
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+export const hashSecret = (value: string): string => createHash('sha256').update(value).digest('hex');
+
+function toClient(item: Record<string, unknown>): OAuthClient {
+  return {
+    clientId: item.clientId as string,
+    orgId: item.orgId as number,
+    name: item.name as string,
+    redirectUris: (item.redirectUris as string[]) ?? [],
+    rateLimit: (item.rateLimit as number | undefined) ?? null,
+    createdAt: item.createdAt as string,
+    revokedAt: (item.revokedAt as string | null) ?? null,
+  };
+}
+
+/**
+ * Creates a client for an existing organization; returns its id and secret
+ * (the only time the secret is shown). Throws InvalidRedirectUriError, writing
+ * nothing, when a redirect URI may not be registered; the URIs are stored in
+ * the form the authorization request must repeat exactly.
+ */
+export async function createOAuthClient(
+  orgId: number,
+  name: string,
+  redirectUris: string[],
+  options: { rateLimit?: number } = {},
+): Promise<{ clientId: string; clientSecret: string }> {
+  const registered = redirectUris.map(registrableRedirectUri);
+  const { rateLimit } = options;
+  if (
+    rateLimit !== undefined &&
+    !(Number.isInteger(rateLimit) && rateLimit >= 1 && rateLimit <= MAX_MCP_CLIENT_RATE)
+  )
+    throw new RangeError(
+      `A client's rate is a whole number of requests per second from 1 to ${MAX_MCP_CLIENT_RATE}`,
+    );
+  const clientId = `mcp_${randomBytes(12).toString('base64url')}`;
+  const clientSecret = `mcs_${randomBytes(32).toString('base64url')}`;
+  await putForOrganization(orgId, {
+    ...keys.oauthClient(clientId),
+    ...keys.oauthClientInOrganization(orgId, clientId),
+    type: 'oauthClient',
+    clientId,
+    orgId,
+    name,
+    redirectUris: registered,
+    ...(rateLimit !== undefined && { rateLimit }),
+    secretHash: hashSecret(clientSecret),
+    createdAt: new Date().toISOString(),
+  });
+  return { clientId, clientSecret };
+}
+
+/** Reads a client; null when it does not exist. */
+export async function getOAuthClient(
+  clientId: string,
+): Promise<(OAuthClient & { secretHash: string }) | null> {
+  if (!/^mcp_[A-Za-z0-9_-]{16}$/.test(clientId)) return null;
+  const { Item } = await dynamo.send(
+    new GetCommand({ TableName: tableName(), Key: keys.oauthClient(clientId) }),
+  );
+  return Item ? { ...toClient(Item), secretHash: Item.secretHash as string } : null;
+}
+
+/** The client if the id and secret match and it is not revoked; null otherwise. */
+export async function authenticateClient(
+  clientId: string,
+  clientSecret: string,
+): Promise<OAuthClient | null> {
+  const client = await getOAuthClient(clientId);
+  if (!client || client.revokedAt) return null;
+  const presented = Buffer.from(hashSecret(clientSecret), 'hex');
+  const stored = Buffer.from(client.secretHash, 'hex');
+  return presented.length === stored.length && timingSafeEqual(presented, stored) ? client : null;
+}
+
+/** An organization's clients, without secrets. */
+export async function listOAuthClients(orgId: number): Promise<OAuthClient[]> {
+  const { Items = [] } = await dynamo.send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk',
+      ExpressionAttributeValues: { ':pk': keys.oauthClientsOfOrganization(orgId).gsi1pk },
+    }),
+  );
+  return Items.map(toClient);
+}
+
+/** Revokes a client of the organization: its tokens stop working at once. */
+export async function revokeOAuthClient(orgId: number, clientId: string): Promise<OAuthClient> {
+  try {
+    const { Attributes } = await dynamo.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.oauthClient(clientId),
+        UpdateExpression: 'SET revokedAt = if_not_exists(revokedAt, :now)',
+        ConditionExpression: 'orgId = :org',
+        ExpressionAttributeValues: { ':now': new Date().toISOString(), ':org': orgId },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return toClient(Attributes ?? {});
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) {
+      throw new NotFoundError(`OAuth client ${clientId} not found for organization ${orgId}`);
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,44 @@
+import { BatchGetCommand, BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { tableName } from '#platform/config.ts';
+import { dynamo } from '#platform/dynamodb-client.ts';
+
+type Key = Record<string, unknown>;
+
+/** DynamoDB's limits per BatchGetItem and BatchWriteItem request. */
+const GET_BATCH = 100;
+const WRITE_BATCH = 25;
+
+/**
+ * Reads items by key with BatchGetItem, 100 keys a request, retrying keys
+ * DynamoDB leaves unprocessed. Missing items are simply absent from the result.
+ */
+export async function batchGet(
+  itemKeys: readonly Key[],
+  options: { consistent?: boolean } = {},
+): Promise<Key[]> {
+  const items: Key[] = [];
+  for (let start = 0; start < itemKeys.length; start += GET_BATCH) {
+    let pending: Key[] = itemKeys.slice(start, start + GET_BATCH);
+    while (pending.length > 0) {
+      const result = await dynamo.send(
+        new BatchGetCommand({
+          RequestItems: { [tableName()]: { Keys: pending, ConsistentRead: options.consistent } },
+        }),
+      );
+      items.push(...(result.Responses?.[tableName()] ?? []));
+      pending = (result.UnprocessedKeys?.[tableName()]?.Keys as Key[] | undefined) ?? [];
+    }
+  }
+  return items;
+}
+
+/** Writes items with BatchWriteItem, 25 a request, retrying unprocessed ones. */
+export async function batchPut(items: readonly Key[]): Promise<void> {
+  for (let start = 0; start < items.length; start += WRITE_BATCH) {
+    let pending = items.slice(start, start + WRITE_BATCH).map((Item) => ({ PutRequest: { Item } }));
+    while (pending.length > 0) {
+      const result = await dynamo.send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending } }));
+      pending = (result.UnprocessedItems?.[tableName()] as typeof pending | undefined) ?? [];
+    }
+  }
+}
