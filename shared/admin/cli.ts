@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { HttpError } from '#api/http/errors.ts';
+import { DomainError } from '#domain/errors.ts';
 import { configureTarget, TargetError } from './target.ts';
 
 /**
@@ -72,7 +72,8 @@ async function main(argv: string[]): Promise<number> {
       console.error(`${error.message}\n\nUsage: outreach-admin ${command.usage}`);
       return 2;
     }
-    if (error instanceof TargetError || error instanceof HttpError) {
+    // What the operator asked for cannot be done as asked (the exit code of every refusal is 1).
+    if (error instanceof TargetError || error instanceof DomainError) {
       console.error(error.message);
       return 1;
     }

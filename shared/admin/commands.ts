@@ -2,7 +2,6 @@ import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
-import { HttpError } from '#api/http/errors.ts';
 import { DEFAULT_MCP_CLIENT_RATE, MAX_MCP_CLIENT_RATE } from '#definitions/mcp-limits.ts';
 import {
   DEFAULT_ORGANIZATION_THROTTLE,
@@ -11,6 +10,7 @@ import {
 } from '#definitions/rate-limits.ts';
 import { createApiKey, listApiKeys, revokeApiKey } from '#domain/api-keys.ts';
 import { normalizeEmail } from '#domain/contacts.ts';
+import { DomainError } from '#domain/errors.ts';
 import { addExclusion } from '#domain/exclusions.ts';
 import { upsertJobs } from '#domain/jobs.ts';
 import { createOAuthClient, listOAuthClients, revokeOAuthClient } from '#domain/oauth-clients.ts';
@@ -275,8 +275,8 @@ export async function recordEventStream(
       if (outcome === 'applied') report.applied += 1;
       else report.duplicate += 1;
     } catch (error) {
-      // 4xx errors are the event's fault (unknown assignment, impossible transition); the rest are ours.
-      if (error instanceof HttpError && error.statusCode < 500) {
+      // A domain error is the event's fault (unknown assignment, impossible transition); the rest are ours.
+      if (error instanceof DomainError) {
         report.rejected.push({ line, eventId: event.id, message: error.message });
       } else failure ??= { error };
     }

@@ -1,5 +1,4 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { ConflictError, NotFoundError } from '#api/http/errors.ts';
 import { tableName } from '#platform/config.ts';
 import { dynamo } from '#platform/dynamodb-client.ts';
 import type { AccountInput } from '#schemas/import.ts';
@@ -9,6 +8,7 @@ import { keys } from '#store/keys.ts';
 import { queryAll, queryFirst } from '#store/query.ts';
 import { addCounters, type TransactItem, TransactionConflictError, transact } from '#store/transactions.ts';
 import { getCampaign } from './campaigns.ts';
+import { AccountNotFound, AlreadyTaken, QualificationTargetMissing } from './errors.ts';
 import type { NewOpportunity } from './webhook-events.ts';
 
 /**
@@ -238,10 +238,12 @@ export async function upsertAccount(
     } catch (error) {
       if (!(error instanceof TransactionConflictError)) throw error;
       if (error.failedConditions.includes(0)) {
-        throw new ConflictError(`Domain ${input.domain} already belongs to another account`);
+        throw new AlreadyTaken(`Domain ${input.domain} already belongs to another account`);
       }
       if (error.failedConditions.length > 0) {
-        throw new ConflictError(`Account ${input.id} is qualified into a campaign that does not exist`);
+        throw new QualificationTargetMissing(
+          `Account ${input.id} is qualified into a campaign that does not exist`,
+        );
       }
       if (attempt >= 5) throw error;
     }
@@ -332,7 +334,7 @@ async function getAccounts(orgId: number, accountIds: number[]): Promise<Map<num
  * Looks an account up by domain, by id, or both (then they must name the same
  * account). With a campaign, only the signals named in that campaign's signal
  * list are kept. Anything not found, including another organization's account
- * or campaign, is a NotFoundError.
+ * or campaign, is an AccountNotFound.
  */
 export async function lookupAccount(
   orgId: number,
@@ -344,12 +346,12 @@ export async function lookupAccount(
   ]);
   const what = query.domain !== undefined ? `with domain ${query.domain}` : `${query.id}`;
   if (accountId === null || (query.id !== undefined && query.id !== accountId)) {
-    throw new NotFoundError(`Account ${what} not found`);
+    throw new AccountNotFound(what);
   }
   const { Item } = await dynamo.send(
     new GetCommand({ TableName: tableName(), Key: keys.account(orgId, accountId) }),
   );
-  if (!Item) throw new NotFoundError(`Account ${what} not found`);
+  if (!Item) throw new AccountNotFound(what);
   const record = toAccountRecord(Item);
   const wanted = campaign ? new Set(campaign.signals) : null;
   return toAccount(

@@ -1,12 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { NotFoundError } from '#api/http/errors.ts';
 import { tableName } from '#platform/config.ts';
 import { dynamo } from '#platform/dynamodb-client.ts';
 import { allocateId } from '#store/ids.ts';
 import { keys } from '#store/keys.ts';
 import { queryAll } from '#store/query.ts';
+import { ApiKeyNotFound } from './errors.ts';
 import { putForOrganization } from './organizations.ts';
 
 /**
@@ -133,7 +133,7 @@ export async function revokeApiKey(orgId: number, keyId: number): Promise<ApiKey
     }),
   );
   const item = Items?.[0];
-  if (!item) throw new NotFoundError(`API key ${keyId} not found for organization ${orgId}`);
+  if (!item) throw new ApiKeyNotFound(orgId, keyId);
   const { Attributes } = await dynamo.send(
     new UpdateCommand({
       TableName: tableName(),

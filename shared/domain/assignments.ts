@@ -1,5 +1,4 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { NotFoundError } from '#api/http/errors.ts';
 import { tableName } from '#platform/config.ts';
 import { dynamo } from '#platform/dynamodb-client.ts';
 import type { SequenceInput } from '#schemas/import.ts';
@@ -29,6 +28,7 @@ import {
   eligibilityUnchanged,
   getContact,
 } from './contacts.ts';
+import { AssignmentNotFound, CampaignNotFound } from './errors.ts';
 
 /**
  * Assignments: a contact in one of a campaign's sequences. Creation keeps the
@@ -157,7 +157,7 @@ export async function getAssignment(orgId: number, assignmentId: number): Promis
       ConsistentRead: true,
     }),
   );
-  if (!Item) throw new NotFoundError(`Assignment ${assignmentId} not found`);
+  if (!Item) throw new AssignmentNotFound(assignmentId);
   return toAssignmentRecord(Item);
 }
 
@@ -326,7 +326,7 @@ async function createChunk(
     if (!(error instanceof TransactionConflictError)) throw error;
     // The writes are an assignment and its contact per input, then the counters (the campaign's first).
     if (error.failedConditions.includes(chunk.length * ITEMS_PER_ASSIGNMENT)) {
-      throw new NotFoundError(`Campaign ${campaignId} not found`);
+      throw new CampaignNotFound(campaignId);
     }
     const failed = new Set(error.failedConditions.map((index) => Math.floor(index / ITEMS_PER_ASSIGNMENT)));
     if (failed.size === 0) {
@@ -373,7 +373,7 @@ async function createOne(
       }
       return { outcome: 'exists', reason: 'sequence-taken' };
     }
-    if (error.failedConditions.includes(2)) throw new NotFoundError(`Campaign ${campaignId} not found`);
+    if (error.failedConditions.includes(2)) throw new CampaignNotFound(campaignId);
     if (attempt < MAX_CONFLICT_RETRIES) {
       await backoff(attempt);
       return createOne(orgId, campaignId, input, attempt + 1);

@@ -1,5 +1,4 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { NotFoundError } from '#api/http/errors.ts';
 import { tableName } from '#platform/config.ts';
 import { dynamo } from '#platform/dynamodb-client.ts';
 import type { CampaignInput, SequenceInput } from '#schemas/import.ts';
@@ -8,6 +7,7 @@ import { keys } from '#store/keys.ts';
 import { queryAll } from '#store/query.ts';
 import { addCounters, TransactionConflictError, transact } from '#store/transactions.ts';
 import { CAMPAIGN_COUNTERS, type CampaignCounts } from './aggregates.ts';
+import { CampaignNotFound } from './errors.ts';
 
 /**
  * Campaigns (ICPs) with their provider sequences, and the aggregates kept on
@@ -100,7 +100,7 @@ export async function getCampaign(orgId: number, campaignId: number): Promise<Ca
   const { Item } = await dynamo.send(
     new GetCommand({ TableName: tableName(), Key: keys.campaign(orgId, campaignId) }),
   );
-  if (!Item) throw new NotFoundError(`Campaign ${campaignId} not found`);
+  if (!Item) throw new CampaignNotFound(campaignId);
   return toCampaignRecord(Item);
 }
 

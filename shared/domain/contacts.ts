@@ -1,6 +1,5 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ConflictError } from '#api/http/errors.ts';
 import { tableName } from '#platform/config.ts';
 import { dynamo } from '#platform/dynamodb-client.ts';
 import type { ContactInput } from '#schemas/import.ts';
@@ -8,6 +7,7 @@ import type { AssignmentStatus, Channel, ContactFields } from '#schemas/resource
 import { batchGet } from '#store/batch.ts';
 import { keys } from '#store/keys.ts';
 import { addCounters, type TransactItem } from '#store/transactions.ts';
+import { AlreadyTaken } from './errors.ts';
 
 /**
  * Contacts (people), org-wide, each carrying its eligibility summary: whether
@@ -151,7 +151,7 @@ export async function upsertContact(
     return toContactRecord(Attributes ?? {});
   } catch (error) {
     if (error instanceof ConditionalCheckFailedException) {
-      throw new ConflictError(`Email ${fields.email} already belongs to another contact`);
+      throw new AlreadyTaken(`Email ${fields.email} already belongs to another contact`);
     }
     throw error;
   }

@@ -1,4 +1,3 @@
-import { NotFoundError } from '#api/http/errors.ts';
 import { emailDomain } from '#schemas/domain-names.ts';
 import type { SequenceInput } from '#schemas/import.ts';
 import { INELIGIBILITY_REASONS, type IneligibilityReason } from '#schemas/raw.ts';
@@ -7,6 +6,7 @@ import { batchGet } from '#store/batch.ts';
 import { keys } from '#store/keys.ts';
 import { type CampaignRecord, toCampaignRecord } from './campaigns.ts';
 import { type ContactRecord, getContactsByEmail, normalizeEmail } from './contacts.ts';
+import { CampaignNotFound } from './errors.ts';
 import { EXCLUSION_SHARDS, shardOf } from './exclusions.ts';
 import { DEFAULT_COOLDOWN_DAYS } from './organizations.ts';
 
@@ -113,7 +113,7 @@ export async function loadEligibilityInputs(
     getContactsByEmail(orgId, emails),
   ]);
   const campaignItem = settings.find((item) => item.pk === campaignKey.pk && item.sk === campaignKey.sk);
-  if (!campaignItem) throw new NotFoundError(`Campaign ${campaignId} not found`);
+  if (!campaignItem) throw new CampaignNotFound(campaignId);
   const organization = settings.find(
     (item) => item.pk === organizationKey.pk && item.sk === organizationKey.sk,
   );

@@ -1,10 +1,10 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ConflictError, UnprocessableError } from '#api/http/errors.ts';
 import { tableName } from '#platform/config.ts';
 import { dynamo } from '#platform/dynamodb-client.ts';
 import { keys } from '#store/keys.ts';
+import { IdempotencyKeyInUse, IdempotencyKeyReused } from './errors.ts';
 
 /**
  * `Idempotency-Key` for writes: the first request with a key claims it and
@@ -124,9 +124,8 @@ export async function withIdempotency<T>(
 /** Another request holds the key: its response when it is done with the same request, else 422 or 409. */
 function replayOrRefuse<T>(item: Record<string, unknown> | undefined, fingerprint: string): T {
   if (item?.fingerprint !== fingerprint) {
-    throw new UnprocessableError('Idempotency-Key was already used with a different request');
+    throw new IdempotencyKeyReused();
   }
-  if (item.state !== 'done')
-    throw new ConflictError('A request with this Idempotency-Key is still in progress');
+  if (item.state !== 'done') throw new IdempotencyKeyInUse();
   return item.response as T;
 }

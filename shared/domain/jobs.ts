@@ -6,6 +6,7 @@ import type { Job } from '#schemas/resources.ts';
 import { batchGet, batchPut } from '#store/batch.ts';
 import { allocateIds } from '#store/ids.ts';
 import { keys } from '#store/keys.ts';
+import { UnknownCursor } from './errors.ts';
 
 /**
  * Job openings by company domain. Each job keeps the sequence number it got
@@ -71,9 +72,6 @@ export interface JobPage {
   jobs: Job[];
 }
 
-/** Thrown when a cursor does not name a job of the searched domain. */
-export class UnknownCursorError extends Error {}
-
 /**
  * One page of a domain's jobs, newest `first_seen_at` first (ties by arrival).
  * The cursor is the sequence number of the last job of the previous page; the
@@ -98,8 +96,7 @@ export async function searchJobs(
       }),
     );
     const job = Items?.[0];
-    if (!job || job.gsi1pk !== gsi1pk)
-      throw new UnknownCursorError(`cursor ${options.cursor} is not a position in this search`);
+    if (!job || job.gsi1pk !== gsi1pk) throw new UnknownCursor(options.cursor);
     startKey = { pk: job.pk, sk: job.sk, gsi1pk: job.gsi1pk, gsi1sk: job.gsi1sk };
   }
   // Sort keys are `<first_seen_at>#<sequence>`; '~' sorts after every digit, so this keeps strictly later times.

@@ -1,11 +1,11 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { NotFoundError } from '#api/http/errors.ts';
 import { MAX_MCP_CLIENT_RATE } from '#definitions/mcp-limits.ts';
 import { tableName } from '#platform/config.ts';
 import { dynamo } from '#platform/dynamodb-client.ts';
 import { keys } from '#store/keys.ts';
+import { OAuthClientNotFound, SettingOutOfRange } from './errors.ts';
 import { registrableRedirectUri } from './oauth-redirect-uris.ts';
 import { putForOrganization } from './organizations.ts';
 
@@ -43,7 +43,7 @@ function toClient(item: Record<string, unknown>): OAuthClient {
 
 /**
  * Creates a client for an existing organization; returns its id and secret
- * (the only time the secret is shown). Throws InvalidRedirectUriError, writing
+ * (the only time the secret is shown). Throws RedirectUriRefused, writing
  * nothing, when a redirect URI may not be registered; the URIs are stored in
  * the form the authorization request must repeat exactly.
  */
@@ -59,7 +59,7 @@ export async function createOAuthClient(
     rateLimit !== undefined &&
     !(Number.isInteger(rateLimit) && rateLimit >= 1 && rateLimit <= MAX_MCP_CLIENT_RATE)
   )
-    throw new RangeError(
+    throw new SettingOutOfRange(
       `A client's rate is a whole number of requests per second from 1 to ${MAX_MCP_CLIENT_RATE}`,
     );
   const clientId = `mcp_${randomBytes(12).toString('base64url')}`;
@@ -131,7 +131,7 @@ export async function revokeOAuthClient(orgId: number, clientId: string): Promis
     return toClient(Attributes ?? {});
   } catch (error) {
     if (error instanceof ConditionalCheckFailedException) {
-      throw new NotFoundError(`OAuth client ${clientId} not found for organization ${orgId}`);
+      throw new OAuthClientNotFound(orgId, clientId);
     }
     throw error;
   }

@@ -1,3 +1,5 @@
+import { RedirectUriRefused } from './errors.ts';
+
 /**
  * Which redirect URIs a client may register (OAuth 2.1 §2.3.1, RFC 8252 §7):
  * https; http only on a loopback host, where the response never leaves the
@@ -43,17 +45,6 @@ export function redirectUriProblem(uri: string): string | null {
  */
 export function registrableRedirectUri(uri: string): string {
   const problem = redirectUriProblem(uri);
-  if (problem) throw new InvalidRedirectUriError(uri, problem);
+  if (problem) throw new RedirectUriRefused(uri, problem);
   return new URL(uri).toString();
-}
-
-/** A redirect URI that may not be registered, with the reason. */
-export class InvalidRedirectUriError extends Error {
-  constructor(
-    readonly uri: string,
-    readonly problem: string,
-  ) {
-    super(`The redirect URI ${JSON.stringify(uri)} ${problem}`);
-    this.name = new.target.name;
-  }
 }

@@ -1,12 +1,12 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { BadRequestError, NotFoundError } from '#api/http/errors.ts';
 import { MAX_ORGANIZATION_THROTTLE, type Throttle } from '#definitions/rate-limits.ts';
 import { tableName } from '#platform/config.ts';
 import { dynamo } from '#platform/dynamodb-client.ts';
 import { allocateId } from '#store/ids.ts';
 import { keys } from '#store/keys.ts';
 import { TransactionConflictError, transact } from '#store/transactions.ts';
+import { OrganizationNotFound, SettingOutOfRange } from './errors.ts';
 
 /** Default cooldown window for raw-push eligibility, in days (ARCHITECTURE §4). */
 export const DEFAULT_COOLDOWN_DAYS = 90;
@@ -44,23 +44,23 @@ export async function createOrganization(name: string): Promise<Organization> {
   return organization;
 }
 
-/** Reads an organization; throws NotFoundError when it does not exist. */
+/** Reads an organization; throws OrganizationNotFound when it does not exist. */
 export async function getOrganization(orgId: number): Promise<Organization> {
   const { Item } = await dynamo.send(
     new GetCommand({ TableName: tableName(), Key: keys.organization(orgId) }),
   );
-  if (!Item) throw new NotFoundError(`Organization ${orgId} not found`);
+  if (!Item) throw new OrganizationNotFound(orgId);
   return toOrganization(Item);
 }
 
 /**
  * Sets the organization's cooldown window for raw-push eligibility. Throws
- * BadRequestError for a value outside 1..3650 whole days and NotFoundError when
+ * SettingOutOfRange for a value outside 1..3650 whole days and OrganizationNotFound when
  * the organization does not exist.
  */
 export async function setCooldownDays(orgId: number, days: number): Promise<Organization> {
   if (!Number.isInteger(days) || days < MIN_COOLDOWN_DAYS || days > MAX_COOLDOWN_DAYS) {
-    throw new BadRequestError(
+    throw new SettingOutOfRange(
       `Cooldown must be a whole number of days from ${MIN_COOLDOWN_DAYS} to ${MAX_COOLDOWN_DAYS}, got ${days}`,
     );
   }
@@ -71,15 +71,15 @@ export async function setCooldownDays(orgId: number, days: number): Promise<Orga
  * Records the rate limit arranged for the organization (null: back to the
  * default plan). This is the record the local gateway enforces; on AWS the
  * operator CLI also moves the organization's key between usage plans
- * (shared/admin/rate-limits.ts). Throws BadRequestError for limits that are not
- * whole numbers from 1 to the maximum, NotFoundError for an unknown organization.
+ * (shared/admin/rate-limits.ts). Throws SettingOutOfRange for limits that are not
+ * whole numbers from 1 to the maximum, OrganizationNotFound for an unknown organization.
  */
 export async function setRateLimit(orgId: number, throttle: Throttle | null): Promise<Organization> {
   if (throttle === null) return updateOrganization(orgId, 'REMOVE rateLimit');
   for (const name of ['rateLimit', 'burstLimit'] as const) {
     const value = throttle[name];
     if (!Number.isInteger(value) || value < 1 || value > MAX_ORGANIZATION_THROTTLE[name]) {
-      throw new BadRequestError(
+      throw new SettingOutOfRange(
         `${name} must be a whole number from 1 to ${MAX_ORGANIZATION_THROTTLE[name]}, got ${value}`,
       );
     }
@@ -106,7 +106,7 @@ async function updateOrganization(orgId: number, expression: string, value?: unk
     return toOrganization(Attributes ?? {});
   } catch (error) {
     if (error instanceof ConditionalCheckFailedException) {
-      throw new NotFoundError(`Organization ${orgId} not found`);
+      throw new OrganizationNotFound(orgId);
     }
     throw error;
   }
@@ -124,7 +124,7 @@ function toOrganization(item: Record<string, unknown>): Organization {
 
 /**
  * Creates an item that belongs to an organization, in one transaction with
- * the check that the organization exists (NotFoundError otherwise). The item
+ * the check that the organization exists (OrganizationNotFound otherwise). The item
  * must not exist yet.
  */
 export async function putForOrganization(orgId: number, item: Record<string, unknown>): Promise<void> {
@@ -141,7 +141,7 @@ export async function putForOrganization(orgId: number, item: Record<string, unk
     ]);
   } catch (error) {
     if (error instanceof TransactionConflictError && error.failedConditions.includes(0)) {
-      throw new NotFoundError(`Organization ${orgId} not found`);
+      throw new OrganizationNotFound(orgId);
     }
     throw error;
   }

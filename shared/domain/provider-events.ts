@@ -1,5 +1,4 @@
 import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
-import { ConflictError, NotFoundError } from '#api/http/errors.ts';
 import { tableName } from '#platform/config.ts';
 import { dynamo } from '#platform/dynamodb-client.ts';
 import type { ProviderEvent } from '#schemas/import.ts';
@@ -10,6 +9,7 @@ import type { AssignmentFacts } from './aggregates.ts';
 import { assignmentDeltas } from './aggregates.ts';
 import { type AssignmentRecord, factsOf, toAssignmentRecord } from './assignments.ts';
 import { blockContactWrites, contactKey, ELIGIBILITY_CHANGE, getContact } from './contacts.ts';
+import { AssignmentNotFound, EventNotRecordable, TransitionNotAllowed } from './errors.ts';
 import { LIFECYCLE, transition } from './lifecycle.ts';
 import {
   assignmentMessageUpdate,
@@ -64,7 +64,7 @@ export async function recordProviderEvent(
       if (error.failedConditions.includes(0)) return { outcome: 'duplicate', assignment };
       const stale = (index: number) => STALE_STATE_OPERATIONS.has(describe(writes[index]));
       if (!error.failedConditions.every(stale)) {
-        throw new ConflictError(
+        throw new EventNotRecordable(
           `Cannot record event ${event.id}: ${conflictReason(writes, error.failedConditions)}`,
         );
       }
@@ -112,7 +112,7 @@ async function readState(orgId: number, event: ProviderEvent) {
     return readState(orgId, event);
   }
   const assignmentItem = items.find((item) => item.pk === assignmentKey.pk);
-  if (!assignmentItem) throw new NotFoundError(`Assignment ${event.assignment_id} not found`);
+  if (!assignmentItem) throw new AssignmentNotFound(event.assignment_id);
   items = items.filter((item) => item.pk === markerKey.pk);
   return { assignment: toAssignmentRecord(assignmentItem), duplicate: items.length > 0 };
 }
@@ -125,7 +125,7 @@ async function eventWrites(
 ): Promise<TransactItem[]> {
   const next = transition(assignment.status, event.type);
   if (!next) {
-    throw new ConflictError(
+    throw new TransitionNotAllowed(
       `Cannot record ${event.type} for assignment ${assignment.assignmentId}: it is ${assignment.status} (allowed from ${LIFECYCLE[event.type].from.join(', ')})`,
     );
   }

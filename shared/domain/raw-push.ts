@@ -1,4 +1,3 @@
-import { BadRequestError, ConflictError } from '#api/http/errors.ts';
 import { tableName } from '#platform/config.ts';
 import type { SequenceInput } from '#schemas/import.ts';
 import { INELIGIBILITY_REASONS, type IneligibilityReason } from '#schemas/raw.ts';
@@ -25,6 +24,7 @@ import {
   toContactRecord,
 } from './contacts.ts';
 import { type Bypass, evaluate, loadEligibilityInputs, type Verdict } from './eligibility.ts';
+import { ContactsKeptChanging, SequenceNotInCampaign } from './errors.ts';
 
 /**
  * Raw operations: push contacts into a campaign's sequence with the caller's
@@ -89,15 +89,16 @@ export function targetSequence(campaign: CampaignRecord, sequenceId: number | un
   if (sequenceId !== undefined) {
     const sequence = campaign.sequences.find((candidate) => candidate.id === sequenceId);
     if (!sequence) {
-      throw new BadRequestError(
-        `Invalid body field 'sequenceId': ${sequenceId} is not a sequence of campaign ${campaign.campaignId}`,
-      );
+      throw new SequenceNotInCampaign(`${sequenceId} is not a sequence of campaign ${campaign.campaignId}`, {
+        in: 'body',
+        name: 'sequenceId',
+      });
     }
     return sequence;
   }
   const sequence = campaign.sequences.find((candidate) => candidate.channel === 'email');
   if (!sequence) {
-    throw new BadRequestError(
+    throw new SequenceNotInCampaign(
       `Campaign ${campaign.campaignId} has no email sequence: name one with 'sequenceId'`,
     );
   }
@@ -140,17 +141,6 @@ export async function checkEligibility(
 
 /** How often a push judges a contact: once, and again after each concurrent change that beat its write. */
 export const MAX_JUDGEMENTS = 8;
-
-/** Contacts kept changing under a push, which gave up judging them (409; sending it again finishes it). */
-export class ContactsKeptChangingError extends ConflictError {
-  constructor(emails: string[]) {
-    super(
-      `Contacts changed by concurrent requests ${MAX_JUDGEMENTS} times while this push ran (${emails
-        .slice(0, 3)
-        .join(', ')}${emails.length > 3 ? ', …' : ''}): send the push again`,
-    );
-  }
-}
 
 /** What a push did with one contact. */
 type Outcome =
@@ -219,7 +209,10 @@ export async function pushContacts(
   for (let judgement = 1; candidates.length > 0; judgement++) {
     if (judgement > 1) {
       if (judgement > MAX_JUDGEMENTS) {
-        throw new ContactsKeptChangingError(candidates.map((candidate) => candidate.contact.email));
+        throw new ContactsKeptChanging(
+          candidates.map((candidate) => candidate.contact.email),
+          MAX_JUDGEMENTS,
+        );
       }
       await backoff(judgement - 1);
       const current = await getContactsByEmail(

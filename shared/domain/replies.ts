@@ -1,5 +1,4 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { BadRequestError } from '#api/http/errors.ts';
 import { tableName } from '#platform/config.ts';
 import { dynamo } from '#platform/dynamodb-client.ts';
 import type { Envelope, MailTransport } from '#platform/mail-transport.ts';
@@ -9,6 +8,7 @@ import { outboxWrite } from '#store/outbox.ts';
 import { addCounters, type TransactItem, TransactionConflictError, transact } from '#store/transactions.ts';
 import { assignmentDeltas } from './aggregates.ts';
 import { factsOf, getAssignment } from './assignments.ts';
+import { ReplyNotSendable } from './errors.ts';
 import { composeMime, messageIdOf, plainTextToHtml } from './mail-compose.ts';
 import { assignmentMessageUpdate, messageEffects, messageItem } from './messages.ts';
 import { assignmentMessageEventWrite } from './webhook-events.ts';
@@ -64,8 +64,9 @@ export async function replyToAssignment(
 ): Promise<{ messageId: number }> {
   const html = request.plainText ? plainTextToHtml(request.body) : request.body;
   if (Buffer.byteLength(html) > MAX_REPLY_HTML_BYTES) {
-    throw new BadRequestError(
-      `Invalid body field 'body': must be at most ${MAX_REPLY_HTML_BYTES} bytes as HTML (plain text grows when escaped)`,
+    throw new ReplyNotSendable(
+      `must be at most ${MAX_REPLY_HTML_BYTES} bytes as HTML (plain text grows when escaped)`,
+      { in: 'body', name: 'body' },
     );
   }
   for (let attempt = 0; ; attempt++) {
@@ -74,9 +75,10 @@ export async function replyToAssignment(
     const assignment = await getAssignment(orgId, assignmentId);
     const to = request.to ?? (assignment.contact.email ? [assignment.contact.email] : []);
     if (to.length === 0)
-      throw new BadRequestError(
-        "Invalid body field 'to': the contact has no email address, so 'to' is required",
-      );
+      throw new ReplyNotSendable("the contact has no email address, so 'to' is required", {
+        in: 'body',
+        name: 'to',
+      });
     const messageId = await allocateId('message');
     const createdAt = new Date().toISOString();
     const from = assignment.lastSenderEmail ?? settings.defaultFrom;

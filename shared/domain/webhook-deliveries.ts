@@ -1,6 +1,5 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ConflictError, NotFoundError } from '#api/http/errors.ts';
 import { tableName } from '#platform/config.ts';
 import { dynamo } from '#platform/dynamodb-client.ts';
 import { logger } from '#platform/logger.ts';
@@ -22,6 +21,7 @@ import {
   TransactionConflictError,
   transact,
 } from '#store/transactions.ts';
+import { DeliveryExpired, DeliveryNotFound, RedeliveryInProgress } from './errors.ts';
 import { newEventId } from './webhook-events.ts';
 import { retryDelaySeconds } from './webhook-retry-schedule.ts';
 import { webhookHeaders } from './webhook-signing.ts';
@@ -437,7 +437,7 @@ async function getDelivery(orgId: number, webhookId: number, deliveryId: number)
       ConsistentRead: true,
     }),
   );
-  if (!Item) throw new NotFoundError(`Delivery ${deliveryId} not found`);
+  if (!Item) throw new DeliveryNotFound(deliveryId);
   return toDeliveryRecord(Item);
 }
 
@@ -455,7 +455,7 @@ export async function redeliver(
   await getWebhook(orgId, webhookId);
   const delivery = await getDelivery(orgId, webhookId, deliveryId);
   if (!(await readEventRecord(orgId, delivery.eventId))) {
-    throw new ConflictError(`Delivery ${deliveryId} can no longer be sent: its event is kept for 30 days`);
+    throw new DeliveryExpired(deliveryId);
   }
   const generation = delivery.generation + 1;
   const job: DeliveryJob = {
@@ -487,8 +487,7 @@ export async function redeliver(
       outboxWrite(orgId, 'webhooks', job),
     ]);
   } catch (error) {
-    if (error instanceof TransactionConflictError)
-      throw new ConflictError(`Delivery ${deliveryId} is being redelivered already`);
+    if (error instanceof TransactionConflictError) throw new RedeliveryInProgress(deliveryId);
     throw error;
   }
   return toWebhookDelivery({ ...delivery, status: 'pending', generation, nextAttemptAt: null, error: null });

@@ -1,6 +1,5 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { BadRequestError, ConflictError, NotFoundError } from '#api/http/errors.ts';
 import { tableName } from '#platform/config.ts';
 import { dynamo } from '#platform/dynamodb-client.ts';
 import {
@@ -16,6 +15,12 @@ import { allocateId } from '#store/ids.ts';
 import { keys } from '#store/keys.ts';
 import { queryAll } from '#store/query.ts';
 import { type TransactItem, TransactionConflictError, transact } from '#store/transactions.ts';
+import {
+  WebhookChangedMeanwhile,
+  WebhookLimitReached,
+  WebhookNotFound,
+  WebhookUrlRefused,
+} from './errors.ts';
 import { generateSecret } from './webhook-signing.ts';
 
 /**
@@ -97,8 +102,7 @@ async function acceptedUrl(url: string, policy: UrlPolicy, resolve: Resolver): P
   try {
     return await checkWebhookUrl(url, policy, resolve);
   } catch (error) {
-    if (error instanceof UrlRefusedError)
-      throw new BadRequestError(`Invalid body field 'url': ${error.message}`);
+    if (error instanceof UrlRefusedError) throw new WebhookUrlRefused(error.message);
     throw error;
   }
 }
@@ -125,7 +129,7 @@ export async function getWebhook(orgId: number, webhookId: number): Promise<Webh
   const { Item } = await dynamo.send(
     new GetCommand({ TableName: tableName(), Key: keys.webhook(orgId, webhookId), ConsistentRead: true }),
   );
-  if (!Item) throw new NotFoundError(`Webhook ${webhookId} not found`);
+  if (!Item) throw new WebhookNotFound(webhookId);
   return toWebhookRecord(Item);
 }
 
@@ -196,8 +200,7 @@ export async function createWebhook(
   return { record, secret: record.secret };
 }
 
-const limitReached = () =>
-  new ConflictError(`An organization can have at most ${MAX_WEBHOOKS_PER_ORGANIZATION} webhooks`);
+const limitReached = () => new WebhookLimitReached(MAX_WEBHOOKS_PER_ORGANIZATION);
 
 /**
  * Runs a transaction on the organization's subscription count, trying again
@@ -266,7 +269,7 @@ export async function deleteWebhook(orgId: number, webhookId: number): Promise<v
     ]);
   } catch (error) {
     if (error instanceof TransactionConflictError && error.failedConditions.includes(0))
-      throw new NotFoundError(`Webhook ${webhookId} not found`);
+      throw new WebhookNotFound(webhookId);
     throw error;
   }
 }
@@ -412,8 +415,8 @@ async function updateSubscription(
     if (!(error instanceof ConditionalCheckFailedException)) throw error;
     if (Object.keys(expect).length > 0) {
       await getWebhook(orgId, webhookId); // a 404 when it is gone
-      throw new ConflictError(`Webhook ${webhookId} changed meanwhile; try again`);
+      throw new WebhookChangedMeanwhile(webhookId);
     }
-    throw new NotFoundError(`Webhook ${webhookId} not found`);
+    throw new WebhookNotFound(webhookId);
   }
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { EndpointSchemas } from '#api/http/endpoint.ts';
+import type { EndpointSchemas } from './endpoint.ts';
 
 /** GET /public/v1/auth */
 export const authEndpoint = {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { EndpointSchemas } from '#api/http/endpoint.ts';
+import type { EndpointSchemas } from './endpoint.ts';
 import { DEFAULT_PAGE_SIZE, idParam, integerQuery, MAX_PAGE_SIZE } from './params.ts';
 import {
   account,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { EndpointSchemas } from '#api/http/endpoint.ts';
+import type { EndpointSchemas } from './endpoint.ts';
 import { dateTimeQuery, domainString, idParam, integerQuery } from './params.ts';
 import { job } from './resources.ts';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { EndpointSchemas } from '#api/http/endpoint.ts';
+import type { EndpointSchemas } from './endpoint.ts';
 import { emailAddress, idParam } from './params.ts';
 
 /** At most this many recipients across to, cc and bcc. */

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { NotFoundError } from '#api/http/errors.ts';
 import { createApiKey, listApiKeys, revokeApiKey, verifyApiKey } from '#domain/api-keys.ts';
+import { ApiKeyNotFound, OrganizationNotFound } from '#domain/errors.ts';
 import { createOrganization } from '#domain/organizations.ts';
 import { tableName } from '#platform/config.ts';
 import { dynamo } from '#platform/dynamodb-client.ts';
@@ -72,11 +72,11 @@ describe('API keys against DynamoDB Local', () => {
     const { orgId } = await createOrganization('Mine Inc');
     const other = await createOrganization('Theirs Inc');
     const { keyId } = await createApiKey(orgId);
-    await expect(revokeApiKey(other.orgId, keyId)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(revokeApiKey(other.orgId, keyId)).rejects.toBeInstanceOf(ApiKeyNotFound);
   });
 
   it('refuses a key for an organization that does not exist', async () => {
-    await expect(createApiKey(987_654_321)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(createApiKey(987_654_321)).rejects.toBeInstanceOf(OrganizationNotFound);
   });
 
   it('writes the last-used time on first use and not again within a minute', async () => {

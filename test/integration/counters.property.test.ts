@@ -2,7 +2,7 @@ import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { applyImport, validateImport } from '#admin/import.ts';
-import { ConflictError } from '#api/http/errors.ts';
+import { DomainError } from '#domain/errors.ts';
 import { transition } from '#domain/lifecycle.ts';
 import { createOrganization } from '#domain/organizations.ts';
 import { recordProviderEvent } from '#domain/provider-events.ts';
@@ -24,7 +24,7 @@ import { maintainedAndRecomputed } from '../support/recompute.ts';
  * time equals its recomputation from the raw items (test/support/recompute.ts).
  *
  *   random setup ──import──▶ fresh organization
- *   random events ──recordProviderEvent──▶ applied | duplicate | rejected (ConflictError)
+ *   random events ──recordProviderEvent──▶ applied | duplicate | rejected (a domain conflict)
  *                 ──model──▶ the outcome and state each event should have
  *   finally: maintained counters == recomputed from raw items, and raw items == model
  *
@@ -236,7 +236,7 @@ async function record(orgId: number, event: ProviderEvent): Promise<Outcome> {
   try {
     return (await recordProviderEvent(orgId, event)).outcome;
   } catch (error) {
-    if (error instanceof ConflictError) return 'rejected';
+    if (error instanceof DomainError && error.kind === 'conflict') return 'rejected';
     throw error;
   }
 }

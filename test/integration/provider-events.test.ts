@@ -1,11 +1,11 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { applyImport, validateImport } from '#admin/import.ts';
-import { ConflictError, NotFoundError } from '#api/http/errors.ts';
 import { CAMPAIGN_COUNTERS, ORGANIZATION_COUNTERS } from '#domain/aggregates.ts';
 import { createAssignments } from '#domain/assignments.ts';
 import { findSequence, getCampaign } from '#domain/campaigns.ts';
 import { getContact } from '#domain/contacts.ts';
+import { AssignmentNotFound, DomainError, TransitionNotAllowed } from '#domain/errors.ts';
 import type { TimestampField } from '#domain/lifecycle.ts';
 import { createOrganization } from '#domain/organizations.ts';
 import { recordProviderEvent } from '#domain/provider-events.ts';
@@ -506,7 +506,7 @@ describe('provider events', () => {
       event: { type: 'message_sent' as const, message: { id: 601, step_type: 'email' } },
       error: /the message id exists already/,
     },
-  ])('rejects $name with a ConflictError and writes nothing', async ({ status, event: fields, error }) => {
+  ])('rejects $name as a conflict and writes nothing', async ({ status, event: fields, error }) => {
     // Prepare
     const orgId = await prepare(
       [
@@ -521,7 +521,9 @@ describe('provider events', () => {
     const attempt = recordProviderEvent(orgId, event({ id: 'rejected', assignment_id: 501, ...fields }));
 
     // Assess
-    await expect(attempt).rejects.toBeInstanceOf(ConflictError);
+    await expect(attempt).rejects.toSatisfy(
+      (error: unknown) => error instanceof DomainError && error.kind === 'conflict',
+    );
     await expect(attempt).rejects.toThrow(error);
     expect(await everything(orgId, ['rejected'])).toEqual(before);
   });
@@ -577,7 +579,7 @@ describe('provider events', () => {
     // Prepare
     const orgId = await prepare([{ id: 501, status: 'scheduled' }]);
     const completed = event({ id: 'complete-1', assignment_id: 501, type: 'completed' });
-    await expect(recordProviderEvent(orgId, completed)).rejects.toBeInstanceOf(ConflictError);
+    await expect(recordProviderEvent(orgId, completed)).rejects.toBeInstanceOf(TransitionNotAllowed);
     await recordProviderEvent(
       orgId,
       event({ id: 'sent-1', assignment_id: 501, type: 'message_sent', message: { step_type: 'email' } }),
@@ -757,7 +759,7 @@ describe('provider events', () => {
     const attempt = recordProviderEvent(orgId, event({ id: 'e-1', assignment_id: 999, type: 'approved' }));
 
     // Assess
-    await expect(attempt).rejects.toBeInstanceOf(NotFoundError);
+    await expect(attempt).rejects.toBeInstanceOf(AssignmentNotFound);
     expect(await getItem(keys.providerEvent(orgId, 'e-1'))).toBeUndefined();
   });
 
@@ -774,7 +776,7 @@ describe('provider events', () => {
     );
 
     // Assess
-    await expect(attempt).rejects.toBeInstanceOf(NotFoundError);
+    await expect(attempt).rejects.toBeInstanceOf(AssignmentNotFound);
     expect(await everything(owner, ['e-1'])).toEqual(before);
     expect(await getItem(keys.providerEvent(other, 'e-1'))).toBeUndefined();
   });
@@ -810,7 +812,8 @@ describe('provider events', () => {
     const counted = await countRequests(() =>
       recordProviderEvent(orgId, impossible).then(
         () => 'applied',
-        (error: unknown) => (error instanceof ConflictError ? 'rejected' : 'failed'),
+        (error: unknown) =>
+          error instanceof DomainError && error.kind === 'conflict' ? 'rejected' : 'failed',
       ),
     );
 

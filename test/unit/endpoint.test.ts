@@ -2,7 +2,14 @@ import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineEndpoint } from '#api/http/endpoint.ts';
-import { NotFoundError } from '#api/http/errors.ts';
+import {
+  AssignmentNotFound,
+  CampaignNotFound,
+  IdempotencyKeyInUse,
+  IdempotencyKeyReused,
+  SequenceNotInCampaign,
+  UnknownCursor,
+} from '#domain/errors.ts';
 
 const context = { awsRequestId: 'req-1' } as Context;
 
@@ -95,11 +102,34 @@ describe('defineEndpoint', () => {
 
   it('maps a typed error to its status and message', async () => {
     const failing = defineEndpoint({ response: z.object({}) }, async () => {
-      throw new NotFoundError('Campaign 3 not found');
+      throw new CampaignNotFound(3);
     });
     const result = await failing(event(), context);
     expect(result.statusCode).toBe(404);
     expect(parse(result)).toEqual({ message: 'Campaign 3 not found' });
+  });
+
+  it.each([
+    [new AssignmentNotFound(9), 404, 'Assignment 9 not found'],
+    [
+      new SequenceNotInCampaign('7 is not a sequence of campaign 3', { in: 'body', name: 'sequenceId' }),
+      400,
+      "Invalid body field 'sequenceId': 7 is not a sequence of campaign 3",
+    ],
+    [
+      new UnknownCursor(12),
+      400,
+      "Invalid query parameter 'cursor': cursor 12 is not a position in this search",
+    ],
+    [new IdempotencyKeyInUse(), 409, 'A request with this Idempotency-Key is still in progress'],
+    [new IdempotencyKeyReused(), 422, 'Idempotency-Key was already used with a different request'],
+  ])('maps the domain error %o by its kind: %i', async (error, status, message) => {
+    const failing = defineEndpoint({ response: z.object({}) }, async () => {
+      throw error;
+    });
+    const result = await failing(event(), context);
+    expect(result.statusCode).toBe(status);
+    expect(parse(result)).toEqual({ message });
   });
 
   it('answers an opaque 500 for an unexpected error, without its text or stack', async () => {

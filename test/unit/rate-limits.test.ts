@@ -14,8 +14,8 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { arrangeRateLimit, provisionOrganizationRateLimit } from '#admin/rate-limits.ts';
 import { USAGE_PLAN_VARIABLES } from '#admin/target.ts';
-import { BadRequestError } from '#api/http/errors.ts';
 import { organizationOfUsageIdentifierKey, usageIdentifierKeyOf } from '#definitions/rate-limits.ts';
+import { SettingOutOfRange } from '#domain/errors.ts';
 
 /**
  * The usage-plan side of per-organization rate limits, against API Gateway's
@@ -152,7 +152,7 @@ describe('arranging a rate limit', () => {
     { rateLimit: 10, burstLimit: 5001 },
     { rateLimit: 1.5, burstLimit: 10 },
   ])('refuses %o before writing anything', async (throttle) => {
-    await expect(arrangeRateLimit(7, throttle)).rejects.toBeInstanceOf(BadRequestError);
+    await expect(arrangeRateLimit(7, throttle)).rejects.toBeInstanceOf(SettingOutOfRange);
     expect(calls()).toEqual([]);
     expect(dynamo.calls()).toHaveLength(0);
   });

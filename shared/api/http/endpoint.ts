@@ -2,8 +2,10 @@ import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { z } from 'zod';
 import { MAX_BODY_BYTES } from '#definitions/request-limits.ts';
+import { DomainError, type DomainErrorKind, type InputField } from '#domain/errors.ts';
 import { logger } from '#platform/logger.ts';
 import { observability } from '#platform/observability.ts';
+import type { EndpointSchemas } from '#schemas/endpoint.ts';
 import { BadRequestError, HttpError, PayloadTooLargeError, UnauthorizedError } from './errors.ts';
 import { JSON_TOO_DEEP_MESSAGE, nestsDeeperThan } from './json-depth.ts';
 
@@ -13,16 +15,6 @@ import { JSON_TOO_DEEP_MESSAGE, nestsDeeperThan } from './json-depth.ts';
  * organization, shapes the result with the response schema, and maps every
  * error to a `{message}` response. Handlers stay a few lines long.
  */
-
-/** The zod schemas describing one endpoint; the same ones generate the OpenAPI document. */
-export interface EndpointSchemas {
-  path?: z.ZodType;
-  query?: z.ZodType;
-  body?: z.ZodType;
-  response: z.ZodType;
-  /** `none` for the few unauthenticated routes; default `apiKey` (the authorizer's organization). */
-  auth?: 'apiKey' | 'none';
-}
 
 type Parsed<T> = T extends z.ZodType ? z.output<T> : undefined;
 
@@ -59,6 +51,24 @@ interface InputLocation {
 const PATH: InputLocation = { field: 'path parameter', whole: 'path parameters' };
 const QUERY: InputLocation = { field: 'query parameter', whole: 'query string' };
 const BODY: InputLocation = { field: 'body field', whole: 'request body' };
+const LOCATIONS: Record<InputField['in'], InputLocation> = { path: PATH, query: QUERY, body: BODY };
+
+/** The HTTP status of each kind of domain error: the one table that maps them at this edge. */
+const STATUS_OF: Record<DomainErrorKind, number> = {
+  'not-found': 404,
+  invalid: 400,
+  conflict: 409,
+  refused: 422,
+};
+
+/** A domain error as this edge answers it: its status, and its message naming the field at fault. */
+export function httpErrorOf(error: DomainError): HttpError {
+  const { field } = error;
+  const message = field
+    ? `Invalid ${LOCATIONS[field.in].field} '${field.name}': ${error.message}`
+    : error.message;
+  return new HttpError(STATUS_OF[error.kind], message);
+}
 
 /** Formats the first zod issue as a message naming the offending field. */
 export function describeIssue(location: InputLocation, error: z.ZodError): string {
@@ -116,7 +126,7 @@ function organizationOf(event: APIGatewayProxyEvent): number {
 /** Maps any error to a `{message}` response; unknown errors become an opaque 500. */
 const errorResponses = (): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> => ({
   onError: (request) => {
-    const { error } = request;
+    const error = request.error instanceof DomainError ? httpErrorOf(request.error) : request.error;
     if (error instanceof HttpError) {
       request.response = jsonResponse(error.statusCode, { message: error.message }, error.headers);
       return;

@@ -1,7 +1,9 @@
 /**
- * The typed error hierarchy. Domain code throws these; one mapper
- * (`shared/api/http/endpoint.ts`) turns them into `{message}` responses. Any other
- * error becomes a 500 that says nothing about internals.
+ * Errors of the HTTP edge itself (a body that is no JSON, a missing
+ * identity, a body too large): the endpoint wrapper (`endpoint.ts`) answers
+ * them with their status and `{message}`, as it answers a domain error
+ * (`#domain/errors.ts`) through its one mapping table. Any other error
+ * becomes a 500 that says nothing about internals.
  */
 export class HttpError extends Error {
   constructor(
@@ -35,23 +37,9 @@ export class NotFoundError extends HttpError {
   }
 }
 
-/** 409: the request conflicts with the current state. */
-export class ConflictError extends HttpError {
-  constructor(message: string) {
-    super(409, message);
-  }
-}
-
 /** 413: the request body is larger than the service accepts. */
 export class PayloadTooLargeError extends HttpError {
   constructor(message = 'Request body too large') {
     super(413, message);
-  }
-}
-
-/** 422: well-formed but semantically refused (e.g. an idempotency key reused with another body). */
-export class UnprocessableError extends HttpError {
-  constructor(message: string) {
-    super(422, message);
   }
 }

@@ -1,13 +1,13 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { BadRequestError, HttpError } from '#api/http/errors.ts';
 import { listCampaignAccounts, lookupAccount } from '#domain/accounts.ts';
 import { getAnalyticsOverview } from '#domain/analytics.ts';
 import { listCampaignContacts } from '#domain/campaign-contacts.ts';
 import { getCampaign, listCampaigns, toCampaignDetail, toCampaignSummary } from '#domain/campaigns.ts';
 import { normalizeEmail } from '#domain/contacts.ts';
-import { searchJobs, UnknownCursorError } from '#domain/jobs.ts';
+import { DomainError } from '#domain/errors.ts';
+import { searchJobs } from '#domain/jobs.ts';
 import { checkEligibility } from '#domain/raw-push.ts';
 import { lookupAccountEndpoint } from '#schemas/accounts.ts';
 import {
@@ -44,22 +44,33 @@ function result(structured: Record<string, unknown>, summary: string): CallToolR
   return { structuredContent: structured, content: [{ type: 'text', text: summary }] };
 }
 
-/** Runs a tool body, turning a domain refusal (not found, bad input) into a readable tool error. */
+/** Arguments a tool's schema cannot refuse on its own (neither domain nor id given, an unusable domain). */
+class ToolArgumentInvalid extends Error {}
+
+/**
+ * A domain error as this edge answers it: a tool error (`isError`) the
+ * assistant reads, whatever its kind, naming the argument at fault by its
+ * name alone (a tool has arguments, not body fields or query parameters).
+ */
+function toolErrorOf(error: DomainError | ToolArgumentInvalid): CallToolResult {
+  const field = error instanceof DomainError ? error.field : undefined;
+  const text = field ? `Invalid ${field.name}: ${error.message}` : error.message;
+  return { isError: true, content: [{ type: 'text', text }] };
+}
+
+/** Runs a tool body, turning a refusal (not found, bad input, a conflict) into a readable tool error. */
 async function tool(run: () => Promise<CallToolResult>): Promise<CallToolResult> {
   try {
     return await run();
   } catch (error) {
-    if (error instanceof HttpError)
-      return { isError: true, content: [{ type: 'text', text: error.message }] };
-    if (error instanceof UnknownCursorError)
-      return { isError: true, content: [{ type: 'text', text: `Invalid cursor: ${error.message}` }] };
+    if (error instanceof DomainError || error instanceof ToolArgumentInvalid) return toolErrorOf(error);
     throw error;
   }
 }
 
 const domainOf = (value: string): string => {
   const domain = normalizeDomain(value);
-  if (!domain) throw new BadRequestError(`${JSON.stringify(value)} is not a usable domain`);
+  if (!domain) throw new ToolArgumentInvalid(`${JSON.stringify(value)} is not a usable domain`);
   return domain;
 };
 
@@ -84,7 +95,7 @@ export function createMcpServer(orgId: number): McpServer {
     (input) =>
       tool(async () => {
         if (input.domain === undefined && input.id === undefined)
-          throw new BadRequestError('Give domain or id');
+          throw new ToolArgumentInvalid('Give domain or id');
         const account = await lookupAccount(orgId, {
           domain: input.domain === undefined ? undefined : domainOf(input.domain),
           id: input.id,

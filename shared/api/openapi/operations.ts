@@ -1,4 +1,3 @@
-import type { EndpointSchemas } from '#api/http/endpoint.ts';
 import { MAX_JSON_DEPTH } from '#api/http/json-depth.ts';
 import { MAX_PARAMETER_BODY_BYTES } from '#api/oauth/requests.ts';
 import { DEFAULT_MCP_CLIENT_RATE } from '#definitions/mcp-limits.ts';
@@ -14,6 +13,7 @@ import {
   listCampaignMessagesEndpoint,
   listCampaignsEndpoint,
 } from '#schemas/campaigns.ts';
+import type { EndpointSchemas } from '#schemas/endpoint.ts';
 import { searchJobsEndpoint } from '#schemas/jobs.ts';
 import {
   checkEligibilityEndpoint,

@@ -1,0 +1,195 @@
+/**
+ * What can go wrong in the domain, named for what went wrong. The domain
+ * never knows a protocol: each edge (HTTP, MCP, the operator CLI) maps these
+ * to its own answer in one table, by the kind each error is of. Any other
+ * error is a fault of the service, answered without detail.
+ */
+
+/** The kinds the edges map: each names how the caller is at fault, or that the state stands in the way. */
+export type DomainErrorKind =
+  /** The request names something the organization does not have (another organization's is the same). */
+  | 'not-found'
+  /** The request itself is invalid in a way its schema cannot tell (a sequence not in the campaign). */
+  | 'invalid'
+  /** The request is valid but the current state refuses it; trying again later, or differently, may work. */
+  | 'conflict'
+  /** The request is well-formed but refused for what it says (an idempotency key reused with another body). */
+  | 'refused';
+
+/** The base of every domain error. */
+export abstract class DomainError extends Error {
+  abstract readonly kind: DomainErrorKind;
+  /** The request value at fault, when one is (errors of kind `invalid`). */
+  readonly field?: InputField;
+
+  constructor(message: string) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+abstract class NotFound extends DomainError {
+  readonly kind = 'not-found';
+}
+/** Where in a request an invalid value was given, so each edge can name it its own way. */
+export interface InputField {
+  in: 'body' | 'query' | 'path';
+  name: string;
+}
+
+abstract class Invalid extends DomainError {
+  readonly kind = 'invalid';
+
+  /** `reason` says what is wrong with the value of `field` (when one value is at fault). */
+  constructor(
+    reason: string,
+    override readonly field?: InputField,
+  ) {
+    super(reason);
+  }
+}
+abstract class Conflict extends DomainError {
+  readonly kind = 'conflict';
+}
+abstract class Refused extends DomainError {
+  readonly kind = 'refused';
+}
+
+export class OrganizationNotFound extends NotFound {
+  constructor(orgId: number) {
+    super(`Organization ${orgId} not found`);
+  }
+}
+
+export class CampaignNotFound extends NotFound {
+  constructor(campaignId: number) {
+    super(`Campaign ${campaignId} not found`);
+  }
+}
+
+export class AccountNotFound extends NotFound {
+  constructor(what: string) {
+    super(`Account ${what} not found`);
+  }
+}
+
+export class AssignmentNotFound extends NotFound {
+  constructor(assignmentId: number) {
+    super(`Assignment ${assignmentId} not found`);
+  }
+}
+
+export class WebhookNotFound extends NotFound {
+  constructor(webhookId: number) {
+    super(`Webhook ${webhookId} not found`);
+  }
+}
+
+export class DeliveryNotFound extends NotFound {
+  constructor(deliveryId: number) {
+    super(`Delivery ${deliveryId} not found`);
+  }
+}
+
+export class ApiKeyNotFound extends NotFound {
+  constructor(orgId: number, keyId: number) {
+    super(`API key ${keyId} not found for organization ${orgId}`);
+  }
+}
+
+export class OAuthClientNotFound extends NotFound {
+  constructor(orgId: number, clientId: string) {
+    super(`OAuth client ${clientId} not found for organization ${orgId}`);
+  }
+}
+
+/** A setting outside its bounds (cooldown days, a rate limit). */
+export class SettingOutOfRange extends Invalid {}
+
+/** A push names a sequence the campaign does not have, or the campaign has no sequence to default to. */
+export class SequenceNotInCampaign extends Invalid {}
+
+/** A reply that cannot be sent as asked (too large once rendered, no recipient). */
+export class ReplyNotSendable extends Invalid {}
+
+/** A subscriber URL the SSRF rules refuse. */
+export class WebhookUrlRefused extends Invalid {
+  constructor(reason: string) {
+    super(reason, { in: 'body', name: 'url' });
+  }
+}
+
+/** A redirect URI that may not be registered for an OAuth client. */
+export class RedirectUriRefused extends Invalid {
+  constructor(
+    readonly uri: string,
+    readonly problem: string,
+  ) {
+    super(`The redirect URI ${JSON.stringify(uri)} ${problem}`);
+  }
+}
+
+/** A job search cursor that is no position in the searched domain's jobs. */
+export class UnknownCursor extends Invalid {
+  constructor(cursor: number) {
+    super(`cursor ${cursor} is not a position in this search`, { in: 'query', name: 'cursor' });
+  }
+}
+
+/** A provider event the assignment's lifecycle does not allow from its status. */
+export class TransitionNotAllowed extends Conflict {}
+
+/** A provider event whose writes found the state changed under them in a way a retry cannot mend. */
+export class EventNotRecordable extends Conflict {}
+
+/** A value that must be unique (an account's domain, a contact's email) is taken by another item. */
+export class AlreadyTaken extends Conflict {}
+
+/** An account qualified into a campaign that does not exist (an import referencing nothing). */
+export class QualificationTargetMissing extends Conflict {}
+
+export class WebhookLimitReached extends Conflict {
+  constructor(limit: number) {
+    super(`An organization can have at most ${limit} webhooks`);
+  }
+}
+
+export class WebhookChangedMeanwhile extends Conflict {
+  constructor(webhookId: number) {
+    super(`Webhook ${webhookId} changed meanwhile; try again`);
+  }
+}
+
+export class DeliveryExpired extends Conflict {
+  constructor(deliveryId: number) {
+    super(`Delivery ${deliveryId} can no longer be sent: its event is kept for 30 days`);
+  }
+}
+
+export class RedeliveryInProgress extends Conflict {
+  constructor(deliveryId: number) {
+    super(`Delivery ${deliveryId} is being redelivered already`);
+  }
+}
+
+export class IdempotencyKeyInUse extends Conflict {
+  constructor() {
+    super('A request with this Idempotency-Key is still in progress');
+  }
+}
+
+/** Contacts kept changing under a push, which gave up judging them (sending it again finishes it). */
+export class ContactsKeptChanging extends Conflict {
+  constructor(emails: string[], judgements: number) {
+    const named = `${emails.slice(0, 3).join(', ')}${emails.length > 3 ? ', …' : ''}`;
+    super(
+      `Contacts changed by concurrent requests ${judgements} times while this push ran (${named}): send the push again`,
+    );
+  }
+}
+
+export class IdempotencyKeyReused extends Refused {
+  constructor() {
+    super('Idempotency-Key was already used with a different request');
+  }
+}
