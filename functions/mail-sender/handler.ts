@@ -1,16 +1,13 @@
 import { ChangeMessageVisibilityCommand } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { deliverReply, type MailJob } from '#domain/replies.ts';
-import { integerEnv, mailSettings } from '#platform/config.ts';
+import { configuration } from '#platform/config.ts';
 import { logger } from '#platform/logger.ts';
-import { transportFromEnvironment } from '#platform/mail-transport.ts';
+import { configuredMailTransport } from '#platform/mail-transport.ts';
 import { count, observed } from '#platform/observability.ts';
 import { queueUrl, sqs } from '#platform/queue-client.ts';
 import { backoffSeconds } from '#platform/retry.ts';
 
-const transport = transportFromEnvironment();
-const settings = mailSettings();
-const RETRY_BASE_SECONDS = integerEnv('MAIL_RETRY_BASE_SECONDS', 30);
 const RETRY_CAP_SECONDS = 15 * 60;
 
 function parseJob(record: SQSRecord): MailJob | null {
@@ -38,7 +35,7 @@ export const handler = observed(async (event: SQSEvent): Promise<SQSBatchRespons
       continue;
     }
     try {
-      const outcome = await deliverReply(job, transport, settings);
+      const outcome = await deliverReply(job, configuredMailTransport(), configuration().mail);
       logger.info('Mail job done', { orgId: job.orgId, replyMessageId: job.messageId, outcome });
       if (outcome === 'sent') count('ReplySent');
     } catch (error) {
@@ -56,7 +53,11 @@ export const handler = observed(async (event: SQSEvent): Promise<SQSBatchRespons
           new ChangeMessageVisibilityCommand({
             QueueUrl: queueUrl('mail'),
             ReceiptHandle: record.receiptHandle,
-            VisibilityTimeout: backoffSeconds(attempt, RETRY_BASE_SECONDS, RETRY_CAP_SECONDS),
+            VisibilityTimeout: backoffSeconds(
+              attempt,
+              configuration().mail.retryBaseSeconds,
+              RETRY_CAP_SECONDS,
+            ),
           }),
         )
         .catch(() => undefined); // without it the queue's own visibility timeout still brings the message back

@@ -1,15 +1,15 @@
 import { ChangeMessageVisibilityCommand } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { queueDefinitions } from '#definitions/queues.ts';
-import { type DeliveryJob, deliverWebhook } from '#domain/webhook-deliveries.ts';
-import { parseRetrySchedule, retryDelaySeconds } from '#domain/webhook-retry-schedule.ts';
+import type { DeliveryJob } from '#domain/webhook-delivery-records.ts';
+import { deliverWebhook } from '#domain/webhook-dispatch.ts';
+import { retryDelaySeconds } from '#domain/webhook-retry-schedule.ts';
+import { configuration } from '#platform/config.ts';
 import { logger } from '#platform/logger.ts';
 import { type CountMetric, count, observed } from '#platform/observability.ts';
 import { queueUrl, sqs } from '#platform/queue-client.ts';
-import { urlPolicyFromEnvironment } from '#platform/ssrf.ts';
+import { configuredUrlPolicy } from '#platform/ssrf.ts';
 
-const schedule = parseRetrySchedule(process.env.WEBHOOK_RETRY_SCHEDULE_SECONDS);
-const policy = urlPolicyFromEnvironment();
 const MAX_ATTEMPTS = queueDefinitions.webhooks.maxReceiveCount;
 
 function parseJob(record: SQSRecord): DeliveryJob | null {
@@ -51,8 +51,14 @@ async function dispatch(record: SQSRecord): Promise<string | undefined> {
     return undefined;
   }
   const attempt = Number(record.attributes.ApproximateReceiveCount ?? 1);
+  const schedule = configuration().webhooks.retryScheduleSeconds;
   try {
-    const result = await deliverWebhook(job, { attempt, maxAttempts: MAX_ATTEMPTS, schedule, policy });
+    const result = await deliverWebhook(job, {
+      attempt,
+      maxAttempts: MAX_ATTEMPTS,
+      schedule,
+      policy: configuredUrlPolicy(),
+    });
     count(OUTCOME_METRICS[result.outcome]);
     if (result.outcome !== 'retry') return undefined;
     await retryAfter(record, result.delaySeconds);

@@ -1,9 +1,12 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { dirname, resolve } from 'node:path';
-import { localEndpointsFile } from '#admin/target.ts';
-import { deadLetterUrlVariable, type QueueName, queueDefinitions } from '#definitions/queues.ts';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { type LocalEndpointsFile, localConfiguration, localEndpointsFile } from '#admin/target.ts';
+import { type QueueName, queueDefinitions } from '#definitions/queues.ts';
+import type { Throttle } from '#definitions/rate-limits.ts';
 import { handlerEntry, routes } from '#definitions/routes.ts';
+import { loadConfiguration, useConfiguration } from '#platform/config.ts';
 import { PROJECT_ROOT } from '../paths.ts';
 import {
   type DynamoDbLocal,
@@ -31,8 +34,9 @@ import { localThrottling } from './usage-plans.ts';
  * sink for outgoing mail, the local API Gateway serving every route of the
  * manifest, and local event source mappings (the table's stream into the
  * outbox relay, each queue into its consumer), all running the same handler
- * code as Lambda. Only configuration differs: the SDK's endpoint variables
- * point at the local emulators and mail goes over SMTP.
+ * code as Lambda. Only configuration differs: the stack installs a
+ * configuration object (never `process.env`) that points the clients at the
+ * local emulators, sends mail over SMTP and lets webhooks reach this machine.
  */
 
 export const LOCAL_TABLE_NAME = 'outreach-local';
@@ -51,12 +55,17 @@ export interface LocalStackOptions {
   mailDir?: string;
   /** Throttle as the deployed stage and usage plans do (default true); the bench turns it off to measure the service. */
   throttling?: boolean;
+  /**
+   * The per-address bucket (default the deployed WAF rule's rate). Test stacks, whose every client
+   * calls from 127.0.0.1, widen it to the stage's so it does not stand for a single client there.
+   */
+  clientAddressThrottle?: Throttle;
   /** Sees every response the gateway sends (the contract test checks them). */
   onResponse?: GatewayOptions['onResponse'];
 }
 
-/** What `outreach-admin` needs to reach a running local stack. */
-export interface LocalEndpoints {
+/** What `outreach-admin` needs to reach a running local stack (its endpoints file). */
+export interface LocalEndpoints extends LocalEndpointsFile {
   apiUrl: string;
   region: string;
   tableName: string;
@@ -75,34 +84,32 @@ export interface LocalStack extends LocalEndpoints {
   stop(): Promise<void>;
 }
 
-/** Points the AWS SDK (and the service's configuration) at local queues and the SMTP sink. */
-function configureLocalMessaging(queues: LocalQueues, smtpUrl: string): void {
-  process.env.AWS_ENDPOINT_URL_SQS = queues.endpoint;
-  for (const [name, definition] of Object.entries(queueDefinitions) as [
-    QueueName,
-    (typeof queueDefinitions)[QueueName],
-  ][]) {
-    process.env[definition.urlVariable] = queues.urls[name];
-    process.env[deadLetterUrlVariable(name)] = queues.deadLetterUrls[name];
-  }
-  process.env.MAIL_TRANSPORT = 'smtp';
-  process.env.SMTP_URL = smtpUrl;
-  // Local retries come back within seconds rather than the deployed minutes.
-  process.env.MAIL_RETRY_BASE_SECONDS ??= '1';
-  // Webhooks may reach a receiver on this machine over http here, and only here (never set on AWS).
-  process.env.WEBHOOK_ALLOW_HTTP_LOOPBACK = 'true';
-  process.env.WEBHOOK_RETRY_SCHEDULE_SECONDS ??= '1,2,4,8,16,32,60';
-}
+/**
+ * The local stack's settings where the environment names none: retries come
+ * back within seconds rather than the deployed minutes (the environment's own
+ * MAIL_RETRY_BASE_SECONDS or WEBHOOK_RETRY_SCHEDULE_SECONDS still win).
+ */
+const LOCAL_DEFAULTS = {
+  MAIL_RETRY_BASE_SECONDS: '1',
+  WEBHOOK_RETRY_SCHEDULE_SECONDS: '1,2,4,8,16,32,60',
+} as const;
 
-/** Points the AWS SDK (and the service's configuration) at the local emulators. */
-export function configureLocalEnvironment(dynamodbEndpoint: string, tableName: string): void {
-  process.env.AWS_REGION = LOCAL_REGION;
-  process.env.AWS_ACCESS_KEY_ID = LOCAL_CREDENTIALS.accessKeyId;
-  process.env.AWS_SECRET_ACCESS_KEY = LOCAL_CREDENTIALS.secretAccessKey;
-  process.env.AWS_ENDPOINT_URL_DYNAMODB = dynamodbEndpoint;
-  process.env.TABLE_NAME = tableName;
-  // Metrics go to CloudWatch from Lambda's log; locally they would only fill the terminal.
-  process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
+/**
+ * Installs the configuration of a process that uses a table on DynamoDB Local
+ * directly, without the rest of the stack (each test file's own table): the
+ * environment's settings, pointed at the emulator and the table.
+ */
+export function useLocalConfiguration(dynamodbEndpoint: string, tableName: string): void {
+  const base = loadConfiguration();
+  useConfiguration({
+    ...base,
+    aws: {
+      region: LOCAL_REGION,
+      credentials: { ...LOCAL_CREDENTIALS },
+      endpoints: { ...base.aws.endpoints, dynamodb: dynamodbEndpoint },
+    },
+    tableName,
+  });
 }
 
 async function loadRoutes(): Promise<LocalRoute[]> {
@@ -117,16 +124,21 @@ async function loadRoutes(): Promise<LocalRoute[]> {
 /** Starts the local stack; `stop()` shuts every part down. */
 export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
   const tableName = options.tableName ?? LOCAL_TABLE_NAME;
+  // The environment's settings (checked before anything starts), which the emulators' endpoints complete.
+  const base = loadConfiguration(process.env, LOCAL_DEFAULTS);
+  const endpointsFile = localEndpointsFile(base.admin.localDir);
   let dynamodb: DynamoDbLocal | undefined;
   let server: Server | undefined;
   let queues: LocalQueues | undefined;
   let smtp: SmtpSink | undefined;
+  let pollerClient: SQSClient | undefined;
   const pollers: { stop(): Promise<void> }[] = [];
   const stop = async () => {
-    if (options.writeEndpointsFile) rmSync(localEndpointsFile(), { force: true });
+    if (options.writeEndpointsFile) rmSync(endpointsFile, { force: true });
     if (server) await new Promise((resolve) => server?.close(resolve));
     server?.closeAllConnections();
     await Promise.all(pollers.map((poller) => poller.stop()));
+    pollerClient?.destroy();
     await queues?.stop();
     await smtp?.stop();
     await dynamodb?.stop();
@@ -141,11 +153,23 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       dynamodb = await startDynamoDbLocal({ dataDir: options.dataDir });
       dynamodbEndpoint = dynamodb.endpoint;
     }
-    configureLocalEnvironment(dynamodbEndpoint, tableName);
     const freshStore = (await ensureTable(dynamodbEndpoint, tableName)) === 'created';
     queues = await startLocalQueues(LOCAL_REGION);
     smtp = await startSmtpSink({ saveTo: options.mailDir });
-    configureLocalMessaging(queues, smtp.url);
+    const emulators: LocalEndpointsFile = {
+      region: LOCAL_REGION,
+      tableName,
+      dynamodbEndpoint,
+      sqsEndpoint: queues.endpoint,
+      queueUrls: queues.urls,
+      deadLetterQueueUrls: queues.deadLetterUrls,
+      smtpUrl: smtp.url,
+    };
+    // The handlers below run in this process with this configuration, as outreach-admin does against it.
+    useConfiguration(localConfiguration(base, emulators));
+    // Powertools reads this when the handlers' modules create their metrics (below): CloudWatch records
+    // belong in Lambda's log; locally they would only fill the terminal.
+    process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
 
     const [localRoutes, authorizer] = await Promise.all([
       loadRoutes(),
@@ -160,14 +184,19 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     pollers.push(
       await startStreamPoller(tableClient, dynamodbEndpoint, tableName, relay, reportError, startAt),
     );
-    const { sqs } = await import('#platform/queue-client.ts');
+    // The event source mappings poll with a client of their own, as Lambda's do.
+    pollerClient = new SQSClient({
+      endpoint: queues.endpoint,
+      region: LOCAL_REGION,
+      credentials: LOCAL_CREDENTIALS,
+    });
     for (const [name, definition] of Object.entries(queueDefinitions) as [
       QueueName,
       (typeof queueDefinitions)[QueueName],
     ][]) {
       const consumer = (await import(resolve(PROJECT_ROOT, definition.consumer))).handler as QueueConsumer;
       pollers.push(
-        startQueuePoller(sqs, queues.urls[name], consumer, {
+        startQueuePoller(pollerClient, queues.urls[name], consumer, {
           batchSize: definition.batchSize,
           onError: reportError,
         }),
@@ -177,7 +206,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       {
         routes: localRoutes,
         authorizer,
-        throttling: options.throttling === false ? undefined : localThrottling(tableClient, tableName),
+        throttling:
+          options.throttling === false
+            ? undefined
+            : localThrottling(tableClient, tableName, options.clientAddressThrottle),
         onResponse: options.onResponse,
       },
       options.port,
@@ -195,8 +227,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       smtpUrl: smtp.url,
     };
     if (options.writeEndpointsFile) {
-      mkdirSync(dirname(localEndpointsFile()), { recursive: true });
-      writeFileSync(localEndpointsFile(), `${JSON.stringify(endpoints, null, 2)}\n`);
+      mkdirSync(dirname(endpointsFile), { recursive: true });
+      writeFileSync(endpointsFile, `${JSON.stringify(endpoints, null, 2)}\n`);
     }
     return { ...endpoints, freshStore, smtp, stop };
   } catch (error) {

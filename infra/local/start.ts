@@ -1,5 +1,8 @@
+import './process-environment.ts';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { progressReporter } from '#admin/progress.ts';
+import { demoOrganizationId, seedDemo } from '#admin/seed.ts';
 import { JavaMissingError } from './dynamodb.ts';
 import { startLocalStack } from './stack.ts';
 
@@ -17,9 +20,6 @@ const { values } = parseArgs({
 const port = Number(values.port ?? process.env.PORT ?? 3000);
 const dataDirOption = values['data-dir'] ?? process.env.DATA_DIR;
 const dataDir = dataDirOption ? resolve(dataDirOption) : undefined;
-process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
-// Node 20 is this machine's runtime by design (Lambda runs 24); the SDK's notice about it is noise here.
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 if (!Number.isInteger(port) || port < 0 || port > 65535) {
   console.error(
@@ -46,12 +46,9 @@ try {
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  // The seed module is loaded after the stack has pointed the SDK at the local table.
-  const { demoOrganizationId, seedDemo } = await import('#admin/seed.ts');
   const details: string[] = [];
   if (stack.freshStore) {
     console.log('Empty store: importing the demo organization…');
-    const { progressReporter } = await import('#admin/commands.ts');
     const progress = progressReporter();
     const seedStartedAt = performance.now();
     const demo = await seedDemo({ onProgress: progress.update }).finally(() => progress.done());

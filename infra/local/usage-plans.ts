@@ -20,11 +20,15 @@ const PLAN_CACHE_MS = 5000;
  * its own, as API Gateway is not the service: the service's DynamoDB request
  * counts stay the service's.
  */
-export function localThrottling(client: DynamoDBClient, tableName: string): GatewayThrottling {
+export function localThrottling(
+  client: DynamoDBClient,
+  tableName: string,
+  clientAddress: Throttle = CLIENT_ADDRESS_THROTTLE,
+): GatewayThrottling {
   const documents = DynamoDBDocumentClient.from(client);
   const cache = new Map<string, { throttle: Throttle; expiresAt: number }>();
   return {
-    clientAddress: CLIENT_ADDRESS_THROTTLE,
+    clientAddress,
     stage: STAGE_THROTTLE,
     async usagePlanOf(usageIdentifierKey) {
       const cached = cache.get(usageIdentifierKey);

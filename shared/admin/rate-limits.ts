@@ -12,7 +12,8 @@ import {
 } from '@aws-sdk/client-api-gateway';
 import { type Throttle, usageIdentifierKeyOf } from '#definitions/rate-limits.ts';
 import { type Organization, setRateLimit } from '#domain/organizations.ts';
-import { USAGE_PLAN_VARIABLES } from './target.ts';
+import { type Configuration, configuration } from '#platform/config.ts';
+import { awsClientOptions, awsSettings, perConfiguration } from '#platform/configured.ts';
 
 /**
  * Per-organization rate limits on AWS. API Gateway applies a usage plan's
@@ -20,29 +21,19 @@ import { USAGE_PLAN_VARIABLES } from './target.ts';
  * organization has one API Gateway key, in the default usage plan or in a plan
  * of its own when the operator arranged other limits. The organization item
  * records the arranged limits too: that record is what the local gateway
- * enforces and what `org set` shows. Against the local stack (no deployment
- * variables) only the record is written.
+ * enforces and what `org set` shows. Against the local stack (no deployed API
+ * in the configuration) only the record is written.
  */
 
 /** The deployed API the CLI provisions against, from the stack outputs. */
-interface DeployedApi {
-  restApiId: string;
-  stage: string;
-  defaultUsagePlanId: string;
-}
+type DeployedApi = NonNullable<Configuration['admin']['deployedApi']>;
 
-function deployedApi(): DeployedApi | null {
-  const restApiId = process.env[USAGE_PLAN_VARIABLES.restApiId];
-  const stage = process.env[USAGE_PLAN_VARIABLES.stage];
-  const defaultUsagePlanId = process.env[USAGE_PLAN_VARIABLES.defaultUsagePlanId];
-  return restApiId && stage && defaultUsagePlanId ? { restApiId, stage, defaultUsagePlanId } : null;
-}
+const deployedApi = (): DeployedApi | null => configuration().admin.deployedApi ?? null;
 
-let client: APIGatewayClient | undefined;
-const apiGateway = () => {
-  client ??= new APIGatewayClient({});
-  return client;
-};
+const apiGateway = perConfiguration(
+  (config) => awsSettings(config),
+  (config) => new APIGatewayClient(awsClientOptions(config.aws)),
+);
 
 /** Keys and plans are named after the usage identifier: unique per API and organization. */
 const keyName = (api: DeployedApi, orgId: number) => usageIdentifierKeyOf(api.restApiId, orgId);

@@ -1,10 +1,8 @@
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { createApiKey } from '#domain/api-keys.ts';
 import { createOrganization } from '#domain/organizations.ts';
-import { tableName } from '#platform/config.ts';
-import { dynamo } from '#platform/dynamodb-client.ts';
+import { configuration } from '#platform/config.ts';
 import { allocateIds } from '#store/ids.ts';
-import { keys } from '#store/keys.ts';
+import { organizations } from '#store/organizations.ts';
 import { DEMO_ID_ENTITIES, type DemoIdEntity, type DemoOptions, demoDocument } from './demo.ts';
 import { applyImport, type ImportReport, type ProgressListener, validateImport } from './import.ts';
 import { provisionOrganizationRateLimit } from './rate-limits.ts';
@@ -26,20 +24,6 @@ export interface SeedOptions {
 }
 
 /**
- * The demo's size: `OUTREACH_DEMO_ACCOUNTS` (each account brings five
- * contacts) lets the test suite start stacks with a small demo; unset, the
- * full one.
- */
-function demoAccounts(): number | undefined {
-  const raw = process.env.OUTREACH_DEMO_ACCOUNTS;
-  if (raw === undefined || raw === '') return undefined;
-  const accounts = Number(raw);
-  if (!Number.isSafeInteger(accounts) || accounts < 1)
-    throw new Error(`OUTREACH_DEMO_ACCOUNTS must be a positive integer, got ${raw}`);
-  return accounts;
-}
-
-/**
  * Builds the demo organization: the organization, an API key, and the demo
  * document (shared/admin/demo.ts) imported through the operator import, so
  * every aggregate is maintained exactly as live traffic would. The document
@@ -50,7 +34,8 @@ export async function seedDemo(options: SeedOptions = {}): Promise<DemoSeed> {
   const demoOptions: DemoOptions = {
     now: options.now ?? new Date(),
     seed: options.seed,
-    accounts: demoAccounts(),
+    // The configured size (OUTREACH_DEMO_ACCOUNTS: the test suite starts stacks with a small demo); else the full one.
+    accounts: configuration().admin.demoAccounts,
   };
   const organization = await createOrganization('Demo Organization');
   await provisionOrganizationRateLimit(organization.orgId);
@@ -75,9 +60,7 @@ export async function seedDemo(options: SeedOptions = {}): Promise<DemoSeed> {
     );
   }
   const report = await applyImport(organization.orgId, result.document, options.onProgress);
-  await dynamo.send(
-    new PutCommand({ TableName: tableName(), Item: { ...keys.demoSeed(), orgId: organization.orgId } }),
-  );
+  await organizations.markDemoSeed(organization.orgId);
   const records = Object.values(result.document).reduce((total, section) => total + section.length, 0);
   return { orgId: organization.orgId, apiKey, report, records };
 }
@@ -98,6 +81,5 @@ function idCounts(document: ReturnType<typeof demoDocument>): Record<DemoIdEntit
 
 /** The demo organization's id, if the store was seeded. */
 export async function demoOrganizationId(): Promise<number | null> {
-  const { Item } = await dynamo.send(new GetCommand({ TableName: tableName(), Key: keys.demoSeed() }));
-  return typeof Item?.orgId === 'number' ? Item.orgId : null;
+  return organizations.demoSeed();
 }

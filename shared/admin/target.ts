@@ -1,32 +1,35 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
-import { deadLetterUrlVariable, type QueueName, queueDefinitions } from '#definitions/queues.ts';
+import { type QueueName, queueDefinitions } from '#definitions/queues.ts';
+import type { Configuration } from '#platform/config.ts';
+import { awsClientOptions } from '#platform/configured.ts';
 
 /**
  * Where `outreach-admin` points the service's code: a running local stack (its
  * endpoints file, found with no flags) or a deployed stack (its outputs).
- * Resolving the target only sets configuration; the commands then run the same
- * domain operations as the API.
+ * Resolving the target only builds a configuration, which the CLI installs;
+ * the commands then run the same domain operations as the API.
  */
 
-/** Fields of the local stack's endpoints file that the CLI uses. */
-interface LocalEndpointsFile {
+/** What a running local stack's endpoints file says (the stack writes it; the CLI reads it). */
+export interface LocalEndpointsFile {
   region: string;
   tableName: string;
   dynamodbEndpoint: string;
   sqsEndpoint?: string;
   queueUrls?: Partial<Record<QueueName, string>>;
   deadLetterQueueUrls?: Partial<Record<QueueName, string>>;
+  smtpUrl?: string;
 }
 
 /**
- * Where a running local stack writes its endpoints (relative to the folder it
- * was started in), so `outreach-admin` run from the same folder finds it
- * without flags. OUTREACH_LOCAL_DIR moves it.
+ * Where a running local stack writes its endpoints: `endpoints.json` in the
+ * configured folder (`admin.localDir`: OUTREACH_LOCAL_DIR, default `.local`,
+ * relative to the folder it was started in), so `outreach-admin` run from the
+ * same folder finds it without flags.
  */
-export const localEndpointsFile = (): string =>
-  resolve(process.env.OUTREACH_LOCAL_DIR ?? '.local', 'endpoints.json');
+export const localEndpointsFile = (localDir: string): string => resolve(localDir, 'endpoints.json');
 
 /** Thrown when there is nothing to talk to; the message says how to fix it. */
 export class TargetError extends Error {}
@@ -37,13 +40,6 @@ export const STACK_OUTPUTS = {
   restApiId: 'RestApiId',
   stage: 'ApiStage',
   defaultUsagePlanId: 'DefaultUsagePlanId',
-} as const;
-
-/** Where the deployed API and its default usage plan are passed to the rate-limit commands (rate-limits.ts). */
-export const USAGE_PLAN_VARIABLES = {
-  restApiId: 'API_GATEWAY_REST_API_ID',
-  stage: 'API_GATEWAY_STAGE',
-  defaultUsagePlanId: 'DEFAULT_USAGE_PLAN_ID',
 } as const;
 
 /** The output keys of a queue's URL and its dead-letter queue's URL (`webhooks` → `WebhooksQueueUrl`). */
@@ -57,54 +53,109 @@ export function queueOutputKeys(queue: QueueName): { url: string; deadLetterUrl:
 
 const queueNames = () => Object.keys(queueDefinitions) as QueueName[];
 
-/** Configures the process for the target named by the flags. */
-export async function configureTarget(options: { stack?: string; region?: string }): Promise<string> {
-  if (options.stack) {
-    const region = options.region ?? process.env.AWS_REGION;
-    if (!region) throw new TargetError('--region (or AWS_REGION) is required with --stack');
-    const client = new CloudFormationClient({ region });
-    const { Stacks } = await client.send(new DescribeStacksCommand({ StackName: options.stack }));
-    const output = Stacks?.[0]?.Outputs?.find((candidate) => candidate.OutputKey === STACK_OUTPUTS.tableName);
-    if (!output?.OutputValue)
-      throw new TargetError(`Stack ${options.stack} has no ${STACK_OUTPUTS.tableName} output`);
-    process.env.AWS_REGION = region;
-    process.env.TABLE_NAME = output.OutputValue;
-    // Queue URLs for the commands that move messages (webhook redrive).
+/** Credentials for the local emulators, which accept any (DynamoDB Local runs with one shared database). */
+const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
+
+/**
+ * `base` pointed at a running local stack: its region, emulators, table,
+ * queues and SMTP sink, with the local webhook URL policy (receivers on this
+ * machine over http, docs/webhooks.md). The local stack configures itself
+ * with this too, so the CLI and the stack see the same settings.
+ */
+export function localConfiguration(base: Configuration, endpoints: LocalEndpointsFile): Configuration {
+  return {
+    ...base,
+    aws: {
+      region: endpoints.region,
+      credentials: LOCAL_CREDENTIALS,
+      endpoints: {
+        dynamodb: endpoints.dynamodbEndpoint,
+        sqs: endpoints.sqsEndpoint ?? base.aws.endpoints.sqs,
+      },
+    },
+    tableName: endpoints.tableName,
+    queues: Object.fromEntries(
+      queueNames().map((queue) => [
+        queue,
+        {
+          url: endpoints.queueUrls?.[queue] ?? base.queues[queue].url,
+          deadLetterUrl: endpoints.deadLetterQueueUrls?.[queue] ?? base.queues[queue].deadLetterUrl,
+        },
+      ]),
+    ) as Configuration['queues'],
+    mail: endpoints.smtpUrl ? { ...base.mail, transport: 'smtp', smtpUrl: endpoints.smtpUrl } : base.mail,
+    webhooks: { ...base.webhooks, allowHttpLoopback: true },
+  };
+}
+
+/** `base` pointed at a deployed stack, from its CloudFormation outputs. */
+async function deployedConfiguration(
+  base: Configuration,
+  stack: string,
+  region: string,
+): Promise<Configuration> {
+  const client = new CloudFormationClient(awsClientOptions({ ...base.aws, region }));
+  try {
+    const { Stacks } = await client.send(new DescribeStacksCommand({ StackName: stack }));
     const outputs = new Map(
       (Stacks?.[0]?.Outputs ?? []).map((entry) => [entry.OutputKey, entry.OutputValue]),
     );
-    for (const queue of queueNames()) {
-      const { url, deadLetterUrl } = queueOutputKeys(queue);
-      if (outputs.get(url)) process.env[queueDefinitions[queue].urlVariable] = outputs.get(url);
-      if (outputs.get(deadLetterUrl)) process.env[deadLetterUrlVariable(queue)] = outputs.get(deadLetterUrl);
-    }
+    const table = outputs.get(STACK_OUTPUTS.tableName);
+    if (!table) throw new TargetError(`Stack ${stack} has no ${STACK_OUTPUTS.tableName} output`);
     // The API and its default usage plan, for the organization rate limits (rate-limits.ts).
-    for (const name of ['restApiId', 'stage', 'defaultUsagePlanId'] as const) {
-      const value = outputs.get(STACK_OUTPUTS[name]);
-      if (value) process.env[USAGE_PLAN_VARIABLES[name]] = value;
-    }
-    return `stack ${options.stack} (${region})`;
+    const restApiId = outputs.get(STACK_OUTPUTS.restApiId);
+    const stage = outputs.get(STACK_OUTPUTS.stage);
+    const defaultUsagePlanId = outputs.get(STACK_OUTPUTS.defaultUsagePlanId);
+    return {
+      ...base,
+      aws: { ...base.aws, region },
+      tableName: table,
+      // Queue URLs for the commands that move messages (webhook redrive).
+      queues: Object.fromEntries(
+        queueNames().map((queue) => {
+          const keys = queueOutputKeys(queue);
+          return [
+            queue,
+            {
+              url: outputs.get(keys.url) || base.queues[queue].url,
+              deadLetterUrl: outputs.get(keys.deadLetterUrl) || base.queues[queue].deadLetterUrl,
+            },
+          ];
+        }),
+      ) as Configuration['queues'],
+      admin: {
+        ...base.admin,
+        deployedApi:
+          restApiId && stage && defaultUsagePlanId
+            ? { restApiId, stage, defaultUsagePlanId }
+            : base.admin.deployedApi,
+      },
+    };
+  } finally {
+    client.destroy();
   }
-  const endpointsFile = localEndpointsFile();
+}
+
+/**
+ * The configuration for the target the flags name: `base` (the process's
+ * configuration) pointed at the deployed stack `--stack` in `--region` (or
+ * the configured region, AWS_REGION), or else at the local stack whose
+ * endpoints file is in `base.admin.localDir`.
+ */
+export async function targetConfiguration(
+  options: { stack?: string; region?: string },
+  base: Configuration,
+): Promise<Configuration> {
+  if (options.stack) {
+    const region = options.region ?? base.aws.region;
+    if (!region) throw new TargetError('--region (or AWS_REGION) is required with --stack');
+    return deployedConfiguration(base, options.stack, region);
+  }
+  const endpointsFile = localEndpointsFile(base.admin.localDir);
   if (!existsSync(endpointsFile)) {
     throw new TargetError(
       'No local stack is running here (start it with `npm start`), and no --stack was given.',
     );
   }
-  const endpoints = JSON.parse(readFileSync(endpointsFile, 'utf8')) as LocalEndpointsFile;
-  process.env.AWS_REGION = endpoints.region;
-  process.env.AWS_ACCESS_KEY_ID ??= 'local';
-  process.env.AWS_SECRET_ACCESS_KEY ??= 'local';
-  process.env.AWS_ENDPOINT_URL_DYNAMODB = endpoints.dynamodbEndpoint;
-  process.env.TABLE_NAME = endpoints.tableName;
-  if (endpoints.sqsEndpoint) process.env.AWS_ENDPOINT_URL_SQS = endpoints.sqsEndpoint;
-  // The local stack's webhook URL policy: receivers on this machine over http (docs/webhooks.md).
-  process.env.WEBHOOK_ALLOW_HTTP_LOOPBACK = 'true';
-  for (const queue of queueNames()) {
-    const url = endpoints.queueUrls?.[queue];
-    const deadLetterUrl = endpoints.deadLetterQueueUrls?.[queue];
-    if (url) process.env[queueDefinitions[queue].urlVariable] = url;
-    if (deadLetterUrl) process.env[deadLetterUrlVariable(queue)] = deadLetterUrl;
-  }
-  return `local stack (${endpoints.dynamodbEndpoint})`;
+  return localConfiguration(base, JSON.parse(readFileSync(endpointsFile, 'utf8')) as LocalEndpointsFile);
 }

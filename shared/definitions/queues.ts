@@ -1,8 +1,8 @@
 /**
  * The queues: the one definition the CDK stack (queue, dead-letter queue,
  * event source mapping) and the local stack (fauxqs queues with redrive, SQS
- * poller) are built from. A queue's URL reaches code through the environment
- * variable named here.
+ * poller) are built from. On Lambda a queue's URL reaches the configuration
+ * (shared/platform/config.ts) through the environment variable named here.
  */
 export const queueDefinitions = {
   /** Replies to deliver by email (POST /assignments/{id}/reply). */
@@ -34,9 +34,19 @@ export const queueDefinitions = {
 
 export type QueueName = keyof typeof queueDefinitions;
 
+/** SQS's maximum visibility timeout: no single wait before a retry may be longer. */
+export const MAX_VISIBILITY_SECONDS = 12 * 60 * 60;
+
+/**
+ * When failed webhook deliveries are tried again (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h): about 27.6
+ * hours over the webhooks queue's 8 attempts, each step within the visibility limit. A deployment may
+ * set another (WEBHOOK_RETRY_SCHEDULE_SECONDS, shared/platform/config.ts).
+ */
+export const DEFAULT_RETRY_SCHEDULE_SECONDS = [5, 300, 1800, 7200, 18_000, 36_000, 36_000] as const;
+
 /** How long dead letters are kept: the SQS maximum, so an operator has two weeks to redrive. */
 export const DEAD_LETTER_RETENTION_DAYS = 14;
 
-/** The environment variable holding a queue's dead-letter queue URL (redrive reads it). */
+/** The environment variable of a queue's dead-letter queue URL (the configuration's; redrive uses it). */
 export const deadLetterUrlVariable = (queue: QueueName): string =>
   `${queueDefinitions[queue].urlVariable.replace(/_URL$/, '')}_DEAD_LETTER_URL`;

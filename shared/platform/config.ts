@@ -1,33 +1,268 @@
+import { z } from 'zod';
+import {
+  DEFAULT_RETRY_SCHEDULE_SECONDS,
+  deadLetterUrlVariable,
+  MAX_VISIBILITY_SECONDS,
+  type QueueName,
+  queueDefinitions,
+} from '#definitions/queues.ts';
+
 /**
- * Configuration read from the environment. Every value the service needs is read
- * here, once, so a missing setting fails at module load rather than mid-request.
+ * The service's configuration: one typed, validated object per process. On
+ * Lambda it is built from the environment the CDK stack sets, once, on first
+ * use (`configuration()`); the local stack, the operator CLI and the tests
+ * build one themselves and install it (`useConfiguration`) instead of writing
+ * to `process.env`. This is the only module of shared/ and functions/ that
+ * reads `process.env`; the client factories take their settings from the
+ * object and build their clients on first use, so importing a module never
+ * reads configuration. docs/deploy.md#configuration lists every setting.
  */
 
-/** Returns the value of a required environment variable or throws naming it. */
-export function requiredEnv(name: string): string {
-  const value = process.env[name];
-  if (value === undefined || value === '') {
-    throw new Error(`Missing required environment variable ${name}`);
-  }
-  return value;
-}
+/** Each setting's environment variable: the names the CDK stack sets on Lambda (do not rename). */
+export const VARIABLES = {
+  region: 'AWS_REGION',
+  dynamodbEndpoint: 'AWS_ENDPOINT_URL_DYNAMODB',
+  sqsEndpoint: 'AWS_ENDPOINT_URL_SQS',
+  tableName: 'TABLE_NAME',
+  mailTransport: 'MAIL_TRANSPORT',
+  smtpUrl: 'SMTP_URL',
+  mailDefaultFrom: 'MAIL_DEFAULT_FROM',
+  mailMessageIdDomain: 'MAIL_MESSAGE_ID_DOMAIN',
+  mailRetryBaseSeconds: 'MAIL_RETRY_BASE_SECONDS',
+  webhookAllowHttpLoopback: 'WEBHOOK_ALLOW_HTTP_LOOPBACK',
+  webhookRetrySchedule: 'WEBHOOK_RETRY_SCHEDULE_SECONDS',
+  publicBaseUrl: 'PUBLIC_BASE_URL',
+  localDir: 'OUTREACH_LOCAL_DIR',
+  demoAccounts: 'OUTREACH_DEMO_ACCOUNTS',
+  restApiId: 'API_GATEWAY_REST_API_ID',
+  stage: 'API_GATEWAY_STAGE',
+  defaultUsagePlanId: 'DEFAULT_USAGE_PLAN_ID',
+} as const;
 
-/** Returns an optional environment variable parsed as a positive integer, or the fallback. */
-export function integerEnv(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isSafeInteger(value) || value <= 0) {
-    throw new Error(`Environment variable ${name} must be a positive integer, got ${JSON.stringify(raw)}`);
-  }
-  return value;
-}
+const QUEUE_NAMES = Object.keys(queueDefinitions) as [QueueName, ...QueueName[]];
 
-/** Name of the single DynamoDB table (set by CDK on Lambda and by the local stack). */
-export const tableName = (): string => requiredEnv('TABLE_NAME');
+const text = z.string().min(1);
+const url = z.url();
 
-/** Mail settings: the sender used before any mailbox has written to a contact, and the Message-ID domain. */
-export const mailSettings = () => ({
-  defaultFrom: process.env.MAIL_DEFAULT_FROM ?? 'outreach@localhost',
-  messageIdDomain: process.env.MAIL_MESSAGE_ID_DOMAIN ?? 'outreach.local',
+const mailSchema = z
+  .strictObject({
+    /** `ses` on AWS; `smtp` (with `smtpUrl`) for the local stack's sink. */
+    transport: z.enum(['ses', 'smtp']),
+    smtpUrl: url.optional(),
+    /** The sender of a reply before any mailbox has written to the contact. */
+    defaultFrom: text,
+    /** The right-hand side of the Message-IDs of replies. */
+    messageIdDomain: text,
+    /** The first retry of a failed send waits about this long, doubling up to 15 minutes. */
+    retryBaseSeconds: z.int().positive(),
+  })
+  .refine((mail) => mail.transport !== 'smtp' || mail.smtpUrl !== undefined, {
+    message: 'the smtp transport needs an SMTP URL',
+    path: ['smtpUrl'],
+  });
+
+export const configurationSchema = z.strictObject({
+  /** Where the AWS clients go; what is absent is left to the SDK's own resolution (Lambda's role, a profile). */
+  aws: z.strictObject({
+    region: text.optional(),
+    /** Explicit credentials: the local stack's and the CLI's for it. Never set on Lambda. */
+    credentials: z
+      .strictObject({ accessKeyId: text, secretAccessKey: text, sessionToken: text.optional() })
+      .optional(),
+    endpoints: z.strictObject({ dynamodb: url.optional(), sqs: url.optional() }),
+  }),
+  /** The single table; absent for the functions that use none (`tableName()` then throws). */
+  tableName: text.optional(),
+  /** Each queue's URL (the functions that send to it or consume it) and its dead-letter queue's (the CLI). */
+  queues: z.record(
+    z.enum(QUEUE_NAMES),
+    z.strictObject({ url: url.optional(), deadLetterUrl: url.optional() }),
+  ),
+  mail: mailSchema,
+  webhooks: z.strictObject({
+    /** http to loopback receivers: the local stack only, never on AWS. */
+    allowHttpLoopback: z.boolean(),
+    retryScheduleSeconds: z.array(z.int().min(0).max(MAX_VISIBILITY_SECONDS)).min(1),
+  }),
+  /** The API's own URL (a custom domain); absent, it is taken from each request's context. */
+  publicBaseUrl: url.optional(),
+  /** The operator CLI's settings. */
+  admin: z.strictObject({
+    /** The folder of a running local stack's endpoints file. */
+    localDir: text,
+    /** The deployed API and its default usage plan, for the organizations' rate limits. */
+    deployedApi: z.strictObject({ restApiId: text, stage: text, defaultUsagePlanId: text }).optional(),
+    /** Accounts in the demo seed (five contacts each); absent, the full demo. */
+    demoAccounts: z.int().positive().optional(),
+  }),
 });
+
+export type Configuration = z.infer<typeof configurationSchema>;
+
+/** A configuration that cannot be used; the message names each setting and what is wrong with it. */
+export class ConfigurationError extends Error {
+  override name = 'ConfigurationError';
+}
+
+/** Environment variables by name (`process.env`, or a plain object). */
+export type Environment = Readonly<Record<string, string | undefined>>;
+
+const problem = (name: string, rule: string, raw: string) => `${name} ${rule}, got ${JSON.stringify(raw)}`;
+
+/**
+ * Parses a webhook retry schedule such as `1,1,2` (WEBHOOK_RETRY_SCHEDULE_SECONDS:
+ * local stacks and tests retry within seconds); the default when absent.
+ */
+export function parseRetrySchedule(raw: string | undefined): number[] {
+  if (raw === undefined || raw.trim() === '') return [...DEFAULT_RETRY_SCHEDULE_SECONDS];
+  const steps = raw.split(',').map((part) => Number(part.trim()));
+  if (steps.some((step) => !Number.isSafeInteger(step) || step < 0 || step > MAX_VISIBILITY_SECONDS)) {
+    throw new ConfigurationError(
+      problem(
+        VARIABLES.webhookRetrySchedule,
+        `must be comma-separated whole seconds from 0 to ${MAX_VISIBILITY_SECONDS}`,
+        raw,
+      ),
+    );
+  }
+  return steps;
+}
+
+const positiveInteger = z
+  .string()
+  .regex(/^[0-9]{1,9}$/, 'must be a positive integer')
+  .transform(Number)
+  .pipe(z.int().positive('must be a positive integer'));
+const urlValue = z.url('must be a URL');
+const flag = z.enum(['true', 'false'], 'must be true or false').transform((value) => value === 'true');
+
+/**
+ * Builds the configuration from environment variables, validated: every
+ * problem is reported at once, naming its variable. A variable that is unset
+ * or empty takes its value from `defaults` (the local stack's), then the
+ * setting's own default.
+ */
+export function loadConfiguration(env: Environment = process.env, defaults: Environment = {}): Configuration {
+  const problems: string[] = [];
+  const raw = (name: string): string | undefined => {
+    const value = env[name] || defaults[name];
+    return value === '' ? undefined : value;
+  };
+  function read<T>(name: string, schema: z.ZodType<T, string>): T | undefined {
+    const value = raw(name);
+    if (value === undefined) return undefined;
+    const parsed = schema.safeParse(value);
+    if (parsed.success) return parsed.data;
+    problems.push(problem(name, parsed.error.issues[0]?.message ?? 'is invalid', value));
+    return undefined;
+  }
+  const string = (name: string) => raw(name);
+  const urlVariable = (name: string) => read(name, urlValue);
+
+  let retryScheduleSeconds: number[] = [...DEFAULT_RETRY_SCHEDULE_SECONDS];
+  try {
+    retryScheduleSeconds = parseRetrySchedule(raw(VARIABLES.webhookRetrySchedule));
+  } catch (error) {
+    problems.push((error as Error).message);
+  }
+  const transport =
+    read(VARIABLES.mailTransport, z.enum(['ses', 'smtp'], 'must be ses or smtp')) ?? ('ses' as const);
+  const smtpUrl = urlVariable(VARIABLES.smtpUrl);
+  if (transport === 'smtp' && smtpUrl === undefined && raw(VARIABLES.smtpUrl) === undefined) {
+    problems.push(`${VARIABLES.smtpUrl} is required when ${VARIABLES.mailTransport} is smtp`);
+  }
+  const restApiId = string(VARIABLES.restApiId);
+  const stage = string(VARIABLES.stage);
+  const defaultUsagePlanId = string(VARIABLES.defaultUsagePlanId);
+
+  const configuration: Configuration = {
+    aws: {
+      region: string(VARIABLES.region),
+      endpoints: {
+        dynamodb: urlVariable(VARIABLES.dynamodbEndpoint),
+        sqs: urlVariable(VARIABLES.sqsEndpoint),
+      },
+    },
+    tableName: string(VARIABLES.tableName),
+    queues: Object.fromEntries(
+      QUEUE_NAMES.map((queue) => [
+        queue,
+        {
+          url: urlVariable(queueDefinitions[queue].urlVariable),
+          deadLetterUrl: urlVariable(deadLetterUrlVariable(queue)),
+        },
+      ]),
+    ) as Configuration['queues'],
+    mail: {
+      transport,
+      smtpUrl,
+      defaultFrom: string(VARIABLES.mailDefaultFrom) ?? 'outreach@localhost',
+      messageIdDomain: string(VARIABLES.mailMessageIdDomain) ?? 'outreach.local',
+      retryBaseSeconds: read(VARIABLES.mailRetryBaseSeconds, positiveInteger) ?? 30,
+    },
+    webhooks: {
+      allowHttpLoopback: read(VARIABLES.webhookAllowHttpLoopback, flag) ?? false,
+      retryScheduleSeconds,
+    },
+    publicBaseUrl: urlVariable(VARIABLES.publicBaseUrl),
+    admin: {
+      localDir: string(VARIABLES.localDir) ?? '.local',
+      deployedApi:
+        restApiId && stage && defaultUsagePlanId ? { restApiId, stage, defaultUsagePlanId } : undefined,
+      demoAccounts: read(VARIABLES.demoAccounts, positiveInteger),
+    },
+  };
+  if (problems.length > 0) throw new ConfigurationError(`Invalid configuration: ${problems.join('; ')}`);
+  return validated(configuration);
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
+
+/** The configuration checked against the schema, as a frozen copy. */
+function validated(candidate: Configuration): Configuration {
+  const parsed = configurationSchema.safeParse(candidate);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map(
+      (issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`,
+    );
+    throw new ConfigurationError(`Invalid configuration: ${issues.join('; ')}`);
+  }
+  return deepFreeze(parsed.data);
+}
+
+let current: Configuration | undefined;
+
+/**
+ * The process's configuration: the one installed with `useConfiguration`, or
+ * else the environment's, built on the first call and kept.
+ */
+export function configuration(): Configuration {
+  current ??= loadConfiguration();
+  return current;
+}
+
+/**
+ * Installs `config` (validated, frozen) as the process's configuration: the
+ * local stack, the CLI (its target) and tests do, before or between uses. The
+ * clients built from the previous one are built again on their next use where
+ * the settings they depend on changed. Returns the installed configuration.
+ */
+export function useConfiguration(config: Configuration): Configuration {
+  current = validated(config);
+  return current;
+}
+
+/** Name of the single DynamoDB table (TABLE_NAME on Lambda, the local stack's own table locally). */
+export function tableName(): string {
+  const name = configuration().tableName;
+  if (name === undefined) {
+    throw new ConfigurationError(`The configuration names no table (${VARIABLES.tableName})`);
+  }
+  return name;
+}

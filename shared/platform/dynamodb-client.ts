@@ -1,16 +1,26 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { Configuration } from './config.ts';
+import { awsClientOptions, awsSettings, lazyClient, perConfiguration } from './configured.ts';
 import { tracer } from './observability.ts';
 
+/** A DynamoDB document client for the configuration's region, credentials and endpoint (DynamoDB Local's locally). */
+export function createDynamoClient(config: Configuration): DynamoDBDocumentClient {
+  return DynamoDBDocumentClient.from(
+    tracer.captureAWSv3Client(
+      new DynamoDBClient({ maxAttempts: 3, ...awsClientOptions(config.aws, config.aws.endpoints.dynamodb) }),
+    ),
+    {
+      marshallOptions: { removeUndefinedValues: true },
+    },
+  );
+}
+
 /**
- * The DynamoDB document client, created once per cold start. The endpoint comes
- * from the SDK's own configuration (`AWS_ENDPOINT_URL_DYNAMODB` locally), so the
- * same code path runs on Lambda and against DynamoDB Local. Each call is a
- * trace subsegment on Lambda.
+ * The process's document client, built on first use from the configuration
+ * (once per cold start on Lambda), so the same code path runs on Lambda and
+ * against DynamoDB Local. Each call is a trace subsegment on Lambda.
  */
-export const dynamo = DynamoDBDocumentClient.from(
-  tracer.captureAWSv3Client(new DynamoDBClient({ maxAttempts: 3 })),
-  {
-    marshallOptions: { removeUndefinedValues: true },
-  },
+export const dynamo: DynamoDBDocumentClient = lazyClient(
+  perConfiguration((config) => awsSettings(config, config.aws.endpoints.dynamodb), createDynamoClient),
 );

@@ -1,11 +1,12 @@
 import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
 import { createTransport } from 'nodemailer';
-import { requiredEnv } from './config.ts';
+import type { Configuration } from './config.ts';
+import { awsClientOptions, perConfiguration } from './configured.ts';
 import { tracer } from './observability.ts';
 
 /**
  * Where composed messages go: Amazon SES on AWS, an SMTP server locally (the
- * local stack's sink). Which one is configuration (`MAIL_TRANSPORT`), and the
+ * local stack's sink). Which one is configuration (`mail.transport`), and the
  * message is the same raw MIME either way.
  */
 
@@ -18,8 +19,8 @@ export interface Envelope {
 
 export type MailTransport = (envelope: Envelope, raw: Buffer) => Promise<void>;
 
-function sesTransport(): MailTransport {
-  const ses = tracer.captureAWSv3Client(new SESv2Client({ maxAttempts: 2 }));
+function sesTransport(aws: Configuration['aws']): MailTransport {
+  const ses = tracer.captureAWSv3Client(new SESv2Client({ maxAttempts: 2, ...awsClientOptions(aws) }));
   return async (envelope, raw) => {
     await ses.send(
       new SendEmailCommand({
@@ -46,7 +47,15 @@ function smtpTransport(url: string): MailTransport {
   };
 }
 
-/** The transport the environment configures: `MAIL_TRANSPORT=ses` (default) or `smtp` with `SMTP_URL`. */
-export function transportFromEnvironment(): MailTransport {
-  return process.env.MAIL_TRANSPORT === 'smtp' ? smtpTransport(requiredEnv('SMTP_URL')) : sesTransport();
+/** The transport the configuration names: SES (the default) or SMTP to `mail.smtpUrl`. */
+export function createMailTransport(config: Configuration): MailTransport {
+  return config.mail.transport === 'smtp' && config.mail.smtpUrl !== undefined
+    ? smtpTransport(config.mail.smtpUrl)
+    : sesTransport(config.aws);
 }
+
+/** The process's transport, built on first use from the configuration. */
+export const configuredMailTransport = perConfiguration(
+  (config) => [config.mail.transport, config.mail.smtpUrl, config.aws.region, config.aws.credentials],
+  createMailTransport,
+);

@@ -1,17 +1,47 @@
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { deadLetterUrlVariable, type QueueName, queueDefinitions } from '#definitions/queues.ts';
-import { requiredEnv } from './config.ts';
+import { type Configuration, ConfigurationError, configuration } from './config.ts';
+import { awsClientOptions, awsSettings, lazyClient, perConfiguration } from './configured.ts';
 import { tracer } from './observability.ts';
 
 /**
- * The SQS client, created once per cold start; its endpoint comes from the
- * SDK's own configuration (`AWS_ENDPOINT_URL_SQS` locally) rather than from the
- * queue URL's host, which a local emulator cannot make resolvable.
+ * An SQS client for the configuration; its endpoint is the configuration's
+ * (fauxqs locally) rather than the queue URL's host, which a local emulator
+ * cannot make resolvable.
  */
-export const sqs = tracer.captureAWSv3Client(new SQSClient({ maxAttempts: 3, useQueueUrlAsEndpoint: false }));
+export function createQueueClient(config: Configuration): SQSClient {
+  return tracer.captureAWSv3Client(
+    new SQSClient({
+      maxAttempts: 3,
+      useQueueUrlAsEndpoint: false,
+      ...awsClientOptions(config.aws, config.aws.endpoints.sqs),
+    }),
+  );
+}
 
-/** The URL of a queue, from the environment variable its definition names. */
-export const queueUrl = (queue: QueueName): string => requiredEnv(queueDefinitions[queue].urlVariable);
+/** The process's SQS client, built on first use from the configuration (once per cold start on Lambda). */
+export const sqs: SQSClient = lazyClient(
+  perConfiguration((config) => awsSettings(config, config.aws.endpoints.sqs), createQueueClient),
+);
 
-/** The URL of a queue's dead-letter queue. */
-export const deadLetterQueueUrl = (queue: QueueName): string => requiredEnv(deadLetterUrlVariable(queue));
+/** The URL of a queue (on Lambda, from the environment variable its definition names). */
+export function queueUrl(queue: QueueName): string {
+  const url = configuration().queues[queue].url;
+  if (url === undefined) {
+    throw new ConfigurationError(
+      `The configuration has no URL for the ${queue} queue (${queueDefinitions[queue].urlVariable})`,
+    );
+  }
+  return url;
+}
+
+/** The URL of a queue's dead-letter queue (the CLI has it from the stack's outputs). */
+export function deadLetterQueueUrl(queue: QueueName): string {
+  const url = configuration().queues[queue].deadLetterUrl;
+  if (url === undefined) {
+    throw new ConfigurationError(
+      `The configuration has no URL for the ${queue} dead-letter queue (${deadLetterUrlVariable(queue)})`,
+    );
+  }
+  return url;
+}

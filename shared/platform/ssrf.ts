@@ -1,5 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP, isIPv4, isIPv6, type LookupFunction } from 'node:net';
+import { type Configuration, configuration } from './config.ts';
 
 /**
  * SSRF protection for subscriber URLs. Webhooks reach public addresses only:
@@ -10,8 +11,8 @@ import { isIP, isIPv4, isIPv6, type LookupFunction } from 'node:net';
  * connects (a `lookup` that refuses such addresses, so a name that resolves
  * elsewhere at delivery time — DNS rebinding — is refused too).
  *
- * https only; the local stack (and only it) sets WEBHOOK_ALLOW_HTTP_LOOPBACK so
- * that http to a receiver on this machine works.
+ * https only; the local stack (and only it) configures
+ * `webhooks.allowHttpLoopback` so that http to a receiver on this machine works.
  */
 
 /** What kind of address an IP is; only `public` is reachable in the cloud. */
@@ -32,9 +33,9 @@ export interface UrlPolicy {
   allowLoopback: boolean;
 }
 
-/** The policy of this process: loopback only when the local stack says so; never on AWS. */
-export const urlPolicyFromEnvironment = (): UrlPolicy => ({
-  allowLoopback: process.env.WEBHOOK_ALLOW_HTTP_LOOPBACK === 'true',
+/** The policy of the configuration (the process's by default): loopback only on the local stack; never on AWS. */
+export const configuredUrlPolicy = (config: Configuration = configuration()): UrlPolicy => ({
+  allowLoopback: config.webhooks.allowHttpLoopback,
 });
 
 /** Cloud metadata endpoints (AWS, ECS, EKS, GCP/Azure share 169.254.169.254, Alibaba, Oracle). */

@@ -1,4 +1,5 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { configuration } from '#platform/config.ts';
 
 /**
  * Where the service is reachable, for documents that name their own URLs
@@ -8,7 +9,7 @@ import type { APIGatewayProxyEvent } from 'aws-lambda';
  * Never from the client's `Host` or `X-Forwarded-*` headers: a client could
  * otherwise put its own origin into the consent form's action, the reference
  * page's script source, the document's servers or a token's audience.
- * `PUBLIC_BASE_URL` (a custom domain) wins; otherwise the request context's
+ * The configured `publicBaseUrl` (PUBLIC_BASE_URL, a custom domain) wins; otherwise the request context's
  * `domainName`, which API Gateway sets to the domain it routed the request
  * through (an execute-api host keeps the stage in the path:
  * `https://{api}.execute-api.{region}.amazonaws.com/{stage}`) and which the
@@ -16,7 +17,7 @@ import type { APIGatewayProxyEvent } from 'aws-lambda';
  * discovery under a stage path.
  */
 export function publicBaseUrl(event: APIGatewayProxyEvent): string {
-  const configured = process.env.PUBLIC_BASE_URL;
+  const configured = configuration().publicBaseUrl;
   if (configured) return configured.replace(/\/$/, '');
   const domain = event.requestContext?.domainName;
   if (!domain || !DOMAIN_NAME.test(domain)) throw new Error('The request context names no valid domain');
