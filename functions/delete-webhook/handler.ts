@@ -1,9 +1,6 @@
 import { defineEndpoint } from '#api/http/endpoint.ts';
-import { deleteWebhook } from '#domain/webhooks.ts';
 import { deleteWebhookEndpoint } from '#schemas/webhooks.ts';
+import { deleteWebhook } from '#use-cases/delete-webhook.ts';
 
 /** DELETE /public/v1/webhooks/{id} */
-export const handler = defineEndpoint(deleteWebhookEndpoint, async ({ orgId, path }) => {
-  await deleteWebhook(orgId, path.id);
-  return { success: true };
-});
+export const handler = defineEndpoint(deleteWebhookEndpoint, (input) => deleteWebhook(input));

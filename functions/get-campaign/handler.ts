@@ -1,8 +1,6 @@
 import { defineEndpoint } from '#api/http/endpoint.ts';
-import { getCampaign, toCampaignDetail } from '#domain/campaigns.ts';
 import { getCampaignEndpoint } from '#schemas/campaigns.ts';
+import { getCampaign } from '#use-cases/get-campaign.ts';
 
 /** GET /public/v1/campaigns/{id} */
-export const handler = defineEndpoint(getCampaignEndpoint, async ({ orgId, path }) =>
-  toCampaignDetail(await getCampaign(orgId, path.id)),
-);
+export const handler = defineEndpoint(getCampaignEndpoint, (input) => getCampaign(input));

@@ -7,6 +7,7 @@ import type { APIGatewayProxyResult } from 'aws-lambda';
 import { publicBaseUrl } from '#api/http/base-url.ts';
 import { defineHttpHandler, jsonResponse } from '#api/http/endpoint.ts';
 import { JSON_TOO_DEEP_MESSAGE, nestsDeeperThan } from '#api/http/json-depth.ts';
+import { bodyText, headerOf } from '#api/http/request.ts';
 import { createMcpServer } from '#api/mcp/server.ts';
 import { bearerChallenge, mcpResource } from '#api/oauth/metadata.ts';
 import { DEFAULT_MCP_CLIENT_RATE } from '#definitions/mcp-limits.ts';
@@ -77,10 +78,7 @@ export const handler = defineHttpHandler(async (event) => {
       { allow: 'POST' },
     );
   }
-  const authorization = Object.entries(event.headers ?? {}).find(
-    ([name]) => name.toLowerCase() === 'authorization',
-  )?.[1];
-  const token = /^Bearer\s+(\S+)$/i.exec(authorization ?? '')?.[1];
+  const token = /^Bearer\s+(\S+)$/i.exec(headerOf(event.headers, 'authorization') ?? '')?.[1];
   if (!token) {
     return jsonResponse(
       401,
@@ -107,10 +105,7 @@ export const handler = defineHttpHandler(async (event) => {
     );
   }
 
-  const body =
-    event.body && event.isBase64Encoded
-      ? Buffer.from(event.body, 'base64').toString('utf8')
-      : (event.body ?? '');
+  const body = bodyText(event);
   const read = singleMessage(body);
   if ('refusal' in read) return read.refusal;
 

@@ -8,6 +8,7 @@ import { verifyApiKey } from '#domain/api-keys.ts';
 import { getOAuthClient } from '#domain/oauth-clients.ts';
 import { isS256CodeChallenge, issueAuthorizationCode } from '#domain/oauth-grants.ts';
 import { redirectUriProblem } from '#domain/oauth-redirect-uris.ts';
+import { escapeHtml } from '#platform/html.ts';
 
 /**
  * The authorization endpoint of the code flow (PKCE S256 required). GET shows
@@ -18,12 +19,6 @@ import { redirectUriProblem } from '#domain/oauth-redirect-uris.ts';
  * record from before the check may hold others); with an unknown client or
  * such a URI nothing is redirected, not even an error.
  */
-
-const escapeHtml = (value: string) =>
-  value.replace(
-    /[&<>"']/g,
-    (character) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[character]!,
-  );
 
 const FORWARDED = [
   'response_type',

@@ -1,8 +1,6 @@
 import { defineEndpoint } from '#api/http/endpoint.ts';
-import { searchJobs } from '#domain/jobs.ts';
 import { searchJobsEndpoint } from '#schemas/jobs.ts';
+import { searchJobs } from '#use-cases/search-jobs.ts';
 
 /** GET /public/v1/jobs/{domain} — job openings, newest first, cursor-paged. */
-export const handler = defineEndpoint(searchJobsEndpoint, ({ orgId, path, query }) =>
-  searchJobs(orgId, path.domain, query),
-);
+export const handler = defineEndpoint(searchJobsEndpoint, (input) => searchJobs(input));

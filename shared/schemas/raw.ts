@@ -10,7 +10,7 @@ import { snippetVariables } from './variables.ts';
  * as `./variables.ts` says (names, count and sizes).
  */
 
-/** Why a contact may not be pushed, in the order responses list them (ARCHITECTURE §4). */
+/** Why a contact may not be pushed, in the order responses list them (docs/decisions.md, Raw operations). */
 export const INELIGIBILITY_REASONS = [
   'cooldown_same_sequence',
   'cooldown_other_sequences',

@@ -19,7 +19,7 @@ export const ASSIGNMENT_STATUSES = [
 export const assignmentStatus = z.enum(ASSIGNMENT_STATUSES);
 export type AssignmentStatus = z.infer<typeof assignmentStatus>;
 
-/** The values the contact list accepts as `status` filter (spec §3). */
+/** The contact list's `status` filter values: every status but `pending-approval` (docs/decisions.md). */
 export const CONTACT_STATUS_FILTERS = [
   'scheduled',
   'in-progress',

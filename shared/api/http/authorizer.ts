@@ -2,16 +2,12 @@ import type { APIGatewayAuthorizerResult } from 'aws-lambda';
 import { usageIdentifierKeyOf } from '#definitions/rate-limits.ts';
 import { API_KEY_HEADER } from '#definitions/routes.ts';
 import type { ApiKeyIdentity } from '#domain/api-keys.ts';
+import { headerOf } from './request.ts';
 
 /** Reads the API key header case-insensitively (API Gateway passes header names as sent). */
-export function readApiKeyHeader(
+export const readApiKeyHeader = (
   headers: Record<string, string | undefined> | null | undefined,
-): string | undefined {
-  for (const [name, value] of Object.entries(headers ?? {})) {
-    if (name.toLowerCase() === API_KEY_HEADER) return value;
-  }
-  return undefined;
-}
+): string | undefined => headerOf(headers, API_KEY_HEADER);
 
 /**
  * The Allow policy for a verified key. It covers every method of the stage, not

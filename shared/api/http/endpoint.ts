@@ -6,8 +6,10 @@ import { DomainError, type DomainErrorKind, type InputField } from '#domain/erro
 import { logger } from '#platform/logger.ts';
 import { observability } from '#platform/observability.ts';
 import type { EndpointSchemas } from '#schemas/endpoint.ts';
+import { BODY_INPUT, describeIssue, type InputLocation, PATH_INPUT, QUERY_INPUT } from '#schemas/issues.ts';
 import { BadRequestError, HttpError, PayloadTooLargeError, UnauthorizedError } from './errors.ts';
 import { JSON_TOO_DEEP_MESSAGE, nestsDeeperThan } from './json-depth.ts';
+import { bodyText, lowerCaseHeaders } from './request.ts';
 
 /**
  * The endpoint wrapper every API handler is built with: it validates path,
@@ -42,16 +44,11 @@ export function jsonResponse(
   return { statusCode, headers: { ...JSON_HEADERS, ...headers }, body: JSON.stringify(body) };
 }
 
-/** Where a validated value came from: how a field of it, and the whole of it, are named in messages. */
-interface InputLocation {
-  field: string;
-  whole: string;
-}
-
-const PATH: InputLocation = { field: 'path parameter', whole: 'path parameters' };
-const QUERY: InputLocation = { field: 'query parameter', whole: 'query string' };
-const BODY: InputLocation = { field: 'body field', whole: 'request body' };
-const LOCATIONS: Record<InputField['in'], InputLocation> = { path: PATH, query: QUERY, body: BODY };
+const LOCATIONS: Record<InputField['in'], InputLocation> = {
+  path: PATH_INPUT,
+  query: QUERY_INPUT,
+  body: BODY_INPUT,
+};
 
 /** The HTTP status of each kind of domain error: the one table that maps them at this edge. */
 const STATUS_OF: Record<DomainErrorKind, number> = {
@@ -61,31 +58,16 @@ const STATUS_OF: Record<DomainErrorKind, number> = {
   refused: 422,
 };
 
+/** A domain error's message as API clients read it, naming the request value at fault (`Invalid body field 'url': …`). */
+export function requestErrorMessage(error: DomainError): string {
+  const { field } = error;
+  return field ? `Invalid ${LOCATIONS[field.in].field} '${field.name}': ${error.message}` : error.message;
+}
+
 /** A domain error as this edge answers it: its status, and its message naming the field at fault. */
 export function httpErrorOf(error: DomainError): HttpError {
-  const { field } = error;
-  const message = field
-    ? `Invalid ${LOCATIONS[field.in].field} '${field.name}': ${error.message}`
-    : error.message;
-  return new HttpError(STATUS_OF[error.kind], message);
+  return new HttpError(STATUS_OF[error.kind], requestErrorMessage(error));
 }
-
-/** Formats the first zod issue as a message naming the offending field. */
-export function describeIssue(location: InputLocation, error: z.ZodError): string {
-  const issue = error.issues[0];
-  if (!issue) return `Invalid ${location.whole}`;
-  const name = issue.path
-    .map((part, index) =>
-      typeof part === 'number' ? `[${part}]` : `${index === 0 ? '' : '.'}${String(part)}`,
-    )
-    .join('');
-  return name
-    ? `Invalid ${location.field} '${name}': ${issue.message}`
-    : `Invalid ${location.whole}: ${issue.message}`;
-}
-
-/** Describes why one item of a batch (a pushed contact) is invalid, naming its field. */
-export const describeContactIssue = (error: z.ZodError): string => describeIssue(BODY, error);
 
 function validate<T extends z.ZodType>(schema: T, value: unknown, location: InputLocation): z.output<T> {
   const result = schema.safeParse(value);
@@ -93,19 +75,11 @@ function validate<T extends z.ZodType>(schema: T, value: unknown, location: Inpu
   return result.data;
 }
 
-function lowerCaseHeaders(headers: APIGatewayProxyEvent['headers']): Record<string, string> {
-  const lowered: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers ?? {})) {
-    if (value !== undefined) lowered[name.toLowerCase()] = value;
-  }
-  return lowered;
-}
-
 function parseBody(event: APIGatewayProxyEvent): unknown {
   if (event.body === null || event.body === undefined || event.body === '') {
     throw new BadRequestError('Request body must be a JSON object');
   }
-  const text = event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
+  const text = bodyText(event);
   if (Buffer.byteLength(text) > MAX_BODY_BYTES) throw new PayloadTooLargeError();
   // Refused before parsing: validation, fingerprints and the marshaller all recurse into the body.
   if (nestsDeeperThan(text)) throw new BadRequestError(JSON_TOO_DEEP_MESSAGE);
@@ -170,18 +144,16 @@ export function defineEndpoint<S extends EndpointSchemas>(
     const orgId = schemas.auth === 'none' ? undefined : organizationOf(event);
     const input = {
       orgId,
-      path: schemas.path ? validate(schemas.path, event.pathParameters ?? {}, PATH) : undefined,
-      query: schemas.query ? validate(schemas.query, event.queryStringParameters ?? {}, QUERY) : undefined,
-      body: schemas.body ? validate(schemas.body, parseBody(event), BODY) : undefined,
+      path: schemas.path ? validate(schemas.path, event.pathParameters ?? {}, PATH_INPUT) : undefined,
+      query: schemas.query
+        ? validate(schemas.query, event.queryStringParameters ?? {}, QUERY_INPUT)
+        : undefined,
+      body: schemas.body ? validate(schemas.body, parseBody(event), BODY_INPUT) : undefined,
       headers: lowerCaseHeaders(event.headers),
       requestId: event.requestContext?.requestId ?? context.awsRequestId,
     } as EndpointInput<S>;
     const result = await operation(input);
     return jsonResponse(200, schemas.response.parse(result));
   };
-  return middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
-    .use(observability())
-    .use(requestLogging())
-    .use(errorResponses())
-    .handler(run) as ApiHandler;
+  return defineHttpHandler(run);
 }

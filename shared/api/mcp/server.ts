@@ -1,14 +1,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { listCampaignAccounts, lookupAccount } from '#domain/accounts.ts';
-import { getAnalyticsOverview } from '#domain/analytics.ts';
-import { listCampaignContacts } from '#domain/campaign-contacts.ts';
-import { getCampaign, listCampaigns, toCampaignDetail, toCampaignSummary } from '#domain/campaigns.ts';
-import { normalizeEmail } from '#domain/contacts.ts';
 import { DomainError } from '#domain/errors.ts';
-import { searchJobs } from '#domain/jobs.ts';
-import { checkEligibility } from '#domain/raw-push.ts';
 import { lookupAccountEndpoint } from '#schemas/accounts.ts';
 import {
   analyticsOverviewEndpoint,
@@ -19,15 +12,24 @@ import {
 } from '#schemas/campaigns.ts';
 import { normalizeDomain } from '#schemas/domain-names.ts';
 import { MAX_JOBS_PAGE, searchJobsEndpoint } from '#schemas/jobs.ts';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '#schemas/params.ts';
+import { DEFAULT_PAGE_SIZE, dateTimeQuery, MAX_PAGE_SIZE } from '#schemas/params.ts';
 import { checkEligibilityEndpoint, MAX_CONTACTS_PER_REQUEST } from '#schemas/raw.ts';
 import { CONTACT_STATUS_FILTERS } from '#schemas/resources.ts';
+import { checkEligibility } from '#use-cases/check-eligibility.ts';
+import { getAnalyticsOverview } from '#use-cases/get-analytics-overview.ts';
+import { getCampaign } from '#use-cases/get-campaign.ts';
+import { listCampaignAccounts } from '#use-cases/list-campaign-accounts.ts';
+import { listCampaignContacts } from '#use-cases/list-campaign-contacts.ts';
+import { listCampaigns } from '#use-cases/list-campaigns.ts';
+import { lookupAccount } from '#use-cases/lookup-account.ts';
+import { searchJobs } from '#use-cases/search-jobs.ts';
 
 /**
  * The MCP server's read-only research tools over one organization's data. Each
- * tool runs the same domain operation as its REST endpoint and shapes the
- * result with the same response schema, so both answer alike. A fresh server
- * is built per request (stateless on Lambda).
+ * tool is an adapter: it turns its arguments into the input of the use case
+ * its REST endpoint calls, runs it, and shapes the result with the same
+ * response schema, so both answer alike. A fresh server is built per request
+ * (stateless on Lambda).
  */
 
 const id = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
@@ -39,9 +41,17 @@ const readOnly = {
   openWorldHint: false,
 } as const;
 
-/** A tool result: the structured content (the REST response body) plus a one-line summary. */
-function result(structured: Record<string, unknown>, summary: string): CallToolResult {
-  return { structuredContent: structured, content: [{ type: 'text', text: summary }] };
+/**
+ * A tool result: the use case's resource shaped by the endpoint's response schema (the REST
+ * response body) as structured content, plus a one-line summary of it.
+ */
+function result<S extends z.ZodType<Record<string, unknown>>>(
+  schema: S,
+  resource: z.input<S>,
+  summary: (body: z.output<S>) => string,
+): CallToolResult {
+  const body = schema.parse(resource);
+  return { structuredContent: body, content: [{ type: 'text', text: summary(body) }] };
 }
 
 /** Arguments a tool's schema cannot refuse on its own (neither domain nor id given, an unusable domain). */
@@ -96,14 +106,19 @@ export function createMcpServer(orgId: number): McpServer {
       tool(async () => {
         if (input.domain === undefined && input.id === undefined)
           throw new ToolArgumentInvalid('Give domain or id');
-        const account = await lookupAccount(orgId, {
-          domain: input.domain === undefined ? undefined : domainOf(input.domain),
-          id: input.id,
-          campaignId: input.campaign_id,
+        const account = await lookupAccount({
+          orgId,
+          query: {
+            domain: input.domain === undefined ? undefined : domainOf(input.domain),
+            id: input.id,
+            icpId: input.campaign_id,
+          },
         });
         return result(
-          lookupAccountEndpoint.response.parse(account),
-          `Account ${account.id} (${account.domain}), score ${account.score}, ${account.signals.length} signals`,
+          lookupAccountEndpoint.response,
+          account,
+          (body) =>
+            `Account ${body.id} (${body.domain}), score ${body.score}, ${body.signals.length} signals`,
         );
       }),
   );
@@ -119,12 +134,11 @@ export function createMcpServer(orgId: number): McpServer {
     },
     () =>
       tool(async () => {
-        const body = listCampaignsEndpoint.response.parse({
-          campaigns: (await listCampaigns(orgId)).map(toCampaignSummary),
-        });
         return result(
-          body,
-          `${body.campaigns.length} campaigns: ${body.campaigns.map((campaign) => `${campaign.id} ${campaign.icp_name}`).join('; ')}`,
+          listCampaignsEndpoint.response,
+          await listCampaigns({ orgId }),
+          (body) =>
+            `${body.campaigns.length} campaigns: ${body.campaigns.map((campaign) => `${campaign.id} ${campaign.icp_name}`).join('; ')}`,
         );
       }),
   );
@@ -140,12 +154,11 @@ export function createMcpServer(orgId: number): McpServer {
     },
     (input) =>
       tool(async () => {
-        const detail = getCampaignEndpoint.response.parse(
-          toCampaignDetail(await getCampaign(orgId, input.campaign_id)),
-        );
         return result(
-          detail,
-          `Campaign ${detail.id} ${detail.icp_name}: ${detail.stats.sent} sent, ${detail.stats.opened} opened, ${detail.contacts.replied} replied`,
+          getCampaignEndpoint.response,
+          await getCampaign({ orgId, path: { id: input.campaign_id } }),
+          (detail) =>
+            `Campaign ${detail.id} ${detail.icp_name}: ${detail.stats.sent} sent, ${detail.stats.opened} opened, ${detail.contacts.replied} replied`,
         );
       }),
   );
@@ -165,13 +178,15 @@ export function createMcpServer(orgId: number): McpServer {
     },
     (input) =>
       tool(async () => {
-        const body = listCampaignAccountsEndpoint.response.parse({
-          accounts: await listCampaignAccounts(orgId, input.campaign_id, {
-            from: input.from,
-            take: input.take,
+        return result(
+          listCampaignAccountsEndpoint.response,
+          await listCampaignAccounts({
+            orgId,
+            path: { id: input.campaign_id },
+            query: { from: input.from, take: input.take },
           }),
-        });
-        return result(body, `${body.accounts.length} accounts from position ${input.from}`);
+          (body) => `${body.accounts.length} accounts from position ${input.from}`,
+        );
       }),
   );
 
@@ -191,14 +206,15 @@ export function createMcpServer(orgId: number): McpServer {
     },
     (input) =>
       tool(async () => {
-        const body = listCampaignContactsEndpoint.response.parse(
-          await listCampaignContacts(orgId, input.campaign_id, {
-            skip: input.skip,
-            take: input.take,
-            status: input.status,
+        return result(
+          listCampaignContactsEndpoint.response,
+          await listCampaignContacts({
+            orgId,
+            path: { id: input.campaign_id },
+            query: { skip: input.skip, take: input.take, status: input.status },
           }),
+          (body) => `${body.data.length} of ${body.total} contacts`,
         );
-        return result(body, `${body.data.length} of ${body.total} contacts`);
       }),
   );
 
@@ -219,16 +235,19 @@ export function createMcpServer(orgId: number): McpServer {
     },
     (input) =>
       tool(async () => {
-        const body = searchJobsEndpoint.response.parse(
-          await searchJobs(orgId, domainOf(input.domain), {
-            take: input.take,
-            cursor: input.cursor,
-            since: input.since === undefined ? undefined : new Date(input.since).toISOString(),
-          }),
-        );
         return result(
-          body,
-          `${body.jobs.length} jobs at ${body.domain}${body.next ? `; next cursor ${body.next}` : '; last page'}`,
+          searchJobsEndpoint.response,
+          await searchJobs({
+            orgId,
+            path: { domain: domainOf(input.domain) },
+            query: {
+              take: input.take,
+              cursor: input.cursor,
+              since: input.since === undefined ? undefined : dateTimeQuery.parse(input.since),
+            },
+          }),
+          (body) =>
+            `${body.jobs.length} jobs at ${body.domain}${body.next ? `; next cursor ${body.next}` : '; last page'}`,
         );
       }),
   );
@@ -245,15 +264,12 @@ export function createMcpServer(orgId: number): McpServer {
     },
     (input) =>
       tool(async () => {
-        const body = checkEligibilityEndpoint.response.parse(
-          await checkEligibility(
-            orgId,
-            input.campaign_id,
-            [...new Set(input.emails.map(normalizeEmail))],
-            input,
-          ),
+        const { campaign_id, ...body } = input;
+        return result(
+          checkEligibilityEndpoint.response,
+          await checkEligibility({ orgId, path: { id: campaign_id }, body }),
+          (checked) => `${checked.summary.eligible} of ${checked.summary.total} eligible`,
         );
-        return result(body, `${body.summary.eligible} of ${body.summary.total} eligible`);
       }),
   );
 
@@ -269,10 +285,11 @@ export function createMcpServer(orgId: number): McpServer {
     },
     () =>
       tool(async () => {
-        const body = analyticsOverviewEndpoint.response.parse(await getAnalyticsOverview(orgId));
         return result(
-          body,
-          `${body.total_campaigns} campaigns, ${body.total_contacts_sent} contacts sent, ${body.total_contacts_replied} replied`,
+          analyticsOverviewEndpoint.response,
+          await getAnalyticsOverview({ orgId }),
+          (body) =>
+            `${body.total_campaigns} campaigns, ${body.total_contacts_sent} contacts sent, ${body.total_contacts_replied} replied`,
         );
       }),
   );

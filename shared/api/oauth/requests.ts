@@ -1,19 +1,12 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { jsonResponse } from '#api/http/endpoint.ts';
 import { PayloadTooLargeError } from '#api/http/errors.ts';
+import { bodyText, headerOf } from '#api/http/request.ts';
 
 /** Request parsing and responses of the OAuth endpoints, which speak RFC 6749, not `{message}` JSON. */
 
 /** The largest token or consent request body read: far more than any OAuth request needs. */
 export const MAX_PARAMETER_BODY_BYTES = 16 * 1024;
-
-const headerOf = (event: APIGatewayProxyEvent, wanted: string): string | undefined =>
-  Object.entries(event.headers ?? {}).find(([name]) => name.toLowerCase() === wanted)?.[1];
-
-const bodyText = (event: APIGatewayProxyEvent): string =>
-  event.body && event.isBase64Encoded
-    ? Buffer.from(event.body, 'base64').toString('utf8')
-    : (event.body ?? '');
 
 /** Whether a POST body is over MAX_PARAMETER_BODY_BYTES. */
 export const parameterBodyTooLarge = (event: APIGatewayProxyEvent): boolean =>
@@ -36,7 +29,7 @@ export function requestParameters(event: APIGatewayProxyEvent): Record<string, s
     throw new PayloadTooLargeError(`Request body over ${MAX_PARAMETER_BODY_BYTES / 1024} KiB`);
   }
   const raw = bodyText(event);
-  if ((headerOf(event, 'content-type') ?? '').includes('application/json')) {
+  if ((headerOf(event.headers, 'content-type') ?? '').includes('application/json')) {
     try {
       const parsed = JSON.parse(raw) as unknown;
       if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
@@ -85,7 +78,7 @@ export function clientAuthentication(
   event: APIGatewayProxyEvent,
   parameters: Record<string, string>,
 ): ClientAuthentication {
-  const basic = /^Basic\s+(\S+)$/i.exec(headerOf(event, 'authorization') ?? '')?.[1];
+  const basic = /^Basic\s+(\S+)$/i.exec(headerOf(event.headers, 'authorization') ?? '')?.[1];
   if (basic !== undefined) {
     const credentials = basicCredentials(basic);
     const bodyNamesAnother =

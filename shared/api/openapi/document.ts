@@ -56,7 +56,7 @@ import {
  */
 
 export const OPENAPI_VERSION = '3.1.1';
-/** The interface description's version (spec §9). */
+/** The interface description's version: the spec gives 1.0.0 for `/public/v1` (`icp_id` deprecated). */
 export const API_VERSION = '1.0.0';
 
 export interface OpenApiDocument {
@@ -79,7 +79,7 @@ interface ComponentMeta {
   description?: string;
 }
 
-/** Named response-side schemas: the spec's resources (§2) and what else several operations share. */
+/** Named response-side schemas: the API's resources and what else several operations share. */
 const RESPONSE_COMPONENTS: [z.ZodType, string, string][] = [
   [
     errorBody,
@@ -101,8 +101,16 @@ const RESPONSE_COMPONENTS: [z.ZodType, string, string][] = [
   [campaignContact, 'CampaignContact', 'A contact in one of the campaign’s sequences (an assignment).'],
   [campaignMessage, 'CampaignMessage', 'A message sent, received or forwarded in a campaign’s sequence.'],
   [analyticsOverview, 'AnalyticsOverview', 'Counts over all the organization’s campaigns.'],
-  [pushContactsEndpoint.response, 'UpsertResult', 'What a raw push did (spec §2).'],
-  [checkEligibilityEndpoint.response, 'EligibilityCheckResult', 'The dry run’s verdicts (spec §2).'],
+  [
+    pushContactsEndpoint.response,
+    'UpsertResult',
+    'What a raw push did: counts, the new assignment ids, skipped contacts with their reasons, and errors.',
+  ],
+  [
+    checkEligibilityEndpoint.response,
+    'EligibilityCheckResult',
+    'The dry run’s verdicts: one per email, with its reasons, and a summary counting each.',
+  ],
   [webhookSubscription, 'WebhookSubscription', 'A webhook subscription; its secret is never shown again.'],
   [webhookWithSecret, 'WebhookSubscriptionWithSecret', 'A subscription with its signing secret (`whsec_…`).'],
   [

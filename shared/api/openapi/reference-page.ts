@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { NotFoundError } from '#api/http/errors.ts';
 import { SWAGGER_UI_FILES } from '#definitions/swagger-ui.ts';
+import { escapeHtml } from '#platform/html.ts';
 
 /**
  * The API reference page at `GET /docs`: Swagger UI from the project's own
@@ -57,11 +58,9 @@ function contentSecurityPolicy(base: string): string {
   ].join('; ');
 }
 
-const escapeAttribute = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
-
 /** `GET /docs`: the reference page of the deployment at `base`. */
 export function referencePage(base: string): APIGatewayProxyResult {
-  const asset = (name: string) => escapeAttribute(`${base}/docs/${name}`);
+  const asset = (name: string) => escapeHtml(`${base}/docs/${name}`);
   return {
     statusCode: 200,
     headers: {
