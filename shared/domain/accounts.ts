@@ -1,12 +1,9 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { tableName } from '#platform/config.ts';
-import { dynamo } from '#platform/dynamodb-client.ts';
 import type { AccountInput } from '#schemas/import.ts';
 import type { Account, Signal } from '#schemas/resources.ts';
-import { batchGet } from '#store/batch.ts';
-import { keys } from '#store/keys.ts';
-import { queryAll, queryFirst } from '#store/query.ts';
-import { addCounters, type TransactItem, TransactionConflictError, transact } from '#store/transactions.ts';
+import { type AccountRecord, accounts, type QualificationRecord } from '#store/accounts.ts';
+import { campaigns } from '#store/campaigns.ts';
+import { retryOnConflict } from '#store/conflicts.ts';
+import { type TransactItem, TransactionConflictError, transact } from '#store/transactions.ts';
 import { getCampaign } from './campaigns.ts';
 import { AccountNotFound, AlreadyTaken, QualificationTargetMissing } from './errors.ts';
 import type { NewOpportunity } from './webhook-events.ts';
@@ -18,52 +15,8 @@ import type { NewOpportunity } from './webhook-events.ts';
  * account is excluded; the campaign keeps how many accounts it lists.
  */
 
-/** An account as stored. */
-export interface AccountRecord {
-  accountId: number;
-  name?: string;
-  domain: string;
-  website?: string;
-  linkedinUrl?: string;
-  score: number;
-  signals: Signal[];
-  excluded: boolean;
-}
-
-/** An account's qualification into a campaign. */
-export interface QualificationRecord {
-  campaignId: number;
-  accountId: number;
-  score: number;
-  signals: Signal[];
-  listed: boolean;
-  /** Newly listed and not yet announced in a New Opportunities event (shared/domain/webhook-events.ts). */
-  newOpportunity: boolean;
-}
-
-function toAccountRecord(item: Record<string, unknown>): AccountRecord {
-  return {
-    accountId: item.accountId as number,
-    name: item.name as string | undefined,
-    domain: item.domain as string,
-    website: item.website as string | undefined,
-    linkedinUrl: item.linkedinUrl as string | undefined,
-    score: Number(item.score ?? 0),
-    signals: (item.signals as Signal[]) ?? [],
-    excluded: item.excluded === true,
-  };
-}
-
-function toQualificationRecord(item: Record<string, unknown>): QualificationRecord {
-  return {
-    campaignId: item.campaignId as number,
-    accountId: item.accountId as number,
-    score: Number(item.score ?? 0),
-    signals: (item.signals as Signal[]) ?? [],
-    listed: typeof item.gsi1pk === 'string',
-    newOpportunity: item.newOpportunity === true,
-  };
-}
+/** An account and its qualification into a campaign, as stored (shared/store/accounts.ts). */
+export type { AccountRecord, QualificationRecord };
 
 /** The Account resource. */
 export function toAccount(record: AccountRecord, signals: Signal[] = record.signals): Account {
@@ -83,26 +36,12 @@ export async function getAccountWithQualifications(
   orgId: number,
   accountId: number,
 ): Promise<{ account: AccountRecord; qualifications: QualificationRecord[] } | null> {
-  const { pk } = keys.account(orgId, accountId);
-  const items = await queryAll({
-    KeyConditionExpression: 'pk = :pk',
-    ExpressionAttributeValues: { ':pk': pk },
-    ConsistentRead: true,
-  });
-  const accountItem = items.find((item) => item.sk === 'ACCOUNT');
-  if (!accountItem) return null;
-  return {
-    account: toAccountRecord(accountItem),
-    qualifications: items.filter((item) => item.sk !== 'ACCOUNT').map(toQualificationRecord),
-  };
+  return accounts.getWithQualifications(orgId, accountId);
 }
 
 /** The id of the organization's account with a (normalized) domain, or null. */
 export async function accountIdByDomain(orgId: number, domain: string): Promise<number | null> {
-  const { Item } = await dynamo.send(
-    new GetCommand({ TableName: tableName(), Key: keys.accountDomain(orgId, domain) }),
-  );
-  return typeof Item?.accountId === 'number' ? Item.accountId : null;
+  return accounts.idByDomain(orgId, domain);
 }
 
 /** Signals by name, keeping the highest-scoring one of each name. */
@@ -113,26 +52,6 @@ function mergeSignals(lists: Signal[][]): Signal[] {
     if (!existing || signal.score > existing.score) byName.set(signal.name, signal);
   }
   return [...byName.values()];
-}
-
-function qualificationItem(orgId: number, qualification: QualificationRecord) {
-  return {
-    ...keys.campaignAccount(orgId, qualification.campaignId, qualification.accountId),
-    ...(qualification.listed &&
-      keys.campaignAccountRanking(
-        orgId,
-        qualification.campaignId,
-        qualification.score,
-        qualification.accountId,
-      )),
-    type: 'campaignAccount',
-    orgId,
-    campaignId: qualification.campaignId,
-    accountId: qualification.accountId,
-    score: qualification.score,
-    signals: qualification.signals,
-    ...(qualification.newOpportunity && { newOpportunity: true }),
-  };
 }
 
 /**
@@ -152,102 +71,86 @@ export async function upsertAccount(
   excluded: boolean,
   options: { emitEvents?: boolean } = {},
 ): Promise<{ newOpportunities: NewOpportunity[] }> {
-  for (let attempt = 0; ; attempt++) {
-    const existing = await getAccountWithQualifications(orgId, input.id);
-    const known = new Map(
-      existing?.qualifications.map((qualification) => [qualification.campaignId, qualification]),
-    );
-    const isExcluded = excluded || existing?.account.excluded === true;
-    const score = input.score ?? Math.max(0, ...input.campaigns.map((campaign) => campaign.score));
-    const signals = input.signals ?? mergeSignals(input.campaigns.map((campaign) => campaign.signals));
-    const writes: TransactItem[] = [
-      {
-        Put: {
-          TableName: tableName(),
-          Item: {
-            ...keys.accountDomain(orgId, input.domain),
-            type: 'accountDomain',
-            orgId,
-            accountId: input.id,
-          },
-          ConditionExpression: 'attribute_not_exists(pk) OR accountId = :id',
-          ExpressionAttributeValues: { ':id': input.id },
-        },
-      },
-      {
-        Put: {
-          TableName: tableName(),
-          Item: {
-            ...keys.account(orgId, input.id),
-            type: 'account',
-            orgId,
-            accountId: input.id,
-            name: input.name,
-            domain: input.domain,
-            website: input.website,
-            linkedinUrl: input['linkedin-url'],
-            score,
-            signals,
-            excluded: isExcluded,
-          },
-        },
-      },
-    ];
-    const newOpportunities: NewOpportunity[] = [];
-    for (const campaign of input.campaigns) {
-      const previous = known.get(campaign.campaign_id);
-      const listed = !isExcluded;
-      const newlyListed = listed && !previous?.listed;
-      const qualification: QualificationRecord = {
-        campaignId: campaign.campaign_id,
-        accountId: input.id,
-        score: campaign.score,
-        signals: campaign.signals,
-        listed,
-        newOpportunity:
-          listed && (previous?.newOpportunity === true || (newlyListed && options.emitEvents === true)),
-      };
-      writes.push({ Put: { TableName: tableName(), Item: qualificationItem(orgId, qualification) } });
-      if (qualification.newOpportunity && options.emitEvents) {
-        newOpportunities.push({
-          campaignId: campaign.campaign_id,
-          account: toAccount(
-            {
-              accountId: input.id,
-              name: input.name,
-              domain: input.domain,
-              website: input.website,
-              linkedinUrl: input['linkedin-url'],
-              score: campaign.score,
-              signals: campaign.signals,
-              excluded: false,
-            },
-            campaign.signals,
-          ),
-        });
-      }
-      writes.push(
-        addCounters(keys.campaign(orgId, campaign.campaign_id), newlyListed ? { accountsCount: 1 } : {}, {
-          mustExist: true,
-        })!,
+  // A transaction cancelled by a concurrent one on the same items is tried again, reading afresh, at once.
+  return retryOnConflict(
+    async () => {
+      const existing = await getAccountWithQualifications(orgId, input.id);
+      const known = new Map(
+        existing?.qualifications.map((qualification) => [qualification.campaignId, qualification]),
       );
-    }
-    try {
-      await transact(writes);
-      return { newOpportunities };
-    } catch (error) {
-      if (!(error instanceof TransactionConflictError)) throw error;
-      if (error.failedConditions.includes(0)) {
-        throw new AlreadyTaken(`Domain ${input.domain} already belongs to another account`);
-      }
-      if (error.failedConditions.length > 0) {
-        throw new QualificationTargetMissing(
-          `Account ${input.id} is qualified into a campaign that does not exist`,
+      const isExcluded = excluded || existing?.account.excluded === true;
+      const score = input.score ?? Math.max(0, ...input.campaigns.map((campaign) => campaign.score));
+      const signals = input.signals ?? mergeSignals(input.campaigns.map((campaign) => campaign.signals));
+      const writes: TransactItem[] = [
+        accounts.claimDomain(orgId, input.domain, input.id),
+        accounts.put(orgId, {
+          accountId: input.id,
+          name: input.name,
+          domain: input.domain,
+          website: input.website,
+          linkedinUrl: input['linkedin-url'],
+          score,
+          signals,
+          excluded: isExcluded,
+        }),
+      ];
+      const newOpportunities: NewOpportunity[] = [];
+      for (const campaign of input.campaigns) {
+        const previous = known.get(campaign.campaign_id);
+        const listed = !isExcluded;
+        const newlyListed = listed && !previous?.listed;
+        const qualification: QualificationRecord = {
+          campaignId: campaign.campaign_id,
+          accountId: input.id,
+          score: campaign.score,
+          signals: campaign.signals,
+          listed,
+          newOpportunity:
+            listed && (previous?.newOpportunity === true || (newlyListed && options.emitEvents === true)),
+        };
+        writes.push(accounts.putQualification(orgId, qualification));
+        if (qualification.newOpportunity && options.emitEvents) {
+          newOpportunities.push({
+            campaignId: campaign.campaign_id,
+            account: toAccount(
+              {
+                accountId: input.id,
+                name: input.name,
+                domain: input.domain,
+                website: input.website,
+                linkedinUrl: input['linkedin-url'],
+                score: campaign.score,
+                signals: campaign.signals,
+                excluded: false,
+              },
+              campaign.signals,
+            ),
+          });
+        }
+        writes.push(
+          campaigns.counters(orgId, campaign.campaign_id, newlyListed ? { accountsCount: 1 } : {}, {
+            mustExist: true,
+          })!,
         );
       }
-      if (attempt >= 5) throw error;
-    }
-  }
+      try {
+        await transact(writes);
+        return { newOpportunities };
+      } catch (error) {
+        if (!(error instanceof TransactionConflictError)) throw error;
+        if (error.failedConditions.includes(0)) {
+          throw new AlreadyTaken(`Domain ${input.domain} already belongs to another account`);
+        }
+        if (error.failedConditions.length > 0) {
+          throw new QualificationTargetMissing(
+            `Account ${input.id} is qualified into a campaign that does not exist`,
+          );
+        }
+        throw error;
+      }
+    },
+    { attempts: 6, baseDelayMs: 0 },
+  );
 }
 
 /**
@@ -260,27 +163,11 @@ export async function excludeAccountByDomain(orgId: number, domain: string): Pro
   if (accountId === null) return;
   const state = await getAccountWithQualifications(orgId, accountId);
   if (!state || state.account.excluded) return;
-  const writes: TransactItem[] = [
-    {
-      Update: {
-        TableName: tableName(),
-        Key: keys.account(orgId, accountId),
-        UpdateExpression: 'SET excluded = :true',
-        ConditionExpression: 'excluded = :false',
-        ExpressionAttributeValues: { ':true': true, ':false': false },
-      },
-    },
-  ];
+  const writes: TransactItem[] = [accounts.markExcluded(orgId, accountId)];
   for (const qualification of state.qualifications.filter((candidate) => candidate.listed)) {
     writes.push(
-      {
-        Update: {
-          TableName: tableName(),
-          Key: keys.campaignAccount(orgId, qualification.campaignId, accountId),
-          UpdateExpression: 'REMOVE gsi1pk, gsi1sk',
-        },
-      },
-      addCounters(keys.campaign(orgId, qualification.campaignId), { accountsCount: -1 })!,
+      accounts.unlist(orgId, qualification.campaignId, accountId),
+      campaigns.counters(orgId, qualification.campaignId, { accountsCount: -1 })!,
     );
   }
   try {
@@ -304,30 +191,17 @@ export async function listCampaignAccounts(
 ): Promise<Account[]> {
   const campaign = await getCampaign(orgId, campaignId);
   if (options.from >= campaign.accountsCount) return [];
-  const ranking = (
-    await queryFirst(
-      'gsi1',
-      keys.campaignAccountsIndex(orgId, campaignId).gsi1pk,
-      options.from + options.take,
-      'ascending',
-    )
-  )
-    .slice(options.from)
-    .map(toQualificationRecord);
-  const accounts = await getAccounts(
+  const ranking = (await accounts.firstOfRanking(orgId, campaignId, options.from + options.take)).slice(
+    options.from,
+  );
+  const listed = await accounts.getMany(
     orgId,
     ranking.map((qualification) => qualification.accountId),
   );
   return ranking.flatMap((qualification) => {
-    const record = accounts.get(qualification.accountId);
+    const record = listed.get(qualification.accountId);
     return record ? [toAccount({ ...record, score: qualification.score }, qualification.signals)] : [];
   });
-}
-
-/** Reads accounts by id. */
-async function getAccounts(orgId: number, accountIds: number[]): Promise<Map<number, AccountRecord>> {
-  const items = await batchGet(accountIds.map((id) => keys.account(orgId, id)));
-  return new Map(items.map((item) => [item.accountId as number, toAccountRecord(item)]));
 }
 
 /**
@@ -348,11 +222,8 @@ export async function lookupAccount(
   if (accountId === null || (query.id !== undefined && query.id !== accountId)) {
     throw new AccountNotFound(what);
   }
-  const { Item } = await dynamo.send(
-    new GetCommand({ TableName: tableName(), Key: keys.account(orgId, accountId) }),
-  );
-  if (!Item) throw new AccountNotFound(what);
-  const record = toAccountRecord(Item);
+  const record = await accounts.get(orgId, accountId);
+  if (!record) throw new AccountNotFound(what);
   const wanted = campaign ? new Set(campaign.signals) : null;
   return toAccount(
     record,

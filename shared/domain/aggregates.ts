@@ -1,4 +1,10 @@
 import type { AssignmentStatus } from '#schemas/resources.ts';
+import { CAMPAIGN_COUNTERS, type CampaignCounter, type CampaignCounts } from '#store/campaigns.ts';
+import {
+  ORGANIZATION_COUNTERS,
+  type OrganizationCounter,
+  type OrganizationCounts,
+} from '#store/organizations.ts';
 
 /**
  * The aggregates reads need, and how each assignment contributes to them.
@@ -17,37 +23,9 @@ export interface AssignmentFacts {
   contactBlocked: boolean;
 }
 
-/** Counter attributes of a campaign item (ARCHITECTURE §4, CampaignSummary.stats and CampaignDetail.contacts). */
-export const CAMPAIGN_COUNTERS = [
-  'statSent',
-  'statOpened',
-  'statClicked',
-  'statBounced',
-  'statUnsubscribed',
-  'statBlocked',
-  'statusPendingApproval',
-  'statusScheduled',
-  'statusInProgress',
-  'statusCompleted',
-  'statusReplied',
-  'statusBounced',
-  'statusUnsubscribed',
-] as const;
-export type CampaignCounter = (typeof CAMPAIGN_COUNTERS)[number];
-
-/** Counter attributes of the organization's analytics item (AnalyticsOverview). */
-export const ORGANIZATION_COUNTERS = [
-  'totalContactsSent',
-  'totalContactsOpened',
-  'totalContactsReplied',
-  'totalContactsScheduled',
-  'totalBounced',
-  'totalUnsubscribed',
-] as const;
-export type OrganizationCounter = (typeof ORGANIZATION_COUNTERS)[number];
-
-export type CampaignCounts = Record<CampaignCounter, number>;
-export type OrganizationCounts = Record<OrganizationCounter, number>;
+export type { CampaignCounter, CampaignCounts, OrganizationCounter, OrganizationCounts };
+/** The counter attributes are the stores' (the campaign item's and the analytics item's). */
+export { CAMPAIGN_COUNTERS, ORGANIZATION_COUNTERS };
 
 const STATUS_COUNTER: Record<AssignmentStatus, CampaignCounter> = {
   'pending-approval': 'statusPendingApproval',

@@ -1,11 +1,7 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { tableName } from '#platform/config.ts';
-import { dynamo } from '#platform/dynamodb-client.ts';
+import { randomBytes } from 'node:crypto';
+import { hashSecret } from '#platform/secret-hash.ts';
+import { type ApiKeyItem, apiKeys } from '#store/api-keys.ts';
 import { allocateId } from '#store/ids.ts';
-import { keys } from '#store/keys.ts';
-import { queryAll } from '#store/query.ts';
 import { ApiKeyNotFound } from './errors.ts';
 import { putForOrganization } from './organizations.ts';
 
@@ -37,8 +33,6 @@ export interface ApiKeyIdentity {
   keyId: number;
 }
 
-const hashSecret = (secret: string): string => createHash('sha256').update(secret).digest('hex');
-
 /** Splits a presented key into organization id and secret; null when it has the wrong shape. */
 export function parseApiKey(raw: string | undefined): { orgId: number; secret: string } | null {
   if (raw === undefined || raw.length > 64) return null;
@@ -53,13 +47,10 @@ export function parseApiKey(raw: string | undefined): { orgId: number; secret: s
 export async function createApiKey(orgId: number): Promise<{ keyId: number; apiKey: string }> {
   const keyId = await allocateId('apiKey');
   const secret = randomBytes(SECRET_BYTES).toString('base64url');
-  await putForOrganization(orgId, {
-    ...keys.apiKey(hashSecret(secret), orgId, keyId),
-    type: 'apiKey',
+  await putForOrganization(
     orgId,
-    keyId,
-    createdAt: new Date().toISOString(),
-  });
+    apiKeys.putNew({ secretHash: hashSecret(secret), orgId, keyId, createdAt: new Date().toISOString() }),
+  );
   return { keyId, apiKey: `${orgId}.${secret}` };
 }
 
@@ -71,12 +62,10 @@ export async function verifyApiKey(raw: string | undefined): Promise<ApiKeyIdent
   const parsed = parseApiKey(raw);
   if (!parsed) return null;
   const secretHash = hashSecret(parsed.secret);
-  const { Item } = await dynamo.send(
-    new GetCommand({ TableName: tableName(), Key: keys.apiKeyLookup(secretHash) }),
-  );
-  if (!Item || Item.orgId !== parsed.orgId || Item.revokedAt) return null;
-  const identity = { orgId: Item.orgId as number, keyId: Item.keyId as number };
-  const lastUsedAt = typeof Item.lastUsedAt === 'string' ? Date.parse(Item.lastUsedAt) : 0;
+  const item = await apiKeys.getBySecretHash(secretHash);
+  if (!item || item.orgId !== parsed.orgId || item.revokedAt) return null;
+  const identity = { orgId: item.orgId, keyId: item.keyId };
+  const lastUsedAt = item.lastUsedAt !== null ? Date.parse(item.lastUsedAt) : 0;
   if (Date.now() - lastUsedAt >= LAST_USED_RESOLUTION_MS) await touchLastUsed(secretHash);
   return identity;
 }
@@ -84,69 +73,29 @@ export async function verifyApiKey(raw: string | undefined): Promise<ApiKeyIdent
 /** Records the last-used time, at most once per resolution window across all instances. */
 async function touchLastUsed(secretHash: string): Promise<void> {
   const now = Date.now();
-  try {
-    await dynamo.send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.apiKeyLookup(secretHash),
-        UpdateExpression: 'SET lastUsedAt = :now',
-        ConditionExpression:
-          'attribute_exists(pk) AND (attribute_not_exists(lastUsedAt) OR lastUsedAt < :cutoff)',
-        ExpressionAttributeValues: {
-          ':now': new Date(now).toISOString(),
-          ':cutoff': new Date(now - LAST_USED_RESOLUTION_MS).toISOString(),
-        },
-      }),
-    );
-  } catch (error) {
-    // Another instance wrote it within the window: nothing to do.
-    if (!(error instanceof ConditionalCheckFailedException)) throw error;
-  }
+  // False when another instance wrote it within the window: nothing to do.
+  await apiKeys.touchLastUsed(
+    secretHash,
+    new Date(now).toISOString(),
+    new Date(now - LAST_USED_RESOLUTION_MS).toISOString(),
+  );
 }
+
+const summaryOf = (item: ApiKeyItem): ApiKeySummary => ({
+  keyId: item.keyId,
+  createdAt: item.createdAt,
+  lastUsedAt: item.lastUsedAt,
+  revokedAt: item.revokedAt,
+});
 
 /** Lists an organization's keys, oldest first, without secrets. */
 export async function listApiKeys(orgId: number): Promise<ApiKeySummary[]> {
-  const items = await queryAll({
-    IndexName: 'gsi1',
-    KeyConditionExpression: 'gsi1pk = :pk',
-    ExpressionAttributeValues: { ':pk': keys.apiKeysOfOrganization(orgId).gsi1pk },
-  });
-  return items.map((item) => ({
-    keyId: item.keyId as number,
-    createdAt: item.createdAt as string,
-    lastUsedAt: (item.lastUsedAt as string | undefined) ?? null,
-    revokedAt: (item.revokedAt as string | undefined) ?? null,
-  }));
+  return (await apiKeys.listOfOrganization(orgId)).map(summaryOf);
 }
 
 /** Revokes one of an organization's keys; revoking twice keeps the first revocation time. */
 export async function revokeApiKey(orgId: number, keyId: number): Promise<ApiKeySummary> {
-  const { Items } = await dynamo.send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk = :sk',
-      ExpressionAttributeValues: {
-        ':pk': keys.apiKeyInOrganization(orgId, keyId).gsi1pk,
-        ':sk': keys.apiKeyInOrganization(orgId, keyId).gsi1sk,
-      },
-    }),
-  );
-  const item = Items?.[0];
+  const item = await apiKeys.findInOrganization(orgId, keyId);
   if (!item) throw new ApiKeyNotFound(orgId, keyId);
-  const { Attributes } = await dynamo.send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: { pk: item.pk, sk: item.sk },
-      UpdateExpression: 'SET revokedAt = if_not_exists(revokedAt, :now)',
-      ExpressionAttributeValues: { ':now': new Date().toISOString() },
-      ReturnValues: 'ALL_NEW',
-    }),
-  );
-  return {
-    keyId,
-    createdAt: Attributes?.createdAt,
-    lastUsedAt: Attributes?.lastUsedAt ?? null,
-    revokedAt: Attributes?.revokedAt ?? null,
-  };
+  return summaryOf(await apiKeys.revoke(item, new Date().toISOString()));
 }

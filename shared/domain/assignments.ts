@@ -1,12 +1,12 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { tableName } from '#platform/config.ts';
-import { dynamo } from '#platform/dynamodb-client.ts';
-import type { SequenceInput } from '#schemas/import.ts';
-import type { AssignmentStatus, CampaignContact, ContactFields } from '#schemas/resources.ts';
+import type { AssignmentStatus, CampaignContact } from '#schemas/resources.ts';
 import type { SnippetVariables } from '#schemas/variables.ts';
-import { keys } from '#store/keys.ts';
+import { type AssignmentRecord, assignments } from '#store/assignments.ts';
+import type { SequenceRef } from '#store/campaigns.ts';
+import { campaigns } from '#store/campaigns.ts';
+import { conflictDelay, retryOnConflict } from '#store/conflicts.ts';
+import { type ContactAssignmentEntry, type ContactRecord, contactKey, contacts } from '#store/contacts.ts';
+import { organizations } from '#store/organizations.ts';
 import {
-  addCounters,
   MAX_TRANSACTION_ITEMS,
   type TransactItem,
   TransactionConflictError,
@@ -19,15 +19,7 @@ import {
   type CampaignCounts,
   type OrganizationCounts,
 } from './aggregates.ts';
-import {
-  type ContactAssignmentEntry,
-  type ContactRecord,
-  contactFieldsOf,
-  contactKey,
-  ELIGIBILITY_CHANGE,
-  eligibilityUnchanged,
-  getContact,
-} from './contacts.ts';
+import { getContact } from './contacts.ts';
 import { AssignmentNotFound, CampaignNotFound } from './errors.ts';
 
 /**
@@ -40,35 +32,13 @@ import { AssignmentNotFound, CampaignNotFound } from './errors.ts';
  * the same contact at once only one acts on that judgement.
  */
 
-/** An assignment as stored. */
-export interface AssignmentRecord extends AssignmentFacts {
-  orgId: number;
-  assignmentId: number;
-  campaignId: number;
-  sequenceId: number;
-  channel: SequenceInput['channel'];
-  provider: SequenceInput['provider'];
-  contact: ContactFields;
-  createdAt: string;
-  approvedAt: string | null;
-  sequencedAt: string | null;
-  completedAt: string | null;
-  bouncedAt: string | null;
-  unsubscribedAt: string | null;
-  variables: SnippetVariables;
-  /** The mailbox that last wrote to the contact, and that message (for reply threading). */
-  lastSenderEmail: string | null;
-  lastMessageId: number | null;
-  lastMessageAt: string | null;
-  /** The newest subject in the thread (replies answer it). */
-  lastSubject: string | null;
-  version: number;
-}
+/** An assignment as stored (shared/store/assignments.ts). */
+export type { AssignmentRecord };
 
 /** What creating an assignment needs. */
 export interface NewAssignment {
   assignmentId: number;
-  sequence: SequenceInput;
+  sequence: SequenceRef;
   contact: ContactRecord;
   status: AssignmentStatus;
   createdAt: string;
@@ -78,36 +48,6 @@ export interface NewAssignment {
   bouncedAt?: string | null;
   unsubscribedAt?: string | null;
   variables?: SnippetVariables;
-}
-
-/** A stored assignment item as a record. */
-export function toAssignmentRecord(item: Record<string, unknown>): AssignmentRecord {
-  return {
-    orgId: item.orgId as number,
-    assignmentId: item.assignmentId as number,
-    campaignId: item.campaignId as number,
-    sequenceId: item.sequenceId as number,
-    channel: item.channel as AssignmentRecord['channel'],
-    provider: item.provider as AssignmentRecord['provider'],
-    contact: contactFieldsOf((item.contact as Record<string, unknown>) ?? {}),
-    status: item.status as AssignmentStatus,
-    createdAt: item.createdAt as string,
-    approvedAt: (item.approvedAt as string | null) ?? null,
-    sequencedAt: (item.sequencedAt as string | null) ?? null,
-    completedAt: (item.completedAt as string | null) ?? null,
-    bouncedAt: (item.bouncedAt as string | null) ?? null,
-    unsubscribedAt: (item.unsubscribedAt as string | null) ?? null,
-    variables: new Map(Object.entries((item.variables as Record<string, string> | undefined) ?? {})),
-    sentCount: Number(item.sentCount ?? 0),
-    openCount: Number(item.openCount ?? 0),
-    clickCount: Number(item.clickCount ?? 0),
-    contactBlocked: item.contactBlocked === true,
-    lastSenderEmail: (item.lastSenderEmail as string | null) ?? null,
-    lastMessageId: (item.lastMessageId as number | null) ?? null,
-    lastMessageAt: (item.lastMessageAt as string | null) ?? null,
-    lastSubject: (item.lastSubject as string | null) ?? null,
-    version: Number(item.version ?? 0),
-  };
 }
 
 /** The facts of a record that the counters depend on. */
@@ -150,44 +90,9 @@ export const summaryEntry = (record: {
 
 /** Reads one of the organization's assignments (consistently); another organization's is not found. */
 export async function getAssignment(orgId: number, assignmentId: number): Promise<AssignmentRecord> {
-  const { Item } = await dynamo.send(
-    new GetCommand({
-      TableName: tableName(),
-      Key: keys.assignment(orgId, assignmentId),
-      ConsistentRead: true,
-    }),
-  );
-  if (!Item) throw new AssignmentNotFound(assignmentId);
-  return toAssignmentRecord(Item);
-}
-
-function assignmentItem(orgId: number, campaignId: number, input: NewAssignment): Record<string, unknown> {
-  return {
-    ...keys.assignment(orgId, input.assignmentId),
-    ...keys.assignmentListing(orgId, campaignId, input.status, input.createdAt, input.assignmentId),
-    type: 'assignment',
-    orgId,
-    assignmentId: input.assignmentId,
-    campaignId,
-    sequenceId: input.sequence.id,
-    channel: input.sequence.channel,
-    provider: input.sequence.provider,
-    contact: contactFieldsOf(input.contact as unknown as Record<string, unknown>),
-    status: input.status,
-    createdAt: input.createdAt,
-    approvedAt: input.approvedAt ?? null,
-    sequencedAt: input.sequencedAt ?? null,
-    completedAt: input.completedAt ?? null,
-    bouncedAt: input.bouncedAt ?? null,
-    unsubscribedAt: input.unsubscribedAt ?? null,
-    // A Map, so that names like `constructor` reach the marshaller as names, not as a prototype lookup.
-    variables: input.variables ?? new Map(),
-    sentCount: 0,
-    openCount: 0,
-    clickCount: 0,
-    contactBlocked: input.contact.blocked,
-    version: 1,
-  };
+  const assignment = await assignments.get(orgId, assignmentId);
+  if (!assignment) throw new AssignmentNotFound(assignmentId);
+  return assignment;
 }
 
 const ITEMS_PER_ASSIGNMENT = 2;
@@ -203,10 +108,11 @@ export type CreateOutcome =
 
 /** How often a transaction cancelled by concurrent ones (no condition failed) is tried again. */
 export const MAX_CONFLICT_RETRIES = 6;
+/** The first wait before such a retry is random up to this long, doubling with each retry. */
+const CONFLICT_BASE_DELAY_MS = 10;
 
 /** Waits a random while, growing with the attempt, so that transactions that collided spread out. */
-export const backoff = (attempt: number): Promise<void> =>
-  new Promise((resolve) => setTimeout(resolve, 10 * 2 ** attempt * Math.random()));
+export const backoff = (attempt: number): Promise<void> => conflictDelay(attempt, CONFLICT_BASE_DELAY_MS);
 
 function chunkWithDistinctContacts(inputs: NewAssignment[]): NewAssignment[][] {
   const chunks: NewAssignment[][] = [];
@@ -236,46 +142,48 @@ function creationWrites(
   const organizationDelta: Partial<OrganizationCounts> = {};
   const writes: TransactItem[] = [];
   for (const input of inputs) {
-    const item = assignmentItem(orgId, campaignId, input);
-    const deltas = assignmentDeltas(null, factsOf(toAssignmentRecord(item)));
+    const completedAt = input.completedAt ?? null;
+    const deltas = assignmentDeltas(null, {
+      status: input.status,
+      sentCount: 0,
+      openCount: 0,
+      clickCount: 0,
+      contactBlocked: input.contact.blocked,
+    });
     accumulate(campaignDelta, deltas.campaign);
     accumulate(organizationDelta, deltas.organization);
-    const guard = guarded ? eligibilityUnchanged(input.contact) : null;
     writes.push(
-      { Put: { TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
-      {
-        Update: {
-          TableName: tableName(),
-          Key: contactKey(orgId, input.contact),
-          UpdateExpression: `SET assignments.#assignment = :entry, sequenceAssignments.#sequence = :assignment ${ELIGIBILITY_CHANGE.update}`,
-          // The contact must still be blocked or not as read: the new assignment's `contactBlocked`
-          // and the campaign's blocked stat depend on it (a concurrent contact_blocked event).
-          ConditionExpression: `attribute_exists(pk) AND attribute_not_exists(sequenceAssignments.#sequence) AND ${
-            input.contact.blocked ? 'blocked = :true' : '(attribute_not_exists(blocked) OR blocked <> :true)'
-          }${guard ? ` AND ${guard.condition}` : ''}`,
-          ExpressionAttributeNames: {
-            '#assignment': String(input.assignmentId),
-            '#sequence': String(input.sequence.id),
-          },
-          ExpressionAttributeValues: {
-            ':entry': summaryEntry({
-              ...input,
-              campaignId,
-              sequenceId: input.sequence.id,
-              channel: input.sequence.channel,
-              completedAt: input.completedAt ?? null,
-            }),
-            ':assignment': input.assignmentId,
-            ':true': true,
-            ...ELIGIBILITY_CHANGE.values,
-            ...guard?.values,
-          },
-        },
-      },
+      assignments.putNew(orgId, {
+        assignmentId: input.assignmentId,
+        campaignId,
+        sequence: input.sequence,
+        contact: input.contact,
+        status: input.status,
+        createdAt: input.createdAt,
+        approvedAt: input.approvedAt ?? null,
+        sequencedAt: input.sequencedAt ?? null,
+        completedAt,
+        bouncedAt: input.bouncedAt ?? null,
+        unsubscribedAt: input.unsubscribedAt ?? null,
+        variables: input.variables ?? new Map(),
+      }),
+      contacts.addAssignment(
+        orgId,
+        input.contact,
+        input.assignmentId,
+        summaryEntry({
+          campaignId,
+          sequenceId: input.sequence.id,
+          channel: input.sequence.channel,
+          status: input.status,
+          completedAt,
+        }),
+        { guarded },
+      ),
     );
   }
-  writes.push(addCounters(keys.campaign(orgId, campaignId), campaignDelta, { mustExist: true })!);
-  const organizationWrite = addCounters(keys.analytics(orgId), organizationDelta);
+  writes.push(campaigns.counters(orgId, campaignId, campaignDelta, { mustExist: true })!);
+  const organizationWrite = organizations.analyticsCounters(orgId, organizationDelta);
   if (organizationWrite) writes.push(organizationWrite);
   return writes;
 }
@@ -306,8 +214,9 @@ export async function createAssignments(
 
 /**
  * One transaction for the chunk. When some of its conditions fail, those
- * assignments are settled on their own and the rest are tried again together,
- * so one lost race does not cost a transaction per assignment of the chunk.
+ * assignments are settled on their own and the rest are tried again together
+ * at once, so one lost race does not cost a transaction per assignment of the
+ * chunk; a transaction cancelled by concurrent ones is tried again shortly.
  */
 async function createChunk(
   orgId: number,
@@ -315,69 +224,72 @@ async function createChunk(
   chunk: NewAssignment[],
   guarded: boolean,
   outcomes: Map<number, CreateOutcome>,
-  attempt = 0,
 ): Promise<void> {
-  try {
-    await transact(creationWrites(orgId, campaignId, chunk, guarded));
-    for (const input of chunk)
-      outcomes.set(input.assignmentId, { outcome: 'created', assignmentId: input.assignmentId });
-    return;
-  } catch (error) {
-    if (!(error instanceof TransactionConflictError)) throw error;
-    // The writes are an assignment and its contact per input, then the counters (the campaign's first).
-    if (error.failedConditions.includes(chunk.length * ITEMS_PER_ASSIGNMENT)) {
-      throw new CampaignNotFound(campaignId);
-    }
-    const failed = new Set(error.failedConditions.map((index) => Math.floor(index / ITEMS_PER_ASSIGNMENT)));
-    if (failed.size === 0) {
-      // Cancelled by concurrent transactions on the same items (the counters): try again shortly.
-      if (attempt >= MAX_CONFLICT_RETRIES) throw error;
-      await backoff(attempt);
-      return createChunk(orgId, campaignId, chunk, guarded, outcomes, attempt + 1);
-    }
-    for (const [index, input] of chunk.entries()) {
-      if (!failed.has(index)) continue;
-      const idTaken = error.failedConditions.includes(index * ITEMS_PER_ASSIGNMENT);
-      outcomes.set(
-        input.assignmentId,
-        idTaken
-          ? { outcome: 'exists', reason: 'id-taken' }
-          : guarded
-            ? { outcome: 'contact-changed' }
-            : await createOne(orgId, campaignId, input),
-      );
-    }
-    const rest = chunk.filter((_, index) => !failed.has(index));
-    if (rest.length > 0) await createChunk(orgId, campaignId, rest, guarded, outcomes, attempt);
-  }
+  let pending = chunk;
+  await retryOnConflict(
+    async () => {
+      while (pending.length > 0) {
+        try {
+          await transact(creationWrites(orgId, campaignId, pending, guarded));
+          for (const input of pending)
+            outcomes.set(input.assignmentId, { outcome: 'created', assignmentId: input.assignmentId });
+          pending = [];
+        } catch (error) {
+          if (!(error instanceof TransactionConflictError)) throw error;
+          // The writes are an assignment and its contact per input, then the counters (the campaign's first).
+          if (error.failedConditions.includes(pending.length * ITEMS_PER_ASSIGNMENT)) {
+            throw new CampaignNotFound(campaignId);
+          }
+          const failed = new Set(
+            error.failedConditions.map((index) => Math.floor(index / ITEMS_PER_ASSIGNMENT)),
+          );
+          // Cancelled by concurrent transactions on the same items (the counters): tried again shortly.
+          if (failed.size === 0) throw error;
+          for (const [index, input] of pending.entries()) {
+            if (!failed.has(index)) continue;
+            const idTaken = error.failedConditions.includes(index * ITEMS_PER_ASSIGNMENT);
+            outcomes.set(
+              input.assignmentId,
+              idTaken
+                ? { outcome: 'exists', reason: 'id-taken' }
+                : guarded
+                  ? { outcome: 'contact-changed' }
+                  : await createOne(orgId, campaignId, input),
+            );
+          }
+          pending = pending.filter((_, index) => !failed.has(index));
+        }
+      }
+    },
+    { attempts: MAX_CONFLICT_RETRIES + 1, baseDelayMs: CONFLICT_BASE_DELAY_MS },
+  );
 }
 
 /** Creates one assignment without a guard (the import), following a concurrent block of its contact. */
-async function createOne(
-  orgId: number,
-  campaignId: number,
-  input: NewAssignment,
-  attempt = 0,
-): Promise<CreateOutcome> {
-  try {
-    await transact(creationWrites(orgId, campaignId, [input], false));
-    return { outcome: 'created', assignmentId: input.assignmentId };
-  } catch (error) {
-    if (!(error instanceof TransactionConflictError)) throw error;
-    if (error.failedConditions.includes(0)) return { outcome: 'exists', reason: 'id-taken' };
-    if (error.failedConditions.includes(1)) {
-      // The sequence is taken, or the contact was blocked since it was read: then retry with it as it is now.
-      const current = await getContact(orgId, input.contact);
-      if (current && current.blocked !== input.contact.blocked && attempt < 5) {
-        return createOne(orgId, campaignId, { ...input, contact: current }, attempt + 1);
+async function createOne(orgId: number, campaignId: number, input: NewAssignment): Promise<CreateOutcome> {
+  let current = input;
+  return retryOnConflict(
+    async (attempt): Promise<CreateOutcome> => {
+      try {
+        await transact(creationWrites(orgId, campaignId, [current], false));
+        return { outcome: 'created', assignmentId: current.assignmentId };
+      } catch (error) {
+        if (!(error instanceof TransactionConflictError)) throw error;
+        if (error.failedConditions.includes(0)) return { outcome: 'exists', reason: 'id-taken' };
+        if (error.failedConditions.includes(1)) {
+          // The sequence is taken, or the contact was blocked since it was read: then retry with it as it is now.
+          const contact = await getContact(orgId, current.contact);
+          if (contact && contact.blocked !== current.contact.blocked && attempt < 5) {
+            current = { ...current, contact };
+            throw error;
+          }
+          return { outcome: 'exists', reason: 'sequence-taken' };
+        }
+        if (error.failedConditions.includes(2)) throw new CampaignNotFound(campaignId);
+        throw error;
       }
-      return { outcome: 'exists', reason: 'sequence-taken' };
-    }
-    if (error.failedConditions.includes(2)) throw new CampaignNotFound(campaignId);
-    if (attempt < MAX_CONFLICT_RETRIES) {
-      await backoff(attempt);
-      return createOne(orgId, campaignId, input, attempt + 1);
-    }
-    throw error;
-  }
+    },
+    // Every conflict that gets this far is worth another try: a race, or a contact read again.
+    { attempts: MAX_CONFLICT_RETRIES + 1, baseDelayMs: CONFLICT_BASE_DELAY_MS, retryIf: () => true },
+  );
 }

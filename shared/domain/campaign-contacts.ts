@@ -1,9 +1,8 @@
 import type { CampaignContact } from '#schemas/resources.ts';
 import { ASSIGNMENT_STATUSES, type AssignmentStatus, type CampaignMessage } from '#schemas/resources.ts';
-import { keys } from '#store/keys.ts';
-import { queryFirst } from '#store/query.ts';
+import { assignments } from '#store/assignments.ts';
 import { statusCounter } from './aggregates.ts';
-import { toAssignmentRecord, toCampaignContact } from './assignments.ts';
+import { toCampaignContact } from './assignments.ts';
 import { type CampaignRecord, getCampaign } from './campaigns.ts';
 import { listCampaignMessages } from './messages.ts';
 
@@ -35,19 +34,14 @@ export async function listCampaignContacts(
   const campaign = await getCampaign(orgId, campaignId);
   const total = contactTotal(campaign, options.status);
   if (options.skip >= total) return { data: [], total, skip: options.skip, take: options.take };
-  const items = options.status
-    ? await queryFirst(
-        'gsi2',
-        keys.campaignStatusIndex(orgId, campaignId, options.status).gsi2pk,
-        options.skip + options.take,
-      )
-    : await queryFirst(
-        'gsi1',
-        keys.campaignAssignmentsIndex(orgId, campaignId).gsi1pk,
-        options.skip + options.take,
-      );
+  const records = await assignments.firstOfCampaign(
+    orgId,
+    campaignId,
+    options.skip + options.take,
+    options.status,
+  );
   return {
-    data: items.slice(options.skip).map((item) => toCampaignContact(toAssignmentRecord(item))),
+    data: records.slice(options.skip).map(toCampaignContact),
     total,
     skip: options.skip,
     take: options.take,

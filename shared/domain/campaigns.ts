@@ -1,12 +1,8 @@
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { tableName } from '#platform/config.ts';
-import { dynamo } from '#platform/dynamodb-client.ts';
-import type { CampaignInput, SequenceInput } from '#schemas/import.ts';
+import type { CampaignInput } from '#schemas/import.ts';
 import type { CampaignDetail, CampaignSummary } from '#schemas/resources.ts';
-import { keys } from '#store/keys.ts';
-import { queryAll } from '#store/query.ts';
-import { addCounters, TransactionConflictError, transact } from '#store/transactions.ts';
-import { CAMPAIGN_COUNTERS, type CampaignCounts } from './aggregates.ts';
+import { type CampaignRecord, campaigns, type StoredSequence } from '#store/campaigns.ts';
+import { organizations } from '#store/organizations.ts';
+import { TransactionConflictError, transact } from '#store/transactions.ts';
 import { CampaignNotFound } from './errors.ts';
 
 /**
@@ -15,35 +11,8 @@ import { CampaignNotFound } from './errors.ts';
  * totals are one read.
  */
 
-/** A campaign as stored. Counters default to 0 when absent. */
-export interface CampaignRecord extends CampaignCounts {
-  orgId: number;
-  campaignId: number;
-  name: string;
-  signals: string[];
-  createdAt: string | null;
-  sequences: SequenceInput[];
-  accountsCount: number;
-  messagesCount: number;
-}
-
-/** A stored campaign item as a record. */
-export function toCampaignRecord(item: Record<string, unknown>): CampaignRecord {
-  const counters = Object.fromEntries(
-    CAMPAIGN_COUNTERS.map((name) => [name, Number(item[name] ?? 0)]),
-  ) as CampaignCounts;
-  return {
-    ...counters,
-    orgId: item.orgId as number,
-    campaignId: item.campaignId as number,
-    name: item.name as string,
-    signals: (item.signals as string[]) ?? [],
-    createdAt: (item.createdAt as string | null) ?? null,
-    sequences: (item.sequences as SequenceInput[]) ?? [],
-    accountsCount: Number(item.accountsCount ?? 0),
-    messagesCount: Number(item.messagesCount ?? 0),
-  };
-}
+/** A campaign as stored (shared/store/campaigns.ts); counters default to 0 when absent. */
+export type { CampaignRecord };
 
 /**
  * Creates the campaign, or updates its name, signals and sequences if it
@@ -58,68 +27,38 @@ export async function upsertCampaign(orgId: number, input: CampaignInput): Promi
   };
   try {
     await transact([
-      {
-        Put: {
-          TableName: tableName(),
-          Item: {
-            ...keys.campaign(orgId, input.id),
-            type: 'campaign',
-            orgId,
-            campaignId: input.id,
-            createdAt: input.created_at ?? new Date().toISOString(),
-            ...fields,
-          },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        },
-      },
-      addCounters(keys.analytics(orgId), { totalCampaigns: 1 })!,
+      campaigns.putNew(orgId, input.id, {
+        ...fields,
+        createdAt: input.created_at ?? new Date().toISOString(),
+      }),
+      organizations.analyticsCounters(orgId, { totalCampaigns: 1 })!,
     ]);
     return 'created';
   } catch (error) {
     if (!(error instanceof TransactionConflictError && error.failedConditions.includes(0))) throw error;
   }
-  await dynamo.send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: keys.campaign(orgId, input.id),
-      UpdateExpression: 'SET #name = :name, signals = :signals, sequences = :sequences',
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeNames: { '#name': 'name' },
-      ExpressionAttributeValues: {
-        ':name': fields.name,
-        ':signals': fields.signals,
-        ':sequences': fields.sequences,
-      },
-    }),
-  );
+  await campaigns.updateDefinition(orgId, input.id, fields);
   return 'updated';
 }
 
 /** Reads one of the organization's campaigns; another organization's is not found. */
 export async function getCampaign(orgId: number, campaignId: number): Promise<CampaignRecord> {
-  const { Item } = await dynamo.send(
-    new GetCommand({ TableName: tableName(), Key: keys.campaign(orgId, campaignId) }),
-  );
-  if (!Item) throw new CampaignNotFound(campaignId);
-  return toCampaignRecord(Item);
+  const campaign = await campaigns.get(orgId, campaignId);
+  if (!campaign) throw new CampaignNotFound(campaignId);
+  return campaign;
 }
 
 /** Every campaign of the organization, by id. */
 export async function listCampaigns(orgId: number): Promise<CampaignRecord[]> {
-  const { pk, skPrefix } = keys.campaignsOfOrganization(orgId);
-  const items = await queryAll({
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': pk, ':prefix': skPrefix },
-  });
-  return items.map(toCampaignRecord);
+  return campaigns.list(orgId);
 }
 
 /** The sequence of a campaign with the given id, if it belongs to the campaign. */
-export function findSequence(campaign: CampaignRecord, sequenceId: number): SequenceInput | undefined {
+export function findSequence(campaign: CampaignRecord, sequenceId: number): StoredSequence | undefined {
   return campaign.sequences.find((sequence) => sequence.id === sequenceId);
 }
 
-/** CampaignSummary: aggregation over the campaign's provider sequences (ARCHITECTURE §4). */
+/** CampaignSummary: aggregation over the campaign's provider sequences (docs/decisions.md, Campaign reads). */
 export function toCampaignSummary(campaign: CampaignRecord): CampaignSummary {
   const providers = [...new Set(campaign.sequences.map((sequence) => sequence.provider))].sort();
   return {

@@ -1,17 +1,15 @@
 import { emailDomain } from '#schemas/domain-names.ts';
-import type { SequenceInput } from '#schemas/import.ts';
 import { INELIGIBILITY_REASONS, type IneligibilityReason } from '#schemas/raw.ts';
 import type { AssignmentStatus } from '#schemas/resources.ts';
-import { batchGet } from '#store/batch.ts';
-import { keys } from '#store/keys.ts';
-import { type CampaignRecord, toCampaignRecord } from './campaigns.ts';
+import type { CampaignRecord, SequenceRef } from '#store/campaigns.ts';
+import { exclusions } from '#store/exclusions.ts';
 import { type ContactRecord, getContactsByEmail, normalizeEmail } from './contacts.ts';
 import { CampaignNotFound } from './errors.ts';
-import { EXCLUSION_SHARDS, shardOf } from './exclusions.ts';
 import { DEFAULT_COOLDOWN_DAYS } from './organizations.ts';
 
 /**
- * Eligibility of a contact for a raw push into one sequence (ARCHITECTURE §4).
+ * Eligibility of a contact for a raw push into one sequence: the rules of
+ * docs/decisions.md (Raw operations, Eligibility).
  * Everything a check needs is read up front in two steps: one BatchGetItem for
  * the campaign, the organization's settings and the exclusion shards, then the
  * contacts by email (BatchGetItem, 100 a request), whose items carry their
@@ -40,7 +38,7 @@ const ACTIVE: readonly AssignmentStatus[] = ['scheduled', 'in-progress'];
 export function evaluate(
   contact: ContactRecord | null,
   excluded: boolean,
-  target: { sequence: SequenceInput; cooldownDays: number; now: number },
+  target: { sequence: SequenceRef; cooldownDays: number; now: number },
   bypass: Bypass,
 ): Verdict {
   const reasons = new Set<IneligibilityReason>();
@@ -101,32 +99,15 @@ export async function loadEligibilityInputs(
   campaignId: number,
   emails: string[],
 ): Promise<EligibilityInputs> {
-  const campaignKey = keys.campaign(orgId, campaignId);
-  const organizationKey = keys.organization(orgId);
-  // Every domain shard (a contact's company domain is only known once its item is read) and the emails' shards.
-  const shardKeys = [
-    ...Array.from({ length: EXCLUSION_SHARDS }, (_, shard) => keys.exclusionShard(orgId, 'domain', shard)),
-    ...[...new Set(emails.map(shardOf))].map((shard) => keys.exclusionShard(orgId, 'email', shard)),
-  ];
   const [settings, contacts] = await Promise.all([
-    batchGet([campaignKey, organizationKey, ...shardKeys]),
+    exclusions.readPushSettings(orgId, campaignId, emails),
     getContactsByEmail(orgId, emails),
   ]);
-  const campaignItem = settings.find((item) => item.pk === campaignKey.pk && item.sk === campaignKey.sk);
-  if (!campaignItem) throw new CampaignNotFound(campaignId);
-  const organization = settings.find(
-    (item) => item.pk === organizationKey.pk && item.sk === organizationKey.sk,
-  );
-  const excludedEmails = new Set<string>();
-  const excludedDomains = new Set<string>();
-  for (const item of settings) {
-    if (item.type === 'campaign' || item.sk === organizationKey.sk) continue;
-    const target = String(item.sk).startsWith('EMAIL#') ? excludedEmails : excludedDomains;
-    for (const value of (item.values as Set<string> | undefined) ?? []) target.add(value);
-  }
+  if (!settings.campaign) throw new CampaignNotFound(campaignId);
+  const { emails: excludedEmails, domains: excludedDomains } = settings.excluded;
   return {
-    campaign: toCampaignRecord(campaignItem),
-    cooldownDays: Number(organization?.cooldownDays ?? DEFAULT_COOLDOWN_DAYS),
+    campaign: settings.campaign,
+    cooldownDays: settings.cooldownDays ?? DEFAULT_COOLDOWN_DAYS,
     contacts,
     isExcluded(email, companyDomain) {
       const normalized = normalizeEmail(email);

@@ -1,9 +1,4 @@
-import { createHash } from 'node:crypto';
-import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { tableName } from '#platform/config.ts';
-import { dynamo } from '#platform/dynamodb-client.ts';
-import { batchGet } from '#store/batch.ts';
-import { keys } from '#store/keys.ts';
+import { EXCLUSION_SHARDS, type ExclusionKind, exclusions, shardOf } from '#store/exclusions.ts';
 import { excludeAccountByDomain } from './accounts.ts';
 import { normalizeEmail } from './contacts.ts';
 
@@ -14,14 +9,9 @@ import { normalizeEmail } from './contacts.ts';
  * a check reads every exclusion it needs in a single BatchGetItem.
  */
 
-export type ExclusionKind = 'email' | 'domain';
-
-/** Shards per kind; each is a string set of at most 400 KB (≈ 20,000 domains). */
-export const EXCLUSION_SHARDS = 16;
-
-/** The shard a value's membership is kept in. */
-export const shardOf = (value: string): number =>
-  createHash('sha1').update(value).digest().readUInt16BE(0) % EXCLUSION_SHARDS;
+/** The kinds, the shards and which shard holds a value are the store's (shared/store/exclusions.ts). */
+export type { ExclusionKind };
+export { EXCLUSION_SHARDS, shardOf };
 
 export interface ExclusionDetails {
   companyName?: string;
@@ -40,46 +30,15 @@ export async function addExclusion(
   details: ExclusionDetails = {},
 ): Promise<void> {
   const value = kind === 'email' ? normalizeEmail(rawValue) : rawValue;
-  await dynamo.send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: {
-        ...keys.exclusion(orgId, kind, value),
-        type: 'exclusion',
-        orgId,
-        kind,
-        value,
-        companyName: details.companyName,
-        companyLinkedinUrl: details.companyLinkedinUrl,
-        updatedAt: new Date().toISOString(),
-      },
-    }),
-  );
-  await dynamo.send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: keys.exclusionShard(orgId, kind, shardOf(value)),
-      UpdateExpression: 'ADD #values :value',
-      ExpressionAttributeNames: { '#values': 'values' },
-      ExpressionAttributeValues: { ':value': new Set([value]) },
-    }),
-  );
+  await exclusions.put(orgId, {
+    kind,
+    value,
+    companyName: details.companyName,
+    companyLinkedinUrl: details.companyLinkedinUrl,
+    updatedAt: new Date().toISOString(),
+  });
+  await exclusions.addToShard(orgId, kind, value);
   if (kind === 'domain') await excludeAccountByDomain(orgId, value);
-}
-
-/** The exclusion shard keys that hold the given values' membership. */
-export function exclusionShardKeys(orgId: number, values: { emails: string[]; domains: string[] }) {
-  const shards = new Map<string, Record<string, string>>();
-  for (const [kind, list] of [
-    ['email', values.emails],
-    ['domain', values.domains],
-  ] as const) {
-    for (const value of list) {
-      const key = keys.exclusionShard(orgId, kind, shardOf(value));
-      shards.set(`${key.pk}|${key.sk}`, key);
-    }
-  }
-  return [...shards.values()];
 }
 
 /** Which of the given emails and domains are excluded, read in one BatchGetItem (≤ 32 shard items). */
@@ -87,11 +46,7 @@ export async function findExclusions(
   orgId: number,
   values: { emails: string[]; domains: string[] },
 ): Promise<{ emails: Set<string>; domains: Set<string> }> {
-  const excluded = { emails: new Set<string>(), domains: new Set<string>() };
-  for (const item of await batchGet(exclusionShardKeys(orgId, values))) {
-    const target = String(item.sk).startsWith('EMAIL#') ? excluded.emails : excluded.domains;
-    for (const value of (item.values as Set<string> | undefined) ?? []) target.add(value);
-  }
+  const excluded = await exclusions.shardMembers(orgId, values);
   return {
     emails: new Set(values.emails.filter((email) => excluded.emails.has(email))),
     domains: new Set(values.domains.filter((domain) => excluded.domains.has(domain))),

@@ -1,9 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { tableName } from '#platform/config.ts';
-import { dynamo } from '#platform/dynamodb-client.ts';
-import { keys } from '#store/keys.ts';
+import { type IdempotencyRecord, idempotencyRecords } from '#store/idempotency.ts';
 import { IdempotencyKeyInUse, IdempotencyKeyReused } from './errors.ts';
 
 /**
@@ -72,57 +68,33 @@ export async function withIdempotency<T>(
   operation: () => Promise<T>,
 ): Promise<T> {
   if (idempotencyKey === undefined) return operation();
-  const key = keys.idempotency(orgId, idempotencyKey);
   const now = Math.floor(Date.now() / 1000);
   // Marks this request's claim: when the SDK resends a claim whose answer was lost, the claim it then
   // finds is its own, not another request's in progress.
   const claim = randomUUID();
-  try {
-    await dynamo.send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: {
-          ...key,
-          type: 'idempotency',
-          orgId,
-          fingerprint,
-          claim,
-          state: 'running',
-          expiresAt: now + IDEMPOTENCY_TTL_SECONDS,
-        },
-        // DynamoDB deletes expired items lazily, so an expired record counts as absent.
-        ConditionExpression: 'attribute_not_exists(pk) OR expiresAt < :now',
-        ExpressionAttributeValues: { ':now': now },
-      }),
-    );
-  } catch (error) {
-    if (!(error instanceof ConditionalCheckFailedException)) throw error;
-    const { Item } = await dynamo.send(
-      new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }),
-    );
-    if (Item?.claim !== claim) return replayOrRefuse(Item, fingerprint);
+  const claimed = await idempotencyRecords.claim(orgId, idempotencyKey, {
+    fingerprint,
+    claim,
+    now,
+    expiresAt: now + IDEMPOTENCY_TTL_SECONDS,
+  });
+  if (!claimed) {
+    const record = await idempotencyRecords.get(orgId, idempotencyKey);
+    if (record?.claim !== claim) return replayOrRefuse(record, fingerprint);
   }
   let result: T;
   try {
     result = await operation();
   } catch (error) {
-    await dynamo.send(new DeleteCommand({ TableName: tableName(), Key: key }));
+    await idempotencyRecords.release(orgId, idempotencyKey);
     throw error;
   }
-  await dynamo.send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: key,
-      UpdateExpression: 'SET #state = :done, #response = :response',
-      ExpressionAttributeNames: { '#state': 'state', '#response': 'response' },
-      ExpressionAttributeValues: { ':done': 'done', ':response': result },
-    }),
-  );
+  await idempotencyRecords.complete(orgId, idempotencyKey, result);
   return result;
 }
 
 /** Another request holds the key: its response when it is done with the same request, else 422 or 409. */
-function replayOrRefuse<T>(item: Record<string, unknown> | undefined, fingerprint: string): T {
+function replayOrRefuse<T>(item: IdempotencyRecord | null, fingerprint: string): T {
   if (item?.fingerprint !== fingerprint) {
     throw new IdempotencyKeyReused();
   }

@@ -2,7 +2,7 @@ import type { ProviderEventType } from '#schemas/import.ts';
 import { ASSIGNMENT_STATUSES, type AssignmentStatus } from '#schemas/resources.ts';
 
 /**
- * The assignment lifecycle (ARCHITECTURE §4) as data: which statuses each
+ * The assignment lifecycle (docs/decisions.md, Assignments) as data: which statuses each
  * provider event may arrive in, the status it leads to, and the timestamp it
  * sets. `replied`, `bounced` and `unsubscribed` are terminal: nothing leads out
  * of them (a further reply to a replied assignment is recorded as a message and

@@ -1,21 +1,14 @@
 import MailComposer from 'nodemailer/lib/mail-composer';
+import { escapeHtml } from '#platform/html.ts';
 
 /**
  * Email composition for replies: the HTML a reply body becomes, its text
  * alternative, and the MIME message with threading headers.
  */
 
-const ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-
 /** Plain text as HTML: escaped, with every line break (`\r\n`, `\n`, `\r`) a `<br>`. */
 export function plainTextToHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (character) => ESCAPES[character]!).replace(/\r\n|\n|\r/g, '<br>');
+  return escapeHtml(text).replace(/\r\n|\n|\r/g, '<br>');
 }
 
 /** A readable text alternative of an HTML body: breaks and paragraphs become newlines, tags go, entities decode. */

@@ -1,9 +1,5 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { MCP_RATE_WINDOW_RETENTION_SECONDS } from '#definitions/mcp-limits.ts';
-import { tableName } from '#platform/config.ts';
-import { dynamo } from '#platform/dynamodb-client.ts';
-import { keys } from '#store/keys.ts';
+import { oauth } from '#store/oauth.ts';
 
 /**
  * Counts one request of an OAuth client against its rate: a fixed window per
@@ -14,23 +10,10 @@ import { keys } from '#store/keys.ts';
  */
 export async function admitMcpRequest(clientId: string, requestsPerSecond: number): Promise<boolean> {
   const second = Math.floor(Date.now() / 1000);
-  try {
-    await dynamo.send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.mcpRequestWindow(clientId, second),
-        UpdateExpression: 'ADD requests :one SET expiresAt = :expires',
-        ConditionExpression: 'attribute_not_exists(requests) OR requests < :limit',
-        ExpressionAttributeValues: {
-          ':one': 1,
-          ':limit': requestsPerSecond,
-          ':expires': second + 1 + MCP_RATE_WINDOW_RETENTION_SECONDS,
-        },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return false;
-    throw error;
-  }
+  return oauth.admitRequest(
+    clientId,
+    second,
+    requestsPerSecond,
+    second + 1 + MCP_RATE_WINDOW_RETENTION_SECONDS,
+  );
 }

@@ -1,10 +1,12 @@
-import { tableName } from '#platform/config.ts';
 import type { MessageInput } from '#schemas/import.ts';
 import type { CampaignMessage } from '#schemas/resources.ts';
+import { assignments, type MessageEffects } from '#store/assignments.ts';
+import { campaigns } from '#store/campaigns.ts';
+import { retryOnConflict } from '#store/conflicts.ts';
 import { allocateIds } from '#store/ids.ts';
-import { keys } from '#store/keys.ts';
-import { queryFirst } from '#store/query.ts';
-import { addCounters, type TransactItem, TransactionConflictError, transact } from '#store/transactions.ts';
+import { type MessageRecord, messages as storedMessages } from '#store/messages.ts';
+import { organizations } from '#store/organizations.ts';
+import { type TransactItem, TransactionConflictError, transact } from '#store/transactions.ts';
 import { assignmentDeltas } from './aggregates.ts';
 import { type AssignmentRecord, factsOf, getAssignment } from './assignments.ts';
 import { messageEventWrites } from './webhook-events.ts';
@@ -18,57 +20,28 @@ import { messageEventWrites } from './webhook-events.ts';
 /** A message to record; the id is allocated when absent. */
 export type NewMessage = Omit<MessageInput, 'id' | 'assignment_id'> & { id?: number };
 
-/** How a batch of messages changes its assignment. */
-export interface MessageEffects {
-  sent: number;
-  opens: number;
-  /** The newest message of the batch, if newer than the assignment's last, with the thread's latest sender and subject. */
-  last: { messageId: number; at: string; senderEmail: string | null; subject: string | null } | null;
-}
+/** How a batch of messages changes its assignment (shared/store/assignments.ts). */
+export type { MessageEffects };
 
-/** The stored item of a message. */
-export function messageItem(
-  orgId: number,
-  assignment: AssignmentRecord,
-  message: NewMessage & { id: number },
-) {
-  return {
-    ...keys.message(orgId, message.id),
-    ...keys.messageListing(orgId, assignment.campaignId, message.created_at, message.id),
-    type: 'message',
-    orgId,
-    messageId: message.id,
-    assignmentId: assignment.assignmentId,
-    campaignId: assignment.campaignId,
-    sequenceId: assignment.sequenceId,
-    messageType: message.type,
-    stepType: message.step_type,
-    stepIndex: message.step_index ?? null,
-    variantIndex: message.variant_index ?? null,
-    responseType: message.response_type ?? null,
-    subject: message.subject ?? null,
-    body: message.body ?? null,
-    openCount: message.open_count,
-    senderEmail: message.sender_email ?? null,
-    createdAt: message.created_at,
-  };
-}
+/** The record of a message of the assignment as it is stored. */
+export const messageRecord = (assignment: AssignmentRecord, message: NewMessage & { id: number }) =>
+  storedMessages.record(assignment, message);
 
 /** CampaignMessage, the message history's item. */
-export function toCampaignMessage(item: Record<string, unknown>): CampaignMessage {
+export function toCampaignMessage(record: MessageRecord): CampaignMessage {
   return {
-    id: item.messageId as number,
-    assignment_id: item.assignmentId as number,
-    type: item.messageType as CampaignMessage['type'],
-    step_type: item.stepType as string,
-    step_index: (item.stepIndex as number | null) ?? null,
-    variant_index: (item.variantIndex as number | null) ?? null,
-    response_type: (item.responseType as string | null) ?? null,
-    subject: (item.subject as string | null) ?? null,
-    body: (item.body as string | null) ?? null,
-    open_count: Number(item.openCount ?? 0),
-    sender_email: (item.senderEmail as string | null) ?? null,
-    created_at: (item.createdAt as string | null) ?? null,
+    id: record.messageId,
+    assignment_id: record.assignmentId,
+    type: record.messageType,
+    step_type: record.stepType,
+    step_index: record.stepIndex,
+    variant_index: record.variantIndex,
+    response_type: record.responseType,
+    subject: record.subject,
+    body: record.body,
+    open_count: record.openCount,
+    sender_email: record.senderEmail,
+    created_at: record.createdAt,
   };
 }
 
@@ -113,46 +86,7 @@ export function assignmentMessageUpdate(
   effects: MessageEffects,
   extra: { set?: Record<string, unknown> } = {},
 ): TransactItem {
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = { ':version': assignment.version, ':one': 1 };
-  const sets: string[] = [];
-  const adds = ['version :one'];
-  if (effects.sent > 0) {
-    adds.push('sentCount :sent');
-    values[':sent'] = effects.sent;
-  }
-  if (effects.opens > 0) {
-    adds.push('openCount :opens');
-    values[':opens'] = effects.opens;
-  }
-  if (effects.last) {
-    sets.push('lastMessageId = :lastId', 'lastMessageAt = :lastAt');
-    values[':lastId'] = effects.last.messageId;
-    values[':lastAt'] = effects.last.at;
-    if (effects.last.senderEmail) {
-      sets.push('lastSenderEmail = :sender');
-      values[':sender'] = effects.last.senderEmail;
-    }
-    if (effects.last.subject) {
-      sets.push('lastSubject = :subject');
-      values[':subject'] = effects.last.subject;
-    }
-  }
-  Object.entries(extra.set ?? {}).forEach(([name, value], index) => {
-    names[`#x${index}`] = name;
-    values[`:x${index}`] = value;
-    sets.push(`#x${index} = :x${index}`);
-  });
-  return {
-    Update: {
-      TableName: tableName(),
-      Key: keys.assignment(orgId, assignment.assignmentId),
-      UpdateExpression: `${sets.length > 0 ? `SET ${sets.join(', ')} ` : ''}ADD ${adds.join(', ')}`,
-      ConditionExpression: 'version = :version',
-      ExpressionAttributeNames: Object.keys(names).length > 0 ? names : undefined,
-      ExpressionAttributeValues: values,
-    },
-  };
+  return assignments.messageUpdate(orgId, assignment, effects, extra.set);
 }
 
 /** Messages per transaction in a history import (room for the assignment, campaign and analytics updates). */
@@ -191,56 +125,59 @@ export async function recordMessageHistory(
   return written;
 }
 
+/**
+ * One transaction for a chunk, read afresh on each try: messages recorded
+ * before (a re-import) are left out of the next, and a lost race (the
+ * assignment's version moved) is tried again after a short random wait.
+ */
 async function writeHistoryChunk(
   orgId: number,
   assignmentId: number,
-  messages: (NewMessage & { id: number })[],
+  chunk: (NewMessage & { id: number })[],
   emitEvents: boolean,
-  attempt = 0,
 ): Promise<number> {
-  if (messages.length === 0) return 0;
-  const assignment = await getAssignment(orgId, assignmentId);
-  const effects = messageEffects(assignment, messages);
-  const after = {
-    ...factsOf(assignment),
-    sentCount: assignment.sentCount + effects.sent,
-    openCount: assignment.openCount + effects.opens,
-  };
-  const deltas = assignmentDeltas(factsOf(assignment), after);
-  const writes: TransactItem[] = messages.map((message) => ({
-    Put: {
-      TableName: tableName(),
-      Item: messageItem(orgId, assignment, message),
-      ConditionExpression: 'attribute_not_exists(pk)',
+  let messages = chunk;
+  return retryOnConflict(
+    async () => {
+      if (messages.length === 0) return 0;
+      const assignment = await getAssignment(orgId, assignmentId);
+      const effects = messageEffects(assignment, messages);
+      const after = {
+        ...factsOf(assignment),
+        sentCount: assignment.sentCount + effects.sent,
+        openCount: assignment.openCount + effects.opens,
+      };
+      const deltas = assignmentDeltas(factsOf(assignment), after);
+      const writes: TransactItem[] = messages.map((message) =>
+        storedMessages.putNew(orgId, assignment, message),
+      );
+      writes.push(assignmentMessageUpdate(orgId, assignment, effects));
+      writes.push(
+        campaigns.counters(orgId, assignment.campaignId, {
+          ...deltas.campaign,
+          messagesCount: messages.length,
+        })!,
+      );
+      const organizationWrite = organizations.analyticsCounters(orgId, deltas.organization);
+      if (organizationWrite) writes.push(organizationWrite);
+      if (emitEvents) {
+        const recorded = messages.map((message) => toCampaignMessage(messageRecord(assignment, message)));
+        writes.push(...messageEventWrites(orgId, assignment, recorded));
+      }
+      try {
+        await transact(writes);
+        return messages.length;
+      } catch (error) {
+        if (error instanceof TransactionConflictError) {
+          // Some were recorded before (a re-import): the next try writes the others.
+          const existing = new Set(error.failedConditions.filter((index) => index < messages.length));
+          messages = messages.filter((_, index) => !existing.has(index));
+        }
+        throw error;
+      }
     },
-  }));
-  writes.push(assignmentMessageUpdate(orgId, assignment, effects));
-  writes.push(
-    addCounters(keys.campaign(orgId, assignment.campaignId), {
-      ...deltas.campaign,
-      messagesCount: messages.length,
-    })!,
+    { attempts: 9, baseDelayMs: 10, retryIf: () => true },
   );
-  const organizationWrite = addCounters(keys.analytics(orgId), deltas.organization);
-  if (organizationWrite) writes.push(organizationWrite);
-  if (emitEvents) {
-    const recorded = messages.map((message) => toCampaignMessage(messageItem(orgId, assignment, message)));
-    writes.push(...messageEventWrites(orgId, assignment, recorded));
-  }
-  try {
-    await transact(writes);
-    return messages.length;
-  } catch (error) {
-    if (!(error instanceof TransactionConflictError) || attempt >= 8) throw error;
-    const existing = error.failedConditions.filter((index) => index < messages.length);
-    if (existing.length > 0) {
-      // Some were recorded before (a re-import): write the others.
-      const remaining = messages.filter((_, index) => !existing.includes(index));
-      return writeHistoryChunk(orgId, assignmentId, remaining, emitEvents, attempt + 1);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 10 * 2 ** attempt * Math.random()));
-    return writeHistoryChunk(orgId, assignmentId, messages, emitEvents, attempt + 1);
-  }
 }
 
 /** A page of a campaign's messages, newest first, reading at most `skip + take` index entries. */
@@ -250,6 +187,6 @@ export async function listCampaignMessages(
   skip: number,
   take: number,
 ): Promise<CampaignMessage[]> {
-  const items = await queryFirst('gsi1', keys.campaignMessagesIndex(orgId, campaignId).gsi1pk, skip + take);
-  return items.slice(skip).map(toCampaignMessage);
+  const records = await storedMessages.firstOfCampaign(orgId, campaignId, skip + take);
+  return records.slice(skip).map(toCampaignMessage);
 }

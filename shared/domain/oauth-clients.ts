@@ -1,10 +1,7 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { MAX_MCP_CLIENT_RATE } from '#definitions/mcp-limits.ts';
-import { tableName } from '#platform/config.ts';
-import { dynamo } from '#platform/dynamodb-client.ts';
-import { keys } from '#store/keys.ts';
+import { hashSecret } from '#platform/secret-hash.ts';
+import { type OAuthClientItem, oauth } from '#store/oauth.ts';
 import { OAuthClientNotFound, SettingOutOfRange } from './errors.ts';
 import { registrableRedirectUri } from './oauth-redirect-uris.ts';
 import { putForOrganization } from './organizations.ts';
@@ -13,7 +10,7 @@ import { putForOrganization } from './organizations.ts';
  * OAuth clients of the MCP connector. Each is bound to one organization,
  * created by an operator (`outreach-admin oauth-client create`). The secret
  * (256 random bits) is shown once and stored only as its SHA-256. Redirect
- * URIs are checked when registered (`./redirect-uris.ts`).
+ * URIs are checked when registered (`./oauth-redirect-uris.ts`).
  */
 
 export interface OAuthClient {
@@ -27,19 +24,16 @@ export interface OAuthClient {
   revokedAt: string | null;
 }
 
-export const hashSecret = (value: string): string => createHash('sha256').update(value).digest('hex');
-
-function toClient(item: Record<string, unknown>): OAuthClient {
-  return {
-    clientId: item.clientId as string,
-    orgId: item.orgId as number,
-    name: item.name as string,
-    redirectUris: (item.redirectUris as string[]) ?? [],
-    rateLimit: (item.rateLimit as number | undefined) ?? null,
-    createdAt: item.createdAt as string,
-    revokedAt: (item.revokedAt as string | null) ?? null,
-  };
-}
+/** The client without its secret's hash. */
+const toClient = (item: OAuthClientItem): OAuthClient => ({
+  clientId: item.clientId,
+  orgId: item.orgId,
+  name: item.name,
+  redirectUris: item.redirectUris,
+  rateLimit: item.rateLimit,
+  createdAt: item.createdAt,
+  revokedAt: item.revokedAt,
+});
 
 /**
  * Creates a client for an existing organization; returns its id and secret
@@ -64,18 +58,18 @@ export async function createOAuthClient(
     );
   const clientId = `mcp_${randomBytes(12).toString('base64url')}`;
   const clientSecret = `mcs_${randomBytes(32).toString('base64url')}`;
-  await putForOrganization(orgId, {
-    ...keys.oauthClient(clientId),
-    ...keys.oauthClientInOrganization(orgId, clientId),
-    type: 'oauthClient',
-    clientId,
+  await putForOrganization(
     orgId,
-    name,
-    redirectUris: registered,
-    ...(rateLimit !== undefined && { rateLimit }),
-    secretHash: hashSecret(clientSecret),
-    createdAt: new Date().toISOString(),
-  });
+    oauth.putNewClient({
+      clientId,
+      orgId,
+      name,
+      redirectUris: registered,
+      rateLimit,
+      secretHash: hashSecret(clientSecret),
+      createdAt: new Date().toISOString(),
+    }),
+  );
   return { clientId, clientSecret };
 }
 
@@ -84,10 +78,8 @@ export async function getOAuthClient(
   clientId: string,
 ): Promise<(OAuthClient & { secretHash: string }) | null> {
   if (!/^mcp_[A-Za-z0-9_-]{16}$/.test(clientId)) return null;
-  const { Item } = await dynamo.send(
-    new GetCommand({ TableName: tableName(), Key: keys.oauthClient(clientId) }),
-  );
-  return Item ? { ...toClient(Item), secretHash: Item.secretHash as string } : null;
+  const item = await oauth.getClient(clientId);
+  return item ? { ...toClient(item), secretHash: item.secretHash } : null;
 }
 
 /** The client if the id and secret match and it is not revoked; null otherwise. */
@@ -104,35 +96,12 @@ export async function authenticateClient(
 
 /** An organization's clients, without secrets. */
 export async function listOAuthClients(orgId: number): Promise<OAuthClient[]> {
-  const { Items = [] } = await dynamo.send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :pk',
-      ExpressionAttributeValues: { ':pk': keys.oauthClientsOfOrganization(orgId).gsi1pk },
-    }),
-  );
-  return Items.map(toClient);
+  return (await oauth.listClients(orgId)).map(toClient);
 }
 
 /** Revokes a client of the organization: its tokens stop working at once. */
 export async function revokeOAuthClient(orgId: number, clientId: string): Promise<OAuthClient> {
-  try {
-    const { Attributes } = await dynamo.send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.oauthClient(clientId),
-        UpdateExpression: 'SET revokedAt = if_not_exists(revokedAt, :now)',
-        ConditionExpression: 'orgId = :org',
-        ExpressionAttributeValues: { ':now': new Date().toISOString(), ':org': orgId },
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return toClient(Attributes ?? {});
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) {
-      throw new OAuthClientNotFound(orgId, clientId);
-    }
-    throw error;
-  }
+  const item = await oauth.revokeClient(orgId, clientId, new Date().toISOString());
+  if (!item) throw new OAuthClientNotFound(orgId, clientId);
+  return toClient(item);
 }

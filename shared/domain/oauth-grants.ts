@@ -1,10 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { tableName } from '#platform/config.ts';
-import { dynamo } from '#platform/dynamodb-client.ts';
-import { keys } from '#store/keys.ts';
-import { getOAuthClient, hashSecret } from './oauth-clients.ts';
+import { hashSecret } from '#platform/secret-hash.ts';
+import { oauth } from '#store/oauth.ts';
+import { TransactionConflictError } from '#store/transactions.ts';
+import { getOAuthClient } from './oauth-clients.ts';
 
 /**
  * Access tokens and authorization codes: opaque random values, stored only as
@@ -42,17 +40,6 @@ const now = () => Math.floor(Date.now() / 1000);
 
 const newAccessToken = () => `mat_${randomBytes(32).toString('base64url')}`;
 
-const tokenItem = (token: string, grant: TokenGrant) => ({
-  ...keys.oauthGrant('token', hashSecret(token)),
-  type: 'oauthToken',
-  orgId: grant.orgId,
-  clientId: grant.clientId,
-  resource: grant.resource,
-  scope: grant.scope,
-  createdAt: new Date().toISOString(),
-  expiresAt: now() + ACCESS_TOKEN_TTL_SECONDS,
-});
-
 const tokenResponse = (token: string, grant: TokenGrant): AccessTokenResponse => ({
   access_token: token,
   token_type: 'Bearer',
@@ -63,25 +50,23 @@ const tokenResponse = (token: string, grant: TokenGrant): AccessTokenResponse =>
 /** Issues an access token (the response body of the token endpoint). */
 export async function issueAccessToken(grant: TokenGrant): Promise<AccessTokenResponse> {
   const token = newAccessToken();
-  await dynamo.send(new PutCommand({ TableName: tableName(), Item: tokenItem(token, grant) }));
+  await oauth.putToken(hashSecret(token), grant, now() + ACCESS_TOKEN_TTL_SECONDS);
   return tokenResponse(token, grant);
 }
 
 /** The grant of a presented token for `resource`; null when it is unknown, expired, for another resource, or its client is revoked. */
 export async function verifyAccessToken(token: string, resource: string): Promise<VerifiedToken | null> {
   if (!/^mat_[A-Za-z0-9_-]{43}$/.test(token)) return null;
-  const { Item } = await dynamo.send(
-    new GetCommand({ TableName: tableName(), Key: keys.oauthGrant('token', hashSecret(token)) }),
-  );
+  const item = await oauth.getToken(hashSecret(token));
   // DynamoDB deletes expired items lazily, so expiry is checked here.
-  if (!Item || (Item.expiresAt as number) <= now() || Item.resource !== resource) return null;
-  const client = await getOAuthClient(Item.clientId as string);
-  if (!client || client.revokedAt || client.orgId !== Item.orgId) return null;
+  if (!item || item.expiresAt <= now() || item.resource !== resource) return null;
+  const client = await getOAuthClient(item.clientId);
+  if (!client || client.revokedAt || client.orgId !== item.orgId) return null;
   return {
-    orgId: Item.orgId as number,
-    clientId: Item.clientId as string,
-    resource: Item.resource as string,
-    scope: Item.scope as string,
+    orgId: item.orgId,
+    clientId: item.clientId,
+    resource: item.resource,
+    scope: item.scope,
     clientRateLimit: client.rateLimit,
   };
 }
@@ -95,17 +80,7 @@ export interface CodeGrant extends TokenGrant {
 /** Issues a single-use authorization code. */
 export async function issueAuthorizationCode(grant: CodeGrant): Promise<string> {
   const code = `mac_${randomBytes(32).toString('base64url')}`;
-  await dynamo.send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: {
-        ...keys.oauthGrant('code', hashSecret(code)),
-        type: 'oauthCode',
-        ...grant,
-        expiresAt: now() + CODE_TTL_SECONDS,
-      },
-    }),
-  );
+  await oauth.putCode(hashSecret(code), { ...grant, expiresAt: now() + CODE_TTL_SECONDS });
   return code;
 }
 
@@ -132,58 +107,40 @@ export async function redeemAuthorizationCode(
   presented: { clientId: string; redirectUri: string | undefined; codeVerifier: string },
 ): Promise<AccessTokenResponse | null> {
   if (!/^mac_[A-Za-z0-9_-]{43}$/.test(code)) return null;
-  const codeKey = keys.oauthGrant('code', hashSecret(code));
-  const { Item: item } = await dynamo.send(
-    new GetCommand({ TableName: tableName(), Key: codeKey, ConsistentRead: true }),
-  );
+  const codeHash = hashSecret(code);
+  const item = await oauth.getCode(codeHash);
   if (!item || item.clientId !== presented.clientId) return null;
   if (typeof item.tokenHash === 'string') {
     await revokeToken(item.tokenHash);
     return null;
   }
-  if ((item.expiresAt as number) <= now() || item.redirectUri !== presented.redirectUri) return null;
+  if (item.expiresAt <= now() || item.redirectUri !== presented.redirectUri) return null;
   if (codeChallengeOf(presented.codeVerifier) !== item.codeChallenge) return null;
 
   const grant: TokenGrant = {
-    orgId: item.orgId as number,
-    clientId: item.clientId as string,
-    resource: item.resource as string,
-    scope: item.scope as string,
+    orgId: item.orgId,
+    clientId: item.clientId,
+    resource: item.resource,
+    scope: item.scope,
   };
   const token = newAccessToken();
   try {
-    await dynamo.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            // The used code is kept as long as its token lives, so a replay within that time can revoke it.
-            Update: {
-              TableName: tableName(),
-              Key: codeKey,
-              UpdateExpression: 'SET tokenHash = :token, expiresAt = :until',
-              ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(tokenHash)',
-              ExpressionAttributeValues: {
-                ':token': hashSecret(token),
-                ':until': now() + ACCESS_TOKEN_TTL_SECONDS,
-              },
-            },
-          },
-          { Put: { TableName: tableName(), Item: tokenItem(token, grant) } },
-        ],
-      }),
-    );
+    // The used code is kept as long as its token lives, so a replay within that time can revoke it.
+    await oauth.redeemCode(codeHash, {
+      hash: hashSecret(token),
+      grant,
+      expiresAt: now() + ACCESS_TOKEN_TTL_SECONDS,
+    });
   } catch (error) {
-    if (!(error instanceof TransactionCanceledException)) throw error;
+    if (!(error instanceof TransactionConflictError)) throw error;
     // A concurrent redemption of the same code won: this one is the replay.
-    const { Item: redeemed } = await dynamo.send(
-      new GetCommand({ TableName: tableName(), Key: codeKey, ConsistentRead: true }),
-    );
-    if (typeof redeemed?.tokenHash === 'string') {
+    const redeemed = await oauth.getCode(codeHash);
+    if (redeemed?.tokenHash !== undefined) {
       await revokeToken(redeemed.tokenHash);
       return null;
     }
     // Otherwise the code expired and is gone, or the transaction failed for another reason.
-    if (error.CancellationReasons?.some((reason) => reason.Code === 'ConditionalCheckFailed')) return null;
+    if (error.failedConditions.length > 0) return null;
     throw error;
   }
   return tokenResponse(token, grant);
@@ -191,5 +148,5 @@ export async function redeemAuthorizationCode(
 
 /** Deletes an access token by the hash of its value: it stops working at once. */
 async function revokeToken(tokenHash: string): Promise<void> {
-  await dynamo.send(new DeleteCommand({ TableName: tableName(), Key: keys.oauthGrant('token', tokenHash) }));
+  await oauth.deleteToken(tokenHash);
 }

@@ -1,14 +1,10 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { MAX_ORGANIZATION_THROTTLE, type Throttle } from '#definitions/rate-limits.ts';
-import { tableName } from '#platform/config.ts';
-import { dynamo } from '#platform/dynamodb-client.ts';
 import { allocateId } from '#store/ids.ts';
-import { keys } from '#store/keys.ts';
-import { TransactionConflictError, transact } from '#store/transactions.ts';
+import { type OrganizationItem, organizations } from '#store/organizations.ts';
+import { type TransactItem, TransactionConflictError, transact } from '#store/transactions.ts';
 import { OrganizationNotFound, SettingOutOfRange } from './errors.ts';
 
-/** Default cooldown window for raw-push eligibility, in days (ARCHITECTURE §4). */
+/** Default cooldown window for raw-push eligibility, in days (docs/decisions.md, Raw operations). */
 export const DEFAULT_COOLDOWN_DAYS = 90;
 /** Bounds of a configured cooldown window, in days (ten years at most). */
 export const MIN_COOLDOWN_DAYS = 1;
@@ -34,23 +30,15 @@ export async function createOrganization(name: string): Promise<Organization> {
     cooldownDays: DEFAULT_COOLDOWN_DAYS,
     rateLimit: null,
   };
-  await dynamo.send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: { ...keys.organization(orgId), type: 'organization', ...organization },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    }),
-  );
+  await organizations.create(organization);
   return organization;
 }
 
 /** Reads an organization; throws OrganizationNotFound when it does not exist. */
 export async function getOrganization(orgId: number): Promise<Organization> {
-  const { Item } = await dynamo.send(
-    new GetCommand({ TableName: tableName(), Key: keys.organization(orgId) }),
-  );
-  if (!Item) throw new OrganizationNotFound(orgId);
-  return toOrganization(Item);
+  const item = await organizations.get(orgId);
+  if (!item) throw new OrganizationNotFound(orgId);
+  return toOrganization(item);
 }
 
 /**
@@ -92,53 +80,25 @@ export async function setRateLimit(orgId: number, throttle: Throttle | null): Pr
 
 /** One conditional update of the organization item, so it never creates a stray item. */
 async function updateOrganization(orgId: number, expression: string, value?: unknown): Promise<Organization> {
-  try {
-    const { Attributes } = await dynamo.send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.organization(orgId),
-        UpdateExpression: expression,
-        ConditionExpression: 'attribute_exists(pk)',
-        ...(value !== undefined && { ExpressionAttributeValues: { ':value': value } }),
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return toOrganization(Attributes ?? {});
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) {
-      throw new OrganizationNotFound(orgId);
-    }
-    throw error;
-  }
+  const item = await organizations.update(orgId, expression, value);
+  if (!item) throw new OrganizationNotFound(orgId);
+  return toOrganization(item);
 }
 
-function toOrganization(item: Record<string, unknown>): Organization {
-  return {
-    orgId: item.orgId as number,
-    name: item.name as string,
-    createdAt: item.createdAt as string,
-    cooldownDays: (item.cooldownDays as number | undefined) ?? DEFAULT_COOLDOWN_DAYS,
-    rateLimit: (item.rateLimit as Throttle | undefined) ?? null,
-  };
-}
+/** The organization with its defaults applied to the settings it never set. */
+const toOrganization = (item: OrganizationItem): Organization => ({
+  ...item,
+  cooldownDays: item.cooldownDays ?? DEFAULT_COOLDOWN_DAYS,
+});
 
 /**
- * Creates an item that belongs to an organization, in one transaction with
- * the check that the organization exists (OrganizationNotFound otherwise). The item
- * must not exist yet.
+ * Creates an item that belongs to an organization (`put`: a store's
+ * conditional put of a new item), in one transaction with the check that the
+ * organization exists (OrganizationNotFound otherwise).
  */
-export async function putForOrganization(orgId: number, item: Record<string, unknown>): Promise<void> {
+export async function putForOrganization(orgId: number, put: TransactItem): Promise<void> {
   try {
-    await transact([
-      {
-        ConditionCheck: {
-          TableName: tableName(),
-          Key: keys.organization(orgId),
-          ConditionExpression: 'attribute_exists(pk)',
-        },
-      },
-      { Put: { TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
-    ]);
+    await transact([organizations.existsCheck(orgId), put]);
   } catch (error) {
     if (error instanceof TransactionConflictError && error.failedConditions.includes(0)) {
       throw new OrganizationNotFound(orgId);

@@ -1,12 +1,10 @@
-import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { SendMessageBatchCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBRecord } from 'aws-lambda';
 import { type QueueName, queueDefinitions } from '#definitions/queues.ts';
 import { logger } from '#platform/logger.ts';
 import { queueUrl, sqs } from '#platform/queue-client.ts';
-import { OUTBOX_TYPE, WEBHOOK_EVENT_KIND } from '#store/outbox.ts';
-import { fanOutWebhookEvent } from './webhook-deliveries.ts';
+import { type OutboxItem, outboxItemOf, WEBHOOK_EVENT_KIND } from '#store/outbox.ts';
+import { fanOutWebhookEvent } from './webhook-fan-out.ts';
 import { listWebhooks, type WebhookRecord } from './webhooks.ts';
 
 /**
@@ -27,32 +25,34 @@ export async function relayOutboxRecords(records: DynamoDBRecord[]): Promise<Dyn
     return found;
   };
   for (const record of records) {
-    const image = record.dynamodb?.NewImage;
     // Only outbox inserts matter; other items are not decoded at all.
-    if (record.eventName !== 'INSERT' || image?.type?.S !== OUTBOX_TYPE) continue;
-    const item = unmarshall(image as Record<string, AttributeValue>);
-    const queue = item.queue as QueueName;
-    if (!(queue in queueDefinitions)) {
+    const item = outboxItemOf(record);
+    if (item === null) continue;
+    if (item === 'malformed') {
+      logger.error('Outbox item cannot be read', { sequenceNumber: record.dynamodb?.SequenceNumber });
+      continue;
+    }
+    const { queue } = item;
+    if (!isQueueName(queue)) {
       logger.error('Outbox item names an unknown queue', { queue, outboxId: item.outboxId });
       continue;
     }
     try {
       if (item.kind === WEBHOOK_EVENT_KIND) await relayWebhookEvent(item, subscriptionsOf);
-      else
-        await sqs.send(
-          new SendMessageCommand({ QueueUrl: queueUrl(queue), MessageBody: item.body as string }),
-        );
+      else await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl(queue), MessageBody: item.body }));
     } catch (error) {
       logger.error('Relaying an outbox item failed', {
         queue,
         outboxId: item.outboxId,
-        errorName: (error as Error).name,
+        errorName: error instanceof Error ? error.name : 'Error',
       });
       return { batchItemFailures: [{ itemIdentifier: record.dynamodb?.SequenceNumber ?? '' }] };
     }
   }
   return { batchItemFailures: [] };
 }
+
+const isQueueName = (name: string): name is QueueName => Object.hasOwn(queueDefinitions, name);
 
 /** SQS's limit of messages per SendMessageBatch. */
 const SEND_BATCH = 10;
@@ -62,16 +62,17 @@ const SEND_BATCH = 10;
  * so a retried record reuses its deliveries), then one queue message each.
  */
 async function relayWebhookEvent(
-  item: Record<string, unknown>,
+  item: OutboxItem,
   subscriptionsOf: (orgId: number) => Promise<WebhookRecord[]>,
 ): Promise<void> {
   const jobs = await fanOutWebhookEvent(
-    item.orgId as number,
+    item.orgId,
     {
-      eventId: item.outboxId as string,
-      eventType: item.eventType as string,
-      payload: item.body as string,
-      occurredAt: item.createdAt as string,
+      eventId: item.outboxId,
+      // An event without a type reaches no subscription.
+      eventType: item.eventType ?? '',
+      payload: item.body,
+      occurredAt: item.createdAt,
     },
     subscriptionsOf,
   );

@@ -1,20 +1,23 @@
-import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
-import { tableName } from '#platform/config.ts';
-import { dynamo } from '#platform/dynamodb-client.ts';
 import type { ProviderEvent } from '#schemas/import.ts';
+import { assignments } from '#store/assignments.ts';
+import { campaigns } from '#store/campaigns.ts';
+import { retryOnConflict } from '#store/conflicts.ts';
+import { contacts } from '#store/contacts.ts';
 import { allocateId } from '#store/ids.ts';
-import { keys } from '#store/keys.ts';
-import { addCounters, type TransactItem, TransactionConflictError, transact } from '#store/transactions.ts';
+import { messages as storedMessages } from '#store/messages.ts';
+import { organizations } from '#store/organizations.ts';
+import { providerEvents } from '#store/provider-events.ts';
+import { type TransactItem, TransactionConflictError, transact } from '#store/transactions.ts';
 import type { AssignmentFacts } from './aggregates.ts';
 import { assignmentDeltas } from './aggregates.ts';
-import { type AssignmentRecord, factsOf, toAssignmentRecord } from './assignments.ts';
-import { blockContactWrites, contactKey, ELIGIBILITY_CHANGE, getContact } from './contacts.ts';
+import { type AssignmentRecord, factsOf } from './assignments.ts';
+import { blockContactWrites, getContact } from './contacts.ts';
 import { AssignmentNotFound, EventNotRecordable, TransitionNotAllowed } from './errors.ts';
 import { LIFECYCLE, transition } from './lifecycle.ts';
 import {
   assignmentMessageUpdate,
   messageEffects,
-  messageItem,
+  messageRecord,
   type NewMessage,
   toCampaignMessage,
 } from './messages.ts';
@@ -39,7 +42,9 @@ export interface RecordOptions {
   emitEvents?: boolean;
 }
 
+/** Tries of an event whose transaction lost a race; the wait before each retry is random, doubling from 10 ms. */
 const MAX_ATTEMPTS = 8;
+const RETRY_BASE_DELAY_MS = 10;
 
 /**
  * Records one provider event for one of the organization's assignments, with
@@ -51,27 +56,35 @@ export async function recordProviderEvent(
   event: ProviderEvent,
   options: RecordOptions = {},
 ): Promise<RecordOutcome> {
-  for (let attempt = 0; ; attempt++) {
-    const { assignment, duplicate } = await readState(orgId, event);
-    if (duplicate) return { outcome: 'duplicate', assignment };
-    const writes = await eventWrites(orgId, event, assignment, options.emitEvents ?? true);
-    try {
-      await transact(writes);
-      return { outcome: 'applied', assignment };
-    } catch (error) {
-      if (!(error instanceof TransactionConflictError)) throw error;
-      // Index 0 is the event marker: someone applied this event id meanwhile.
-      if (error.failedConditions.includes(0)) return { outcome: 'duplicate', assignment };
-      const stale = (index: number) => STALE_STATE_OPERATIONS.has(describe(writes[index]));
-      if (!error.failedConditions.every(stale)) {
-        throw new EventNotRecordable(
-          `Cannot record event ${event.id}: ${conflictReason(writes, error.failedConditions)}`,
-        );
+  return retryOnConflict(
+    async (): Promise<RecordOutcome> => {
+      const { assignment, applied } = await providerEvents.readAssignmentAndMarker(
+        orgId,
+        event.assignment_id,
+        event.id,
+      );
+      if (!assignment) throw new AssignmentNotFound(event.assignment_id);
+      if (applied) return { outcome: 'duplicate', assignment };
+      const writes = await eventWrites(orgId, event, assignment, options.emitEvents ?? true);
+      try {
+        await transact(writes);
+        return { outcome: 'applied', assignment };
+      } catch (error) {
+        if (!(error instanceof TransactionConflictError)) throw error;
+        // Index 0 is the event marker: someone applied this event id meanwhile.
+        if (error.failedConditions.includes(0)) return { outcome: 'duplicate', assignment };
+        const stale = (index: number) => STALE_STATE_OPERATIONS.has(describe(writes[index]));
+        if (!error.failedConditions.every(stale)) {
+          throw new EventNotRecordable(
+            `Cannot record event ${event.id}: ${conflictReason(writes, error.failedConditions)}`,
+          );
+        }
+        // The state read before the write changed meanwhile: read it again and retry.
+        throw error;
       }
-      if (attempt + 1 >= MAX_ATTEMPTS) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 5 * 2 ** attempt * (0.5 + Math.random())));
-    }
-  }
+    },
+    { attempts: MAX_ATTEMPTS, baseDelayMs: RETRY_BASE_DELAY_MS, retryIf: () => true },
+  );
 }
 
 /**
@@ -81,10 +94,8 @@ export async function recordProviderEvent(
 const STALE_STATE_OPERATIONS = new Set(['assignment', 'contact']);
 
 function describe(write: TransactItem | undefined): string {
-  const key = (write?.Put?.Item ?? write?.Update?.Key ?? write?.ConditionCheck?.Key ?? {}) as Record<
-    string,
-    unknown
-  >;
+  const key: Record<string, unknown> =
+    write?.Put?.Item ?? write?.Update?.Key ?? write?.ConditionCheck?.Key ?? {};
   const pk = String(key.pk ?? '');
   if (pk.includes('#ASSIGNMENT#')) return 'assignment';
   if (pk.includes('#EMAIL#') || pk.includes('#CONTACT#')) return 'contact';
@@ -96,25 +107,6 @@ function conflictReason(writes: TransactItem[], failed: number[]): string {
   const kinds = failed.map((index) => describe(writes[index]));
   if (kinds.includes('message')) return 'the message id exists already, or belongs to another assignment';
   return `conditions failed on ${kinds.join(', ')}`;
-}
-
-async function readState(orgId: number, event: ProviderEvent) {
-  const assignmentKey = keys.assignment(orgId, event.assignment_id);
-  const markerKey = keys.providerEvent(orgId, event.id);
-  const result = await dynamo.send(
-    new BatchGetCommand({
-      RequestItems: { [tableName()]: { Keys: [assignmentKey, markerKey], ConsistentRead: true } },
-    }),
-  );
-  let items = result.Responses?.[tableName()] ?? [];
-  if (result.UnprocessedKeys?.[tableName()]) {
-    // Rare: DynamoDB asked us to retry part of the batch; read again.
-    return readState(orgId, event);
-  }
-  const assignmentItem = items.find((item) => item.pk === assignmentKey.pk);
-  if (!assignmentItem) throw new AssignmentNotFound(event.assignment_id);
-  items = items.filter((item) => item.pk === markerKey.pk);
-  return { assignment: toAssignmentRecord(assignmentItem), duplicate: items.length > 0 };
 }
 
 async function eventWrites(
@@ -130,20 +122,12 @@ async function eventWrites(
     );
   }
   const at = event.at ?? new Date().toISOString();
-  const marker: TransactItem = {
-    Put: {
-      TableName: tableName(),
-      Item: {
-        ...keys.providerEvent(orgId, event.id),
-        type: 'providerEvent',
-        orgId,
-        assignmentId: assignment.assignmentId,
-        eventType: event.type,
-        at,
-      },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    },
-  };
+  const marker = providerEvents.markerPut(orgId, {
+    eventId: event.id,
+    assignmentId: assignment.assignmentId,
+    eventType: event.type,
+    at,
+  });
   if (event.type === 'contact_blocked') {
     const contact = await getContact(orgId, assignment.contact);
     return [marker, ...(contact ? blockContactWrites(orgId, contact) : [])];
@@ -154,7 +138,7 @@ async function eventWrites(
   let after: AssignmentFacts = { ...factsOf(assignment), status: next.status };
   if (next.status !== assignment.status) {
     set.status = next.status;
-    set.gsi2pk = keys.campaignStatusIndex(orgId, assignment.campaignId, next.status).gsi2pk;
+    set.gsi2pk = assignments.statusIndex(orgId, assignment.campaignId, next.status);
   }
   if (next.stamp) set[next.stamp] = at;
 
@@ -172,13 +156,7 @@ async function eventWrites(
         event.type === 'reply_received' ? event.response_type : (event.message.response_type ?? null),
     };
     messages = [message];
-    writes.push({
-      Put: {
-        TableName: tableName(),
-        Item: messageItem(orgId, assignment, message),
-        ConditionExpression: 'attribute_not_exists(pk)',
-      },
-    });
+    writes.push(storedMessages.putNew(orgId, assignment, message));
   }
   const effects = messageEffects(assignment, messages);
   let clicks = 0;
@@ -192,46 +170,32 @@ async function eventWrites(
     clickCount: after.clickCount + clicks,
   };
   if (event.type === 'opened' && event.message_id !== undefined) {
-    writes.push({
-      Update: {
-        TableName: tableName(),
-        Key: keys.message(orgId, event.message_id),
-        UpdateExpression: 'ADD openCount :one',
-        ConditionExpression: 'assignmentId = :assignment',
-        ExpressionAttributeValues: { ':one': 1, ':assignment': assignment.assignmentId },
-      },
-    });
+    writes.push(storedMessages.addOpen(orgId, event.message_id, assignment.assignmentId));
   }
   if (clicks > 0) set.clickCount = assignment.clickCount + clicks;
 
   writes.push(assignmentMessageUpdate(orgId, assignment, effects, { set }));
   const deltas = assignmentDeltas(factsOf(assignment), after);
-  const campaignWrite = addCounters(keys.campaign(orgId, assignment.campaignId), {
+  const campaignWrite = campaigns.counters(orgId, assignment.campaignId, {
     ...deltas.campaign,
     messagesCount: messages.length,
   });
   if (campaignWrite) writes.push(campaignWrite);
-  const organizationWrite = addCounters(keys.analytics(orgId), deltas.organization);
+  const organizationWrite = organizations.analyticsCounters(orgId, deltas.organization);
   if (organizationWrite) writes.push(organizationWrite);
   if (next.status !== assignment.status || next.stamp === 'completedAt') {
-    writes.push({
-      Update: {
-        TableName: tableName(),
-        Key: contactKey(orgId, assignment.contact),
-        // A status change moves the contact's eligibility: a push judging it concurrently must judge again.
-        UpdateExpression: `SET assignments.#assignment.#status = :status, assignments.#assignment.completedAt = :completedAt ${ELIGIBILITY_CHANGE.update}`,
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeNames: { '#assignment': String(assignment.assignmentId), '#status': 'status' },
-        ExpressionAttributeValues: {
-          ':status': next.status,
-          ':completedAt': next.stamp === 'completedAt' ? at : assignment.completedAt,
-          ...ELIGIBILITY_CHANGE.values,
-        },
-      },
-    });
+    writes.push(
+      contacts.setAssignmentStatus(
+        orgId,
+        assignment.contact,
+        assignment.assignmentId,
+        next.status,
+        next.stamp === 'completedAt' ? at : assignment.completedAt,
+      ),
+    );
   }
   if (emitEvents) {
-    const recorded = messages.map((message) => toCampaignMessage(messageItem(orgId, assignment, message)));
+    const recorded = messages.map((message) => toCampaignMessage(messageRecord(assignment, message)));
     writes.push(...messageEventWrites(orgId, assignment, recorded));
   }
   return writes;

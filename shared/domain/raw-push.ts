@@ -1,11 +1,11 @@
-import { tableName } from '#platform/config.ts';
-import type { SequenceInput } from '#schemas/import.ts';
 import { INELIGIBILITY_REASONS, type IneligibilityReason } from '#schemas/raw.ts';
 import type { SnippetVariables } from '#schemas/variables.ts';
+import { assignments } from '#store/assignments.ts';
+import { type CampaignRecord, campaigns, type SequenceRef, type StoredSequence } from '#store/campaigns.ts';
+import { retryOnConflict } from '#store/conflicts.ts';
+import { type ContactRecord, contacts, newContact } from '#store/contacts.ts';
 import { allocateIds } from '#store/ids.ts';
-import { keys } from '#store/keys.ts';
 import {
-  addCounters,
   MAX_TRANSACTION_ITEMS,
   type TransactItem,
   TransactionConflictError,
@@ -13,16 +13,7 @@ import {
 } from '#store/transactions.ts';
 import { accumulate, assignmentDeltas, type CampaignCounts } from './aggregates.ts';
 import { backoff, createAssignments, MAX_CONFLICT_RETRIES, type NewAssignment } from './assignments.ts';
-import type { CampaignRecord } from './campaigns.ts';
-import {
-  type ContactRecord,
-  contactKey,
-  ELIGIBILITY_CHANGE,
-  eligibilityUnchanged,
-  getContactsByEmail,
-  newContactItem,
-  toContactRecord,
-} from './contacts.ts';
+import { getContactsByEmail } from './contacts.ts';
 import { type Bypass, evaluate, loadEligibilityInputs, type Verdict } from './eligibility.ts';
 import { ContactsKeptChanging, SequenceNotInCampaign } from './errors.ts';
 
@@ -85,7 +76,7 @@ export interface EligibilityResult {
 }
 
 /** The sequence a push targets: the one asked for, else the campaign's first email sequence. */
-export function targetSequence(campaign: CampaignRecord, sequenceId: number | undefined): SequenceInput {
+export function targetSequence(campaign: CampaignRecord, sequenceId: number | undefined): StoredSequence {
   if (sequenceId !== undefined) {
     const sequence = campaign.sequences.find((candidate) => candidate.id === sequenceId);
     if (!sequence) {
@@ -139,6 +130,13 @@ export async function checkEligibility(
   return { results, summary };
 }
 
+/**
+ * A chunk's transaction cancelled by concurrent ones (no condition failed) is
+ * tried again after a random wait of up to 20 ms, doubling each time; a failed
+ * condition settles its items and the rest are tried again at once.
+ */
+const CHUNK_RETRY = { attempts: MAX_CONFLICT_RETRIES + 1, baseDelayMs: 20 };
+
 /** How often a push judges a contact: once, and again after each concurrent change that beat its write. */
 export const MAX_JUDGEMENTS = 8;
 
@@ -164,7 +162,7 @@ interface Plan {
 interface PushContext {
   orgId: number;
   campaignId: number;
-  sequence: SequenceInput;
+  sequence: SequenceRef;
   options: PushOptions;
   createdAt: string;
   judge(candidate: Candidate): Verdict;
@@ -330,7 +328,7 @@ async function createContacts(
   const pending = candidates.map((candidate, index) => {
     const { contact } = candidate;
     const fullName = [contact.firstName, contact.lastName].filter(Boolean).join(' ');
-    const item = newContactItem(orgId, {
+    const record = newContact({
       id: ids[index]!,
       email: contact.email,
       first_name: contact.firstName ?? null,
@@ -341,39 +339,32 @@ async function createContacts(
       company_name: contact.companyName ?? null,
       company_domain: contact.companyDomain ?? null,
     });
-    return { candidate, item };
+    return { candidate, record };
   });
   const created: { contact: PushContact; record: ContactRecord }[] = [];
   const taken: Candidate[] = [];
   for (let start = 0; start < pending.length; start += MAX_TRANSACTION_ITEMS) {
     let chunk = pending.slice(start, start + MAX_TRANSACTION_ITEMS);
-    for (let attempt = 0; chunk.length > 0; ) {
-      try {
-        await transact(
-          chunk.map(({ item }) => ({
-            Put: { TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' },
-          })),
-        );
-        for (const { candidate, item } of chunk)
-          created.push({ contact: candidate.contact, record: toContactRecord(item) });
-        chunk = [];
-      } catch (error) {
-        if (!(error instanceof TransactionConflictError)) throw error;
-        if (error.failedConditions.length === 0) {
-          // Cancelled by a concurrent transaction on one of the contacts: try again shortly.
-          if (++attempt > MAX_CONFLICT_RETRIES) throw error;
-          await backoff(attempt);
-          continue;
+    await retryOnConflict(async () => {
+      while (chunk.length > 0) {
+        try {
+          await transact(chunk.map(({ record }) => contacts.putNew(orgId, record)));
+          for (const { candidate, record } of chunk) created.push({ contact: candidate.contact, record });
+          chunk = [];
+        } catch (error) {
+          if (!(error instanceof TransactionConflictError)) throw error;
+          // Cancelled by a concurrent transaction on one of the contacts: tried again shortly.
+          if (error.failedConditions.length === 0) throw error;
+          // Created concurrently: those are judged again as stored; the others are tried again together.
+          taken.push(
+            ...chunk
+              .filter((_, index) => error.failedConditions.includes(index))
+              .map((entry) => entry.candidate),
+          );
+          chunk = chunk.filter((_, index) => !error.failedConditions.includes(index));
         }
-        // Created concurrently: those are judged again as stored; the others are tried again together.
-        taken.push(
-          ...chunk
-            .filter((_, index) => error.failedConditions.includes(index))
-            .map((entry) => entry.candidate),
-        );
-        chunk = chunk.filter((_, index) => !error.failedConditions.includes(index));
       }
-    }
+    }, CHUNK_RETRY);
   }
   return { created, taken };
 }
@@ -388,23 +379,12 @@ interface Withdrawal {
 function withdrawalOf(orgId: number, plan: Plan): Withdrawal {
   const contact = plan.record;
   const writes: TransactItem[] = [];
-  const removals: string[] = [];
-  const names: Record<string, string> = {};
+  const withdrawn: { assignmentId: number; sequenceId: number }[] = [];
   const campaignDeltas = new Map<number, Partial<CampaignCounts>>();
-  for (const [index, assignmentId] of plan.verdict.withdraw.entries()) {
+  for (const assignmentId of plan.verdict.withdraw) {
     const entry = contact.assignments[String(assignmentId)]!;
-    writes.push({
-      Delete: {
-        TableName: tableName(),
-        Key: keys.assignment(orgId, assignmentId),
-        ConditionExpression: '#status = :pending',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':pending': 'pending-approval' },
-      },
-    });
-    names[`#a${index}`] = String(assignmentId);
-    names[`#s${index}`] = String(entry.sequenceId);
-    removals.push(`assignments.#a${index}`, `sequenceAssignments.#s${index}`);
+    writes.push(assignments.deletePending(orgId, assignmentId));
+    withdrawn.push({ assignmentId, sequenceId: entry.sequenceId });
     // A pending assignment has sent nothing: it counts only as pending (and as blocked if its contact is).
     const { campaign } = assignmentDeltas(
       {
@@ -421,17 +401,7 @@ function withdrawalOf(orgId: number, plan: Plan): Withdrawal {
     campaignDeltas.set(entry.campaignId, delta);
   }
   // The stats taken off above assume the contact's assignments and blocked flag as read: its version says so.
-  const guard = eligibilityUnchanged(contact);
-  writes.push({
-    Update: {
-      TableName: tableName(),
-      Key: contactKey(orgId, contact),
-      UpdateExpression: `REMOVE ${removals.join(', ')} ${ELIGIBILITY_CHANGE.update}`,
-      ConditionExpression: guard.condition,
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: { ...ELIGIBILITY_CHANGE.values, ...guard.values },
-    },
-  });
+  writes.push(contacts.withdrawAssignments(orgId, contact, withdrawn));
   return { plan, writes, campaignDeltas };
 }
 
@@ -447,9 +417,7 @@ function withdrawalTransaction(orgId: number, withdrawals: Withdrawal[]): Transa
   }
   return [
     ...withdrawals.flatMap((withdrawal) => withdrawal.writes),
-    ...[...merged].flatMap(
-      ([campaignId, delta]) => addCounters(keys.campaign(orgId, campaignId), delta) ?? [],
-    ),
+    ...[...merged].flatMap(([campaignId, delta]) => campaigns.counters(orgId, campaignId, delta) ?? []),
   ];
 }
 
@@ -521,32 +489,24 @@ async function updateVariables(orgId: number, plans: Plan[]): Promise<Plan[]> {
   const gone: Plan[] = [];
   for (let start = 0; start < plans.length; start += MAX_TRANSACTION_ITEMS) {
     let chunk = plans.slice(start, start + MAX_TRANSACTION_ITEMS);
-    for (let attempt = 0; chunk.length > 0; ) {
-      try {
-        await transact(
-          chunk.map((plan) => ({
-            Update: {
-              TableName: tableName(),
-              Key: keys.assignment(orgId, plan.verdict.existingInSequence!),
-              UpdateExpression: 'SET variables = :variables ADD version :one',
-              ConditionExpression: 'attribute_exists(pk)',
-              ExpressionAttributeValues: { ':variables': plan.contact.variables, ':one': 1 },
-            },
-          })),
-        );
-        chunk = [];
-      } catch (error) {
-        if (!(error instanceof TransactionConflictError)) throw error;
-        if (error.failedConditions.length === 0) {
-          // Cancelled by a concurrent transaction on one of the assignments: try again shortly.
-          if (++attempt > MAX_CONFLICT_RETRIES) throw error;
-          await backoff(attempt);
-          continue;
+    await retryOnConflict(async () => {
+      while (chunk.length > 0) {
+        try {
+          await transact(
+            chunk.map((plan) =>
+              assignments.setVariables(orgId, plan.verdict.existingInSequence!, plan.contact.variables),
+            ),
+          );
+          chunk = [];
+        } catch (error) {
+          if (!(error instanceof TransactionConflictError)) throw error;
+          // Cancelled by a concurrent transaction on one of the assignments: tried again shortly.
+          if (error.failedConditions.length === 0) throw error;
+          gone.push(...chunk.filter((_, index) => error.failedConditions.includes(index)));
+          chunk = chunk.filter((_, index) => !error.failedConditions.includes(index));
         }
-        gone.push(...chunk.filter((_, index) => error.failedConditions.includes(index)));
-        chunk = chunk.filter((_, index) => !error.failedConditions.includes(index));
       }
-    }
+    }, CHUNK_RETRY);
   }
   return gone;
 }

@@ -1,16 +1,16 @@
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { tableName } from '#platform/config.ts';
-import { dynamo } from '#platform/dynamodb-client.ts';
 import type { Envelope, MailTransport } from '#platform/mail-transport.ts';
+import { campaigns } from '#store/campaigns.ts';
+import { retryOnConflict } from '#store/conflicts.ts';
 import { allocateId } from '#store/ids.ts';
-import { keys } from '#store/keys.ts';
+import { messages } from '#store/messages.ts';
+import { organizations } from '#store/organizations.ts';
 import { outboxWrite } from '#store/outbox.ts';
-import { addCounters, type TransactItem, TransactionConflictError, transact } from '#store/transactions.ts';
+import { type TransactItem, transact } from '#store/transactions.ts';
 import { assignmentDeltas } from './aggregates.ts';
 import { factsOf, getAssignment } from './assignments.ts';
 import { ReplyNotSendable } from './errors.ts';
 import { composeMime, messageIdOf, plainTextToHtml } from './mail-compose.ts';
-import { assignmentMessageUpdate, messageEffects, messageItem } from './messages.ts';
+import { assignmentMessageUpdate, messageEffects } from './messages.ts';
 import { assignmentMessageEventWrite } from './webhook-events.ts';
 
 /**
@@ -69,7 +69,8 @@ export async function replyToAssignment(
       { in: 'body', name: 'body' },
     );
   }
-  for (let attempt = 0; ; attempt++) {
+  // Another write to the assignment may win the race (its version moves): then it is read again and retried.
+  return retryOnConflict(async () => {
     // A reply is a person's answer, sent whatever the assignment's status: the spec's errors for it are 400
     // and 404 only, and a contact who unsubscribed may still be owed an answer. Deciding is the caller's.
     const assignment = await getAssignment(orgId, assignmentId);
@@ -104,29 +105,22 @@ export async function replyToAssignment(
       sentCount: assignment.sentCount + 1,
     });
     const writes: TransactItem[] = [
-      {
-        Put: {
-          TableName: tableName(),
-          Item: {
-            ...messageItem(orgId, assignment, message),
-            mail: {
-              ...envelope,
-              inReplyTo:
-                assignment.lastMessageId === null
-                  ? null
-                  : messageIdOf(orgId, assignment.lastMessageId, settings.messageIdDomain),
-              state: 'queued',
-              attempts: 0,
-            },
-          },
-          ConditionExpression: 'attribute_not_exists(pk)',
+      messages.putNew(orgId, assignment, message, {
+        mail: {
+          ...envelope,
+          inReplyTo:
+            assignment.lastMessageId === null
+              ? null
+              : messageIdOf(orgId, assignment.lastMessageId, settings.messageIdDomain),
+          state: 'queued',
+          attempts: 0,
         },
-      },
+      }),
       assignmentMessageUpdate(orgId, assignment, effects),
-      addCounters(keys.campaign(orgId, assignment.campaignId), { ...deltas.campaign, messagesCount: 1 })!,
+      campaigns.counters(orgId, assignment.campaignId, { ...deltas.campaign, messagesCount: 1 })!,
       outboxWrite(orgId, 'mail', { orgId, messageId } satisfies MailJob),
     ];
-    const organizationWrite = addCounters(keys.analytics(orgId), deltas.organization);
+    const organizationWrite = organizations.analyticsCounters(orgId, deltas.organization);
     if (organizationWrite) writes.push(organizationWrite);
     // A reply can be the first message an assignment sends: that is its First Touch.
     if (assignment.sentCount === 0) {
@@ -137,15 +131,13 @@ export async function replyToAssignment(
         }),
       );
     }
-    try {
-      await transact(writes);
-      return { messageId };
-    } catch (error) {
-      // Another write to the assignment won the race (its version moved): read again and retry.
-      if (!(error instanceof TransactionConflictError) || attempt >= 5) throw error;
-    }
-  }
+    await transact(writes);
+    return { messageId };
+  }, REPLY_RETRY);
 }
+
+/** A reply whose transaction lost a race is read afresh and tried again at once, up to 6 tries in all. */
+const REPLY_RETRY = { attempts: 6, baseDelayMs: 0, retryIf: () => true };
 
 /** What happened to one queued reply. */
 export type DeliveryOutcome = 'sent' | 'already-sent' | 'missing';
@@ -161,12 +153,9 @@ export async function deliverReply(
   transport: MailTransport,
   settings: MailSettings,
 ): Promise<DeliveryOutcome> {
-  const key = keys.message(job.orgId, job.messageId);
-  const { Item } = await dynamo.send(
-    new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }),
-  );
-  if (!Item?.mail) return 'missing';
-  const mail = Item.mail as Envelope & { inReplyTo: string | null; state: string };
+  const reply = await messages.getReply(job.orgId, job.messageId);
+  if (!reply) return 'missing';
+  const { mail } = reply;
   if (mail.state === 'sent') return 'already-sent';
   const raw = await composeMime({
     messageId: messageIdOf(job.orgId, job.messageId, settings.messageIdDomain),
@@ -174,35 +163,22 @@ export async function deliverReply(
     to: mail.to,
     cc: mail.cc,
     bcc: mail.bcc,
-    subject: Item.subject as string,
-    html: Item.body as string,
+    subject: reply.subject,
+    html: reply.body,
     inReplyTo: mail.inReplyTo,
   });
   try {
     await transport({ from: mail.from, to: mail.to, cc: mail.cc, bcc: mail.bcc }, raw);
   } catch (error) {
-    await recordAttempt(key, { state: 'retrying', lastError: (error as Error).name });
+    await messages.recordMailAttempt(job.orgId, job.messageId, {
+      state: 'retrying',
+      lastError: error instanceof Error ? error.name : 'Error',
+    });
     throw error;
   }
-  await recordAttempt(key, { state: 'sent', sentAt: new Date().toISOString() });
-  return 'sent';
-}
-
-async function recordAttempt(key: Record<string, string>, fields: Record<string, string>): Promise<void> {
-  const names: Record<string, string> = { '#mail': 'mail', '#attempts': 'attempts' };
-  const values: Record<string, unknown> = { ':one': 1 };
-  const sets = Object.entries(fields).map(([name, value], index) => {
-    names[`#f${index}`] = name;
-    values[`:f${index}`] = value;
-    return `#mail.#f${index} = :f${index}`;
+  await messages.recordMailAttempt(job.orgId, job.messageId, {
+    state: 'sent',
+    sentAt: new Date().toISOString(),
   });
-  await dynamo.send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: key,
-      UpdateExpression: `SET ${sets.join(', ')} ADD #mail.#attempts :one`,
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
-    }),
-  );
+  return 'sent';
 }

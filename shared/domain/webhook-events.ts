@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { tableName } from '#platform/config.ts';
 import type { Account, CampaignMessage } from '#schemas/resources.ts';
 import { MAX_OPPORTUNITIES_PER_EVENT, type WebhookPayload } from '#schemas/webhooks.ts';
-import { keys } from '#store/keys.ts';
+import { accounts } from '#store/accounts.ts';
+import { retryOnConflict } from '#store/conflicts.ts';
 import { webhookEventOutboxWrite } from '#store/outbox.ts';
 import {
   MAX_TRANSACTION_ITEMS,
@@ -139,44 +139,37 @@ export async function emitNewOpportunities(orgId: number, opportunities: NewOppo
   return events;
 }
 
-async function emitBatch(
-  orgId: number,
-  campaignId: number,
-  batch: NewOpportunity[],
-  attempt = 0,
-): Promise<boolean> {
-  if (batch.length === 0) return false;
-  const writes: TransactItem[] = [
-    webhookEventWrite(orgId, {
-      type: 'new_opportunities',
-      timestamp: new Date().toISOString(),
-      data: { campaign_id: campaignId, accounts: batch.map((opportunity) => opportunity.account) },
-    }),
-    ...batch.map(
-      (opportunity): TransactItem => ({
-        Update: {
-          TableName: tableName(),
-          Key: keys.campaignAccount(orgId, campaignId, opportunity.account.id),
-          UpdateExpression: 'REMOVE newOpportunity',
-          ConditionExpression: 'newOpportunity = :true AND attribute_exists(gsi1pk)',
-          ExpressionAttributeValues: { ':true': true },
-        },
-      }),
-    ),
-  ];
-  try {
-    await transact(writes);
-    return true;
-  } catch (error) {
-    if (!(error instanceof TransactionConflictError) || attempt >= 5) throw error;
-    const gone = new Set(error.failedConditions.filter((index) => index > 0).map((index) => index - 1));
-    if (gone.size === 0)
-      await new Promise((resolve) => setTimeout(resolve, 10 * 2 ** attempt * Math.random()));
-    return emitBatch(
-      orgId,
-      campaignId,
-      batch.filter((_, index) => !gone.has(index)),
-      attempt + 1,
-    );
-  }
+/**
+ * One event for a batch and the clearing of its marks, in one transaction. A
+ * qualification no longer marked or listed is left out of the next try; a
+ * transaction cancelled by a concurrent one is tried again after a short wait.
+ */
+async function emitBatch(orgId: number, campaignId: number, batch: NewOpportunity[]): Promise<boolean> {
+  let pending = batch;
+  return retryOnConflict(
+    async () => {
+      if (pending.length === 0) return false;
+      const writes: TransactItem[] = [
+        webhookEventWrite(orgId, {
+          type: 'new_opportunities',
+          timestamp: new Date().toISOString(),
+          data: { campaign_id: campaignId, accounts: pending.map((opportunity) => opportunity.account) },
+        }),
+        ...pending.map((opportunity) =>
+          accounts.clearNewOpportunity(orgId, campaignId, opportunity.account.id),
+        ),
+      ];
+      try {
+        await transact(writes);
+        return true;
+      } catch (error) {
+        if (error instanceof TransactionConflictError) {
+          const gone = new Set(error.failedConditions.filter((index) => index > 0).map((index) => index - 1));
+          pending = pending.filter((_, index) => !gone.has(index));
+        }
+        throw error;
+      }
+    },
+    { attempts: 6, baseDelayMs: 10, retryIf: () => true },
+  );
 }

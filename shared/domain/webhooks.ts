@@ -1,20 +1,16 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { tableName } from '#platform/config.ts';
-import { dynamo } from '#platform/dynamodb-client.ts';
 import {
   checkWebhookUrl,
+  configuredUrlPolicy,
   type Resolver,
   systemResolver,
   type UrlPolicy,
   UrlRefusedError,
-  urlPolicyFromEnvironment,
 } from '#platform/ssrf.ts';
 import type { WebhookEventType, WebhookSubscription } from '#schemas/webhooks.ts';
+import { retryOnConflict } from '#store/conflicts.ts';
 import { allocateId } from '#store/ids.ts';
-import { keys } from '#store/keys.ts';
-import { queryAll } from '#store/query.ts';
 import { type TransactItem, TransactionConflictError, transact } from '#store/transactions.ts';
+import { type WebhookRecord, webhooks } from '#store/webhooks.ts';
 import {
   WebhookChangedMeanwhile,
   WebhookLimitReached,
@@ -35,44 +31,15 @@ import { generateSecret } from './webhook-signing.ts';
 export const MAX_WEBHOOKS_PER_ORGANIZATION = 25;
 /** Tries of a count transaction that lost a race to a concurrent create or delete. */
 const COUNT_ATTEMPTS = 8;
+/** The wait before such a retry is random, up to 10 ms the first time, doubling with each. */
+const COUNT_RETRY_BASE_DELAY_MS = 10;
 /** After a rotation the previous secret still signs for this long, so subscribers can switch over. */
 export const PREVIOUS_SECRET_GRACE_SECONDS = 24 * 60 * 60;
 /** A subscription whose deliveries all failed for this long is disabled. */
 export const FAILING_DISABLE_AFTER_MS = 5 * 24 * 60 * 60 * 1000;
 
-/** A subscription as stored. */
-export interface WebhookRecord {
-  orgId: number;
-  webhookId: number;
-  url: string;
-  events: WebhookEventType[];
-  enabled: boolean;
-  disabledReason: string | null;
-  failingSince: string | null;
-  secret: string;
-  previousSecret: string | null;
-  previousSecretExpiresAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
-/** A stored subscription item as a record. */
-export function toWebhookRecord(item: Record<string, unknown>): WebhookRecord {
-  return {
-    orgId: item.orgId as number,
-    webhookId: item.webhookId as number,
-    url: item.url as string,
-    events: (item.events as WebhookEventType[]) ?? [],
-    enabled: item.enabled === true,
-    disabledReason: (item.disabledReason as string | null) ?? null,
-    failingSince: (item.failingSince as string | null) ?? null,
-    secret: item.secret as string,
-    previousSecret: (item.previousSecret as string | null) ?? null,
-    previousSecretExpiresAt: (item.previousSecretExpiresAt as string | null) ?? null,
-    createdAt: item.createdAt as string,
-    updatedAt: item.updatedAt as string,
-  };
-}
+/** A subscription as stored (shared/store/webhooks.ts). */
+export type { WebhookRecord };
 
 /** The subscription resource (never the secret). */
 export function toWebhookSubscription(record: WebhookRecord): WebhookSubscription {
@@ -107,7 +74,7 @@ async function acceptedUrl(url: string, policy: UrlPolicy, resolve: Resolver): P
   }
 }
 
-/** How URL checks resolve and what they allow; the environment's by default. */
+/** How URL checks resolve and what they allow; the configuration's by default. */
 export interface UrlCheckOptions {
   policy?: UrlPolicy;
   resolve?: Resolver;
@@ -115,22 +82,14 @@ export interface UrlCheckOptions {
 
 /** Every subscription of the organization, by id. */
 export async function listWebhooks(orgId: number): Promise<WebhookRecord[]> {
-  const { pk, skPrefix } = keys.webhooksOfOrganization(orgId);
-  const items = await queryAll({
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': pk, ':prefix': skPrefix },
-    ConsistentRead: true,
-  });
-  return items.map(toWebhookRecord);
+  return webhooks.list(orgId);
 }
 
 /** One of the organization's subscriptions; another organization's is not found. */
 export async function getWebhook(orgId: number, webhookId: number): Promise<WebhookRecord> {
-  const { Item } = await dynamo.send(
-    new GetCommand({ TableName: tableName(), Key: keys.webhook(orgId, webhookId), ConsistentRead: true }),
-  );
-  if (!Item) throw new WebhookNotFound(webhookId);
-  return toWebhookRecord(Item);
+  const webhook = await webhooks.get(orgId, webhookId);
+  if (!webhook) throw new WebhookNotFound(webhookId);
+  return webhook;
 }
 
 /**
@@ -144,15 +103,11 @@ export async function createWebhook(
 ): Promise<{ record: WebhookRecord; secret: string }> {
   const url = await acceptedUrl(
     input.url,
-    options.policy ?? urlPolicyFromEnvironment(),
+    options.policy ?? configuredUrlPolicy(),
     options.resolve ?? systemResolver,
   );
   // A full organization is refused before anything is written; the transaction below holds the limit in a race.
-  const { Item: count } = await dynamo.send(
-    new GetCommand({ TableName: tableName(), Key: keys.webhookCount(orgId), ConsistentRead: true }),
-  );
-  if (((count?.subscriptions as number | undefined) ?? 0) >= MAX_WEBHOOKS_PER_ORGANIZATION)
-    throw limitReached();
+  if ((await webhooks.count(orgId)) >= MAX_WEBHOOKS_PER_ORGANIZATION) throw limitReached();
   const webhookId = await allocateId('webhook');
   const now = new Date().toISOString();
   const record: WebhookRecord = {
@@ -169,30 +124,12 @@ export async function createWebhook(
     createdAt: now,
     updatedAt: now,
   };
-  const put: TransactItem = {
-    Put: {
-      TableName: tableName(),
-      // Absent rather than null: the failure streak starts with if_not_exists(failingSince).
-      Item: {
-        ...keys.webhook(orgId, webhookId),
-        type: 'webhook',
-        ...Object.fromEntries(Object.entries(record).filter(([, value]) => value !== null)),
-      },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    },
-  };
   // The count and the subscription in one transaction, so concurrent creates cannot pass the limit.
-  const counted: TransactItem = {
-    Update: {
-      TableName: tableName(),
-      Key: keys.webhookCount(orgId),
-      UpdateExpression: 'ADD subscriptions :one',
-      ConditionExpression: 'attribute_not_exists(subscriptions) OR subscriptions < :max',
-      ExpressionAttributeValues: { ':one': 1, ':max': MAX_WEBHOOKS_PER_ORGANIZATION },
-    },
-  };
   try {
-    await transactRetryingConflicts([counted, put]);
+    await transactRetryingConflicts([
+      webhooks.countOneMore(orgId, MAX_WEBHOOKS_PER_ORGANIZATION),
+      webhooks.putNew(record),
+    ]);
   } catch (error) {
     if (error instanceof TransactionConflictError && error.failedConditions.includes(0)) throw limitReached();
     throw error;
@@ -208,15 +145,10 @@ const limitReached = () => new WebhookLimitReached(MAX_WEBHOOKS_PER_ORGANIZATION
  * organization won the race for the count; a failed condition is final.
  */
 async function transactRetryingConflicts(items: TransactItem[]): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await transact(items);
-    } catch (error) {
-      const raced = error instanceof TransactionConflictError && error.failedConditions.length === 0;
-      if (!raced || attempt >= COUNT_ATTEMPTS) throw error;
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
-    }
-  }
+  await retryOnConflict(() => transact(items), {
+    attempts: COUNT_ATTEMPTS,
+    baseDelayMs: COUNT_RETRY_BASE_DELAY_MS,
+  });
 }
 
 /**
@@ -234,7 +166,7 @@ export async function updateWebhook(
   if (changes.url !== undefined) {
     set.url = await acceptedUrl(
       changes.url,
-      options.policy ?? urlPolicyFromEnvironment(),
+      options.policy ?? configuredUrlPolicy(),
       options.resolve ?? systemResolver,
     );
   }
@@ -251,21 +183,8 @@ export async function updateWebhook(
 export async function deleteWebhook(orgId: number, webhookId: number): Promise<void> {
   try {
     await transactRetryingConflicts([
-      {
-        Delete: {
-          TableName: tableName(),
-          Key: keys.webhook(orgId, webhookId),
-          ConditionExpression: 'attribute_exists(pk)',
-        },
-      },
-      {
-        Update: {
-          TableName: tableName(),
-          Key: keys.webhookCount(orgId),
-          UpdateExpression: 'ADD subscriptions :minusOne',
-          ExpressionAttributeValues: { ':minusOne': -1 },
-        },
-      },
+      webhooks.deleteExisting(orgId, webhookId),
+      webhooks.countOneLess(orgId),
     ]);
   } catch (error) {
     if (error instanceof TransactionConflictError && error.failedConditions.includes(0))
@@ -301,25 +220,7 @@ export async function rotateWebhookSecret(
 
 /** Disables a subscription, saying why (410 Gone, a failure streak); nothing when already disabled. */
 export async function disableWebhook(orgId: number, webhookId: number, reason: string): Promise<void> {
-  try {
-    await dynamo.send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.webhook(orgId, webhookId),
-        UpdateExpression: 'SET #enabled = :false, disabledReason = :reason, updatedAt = :now',
-        ConditionExpression: '#enabled = :true',
-        ExpressionAttributeNames: { '#enabled': 'enabled' },
-        ExpressionAttributeValues: {
-          ':false': false,
-          ':true': true,
-          ':reason': reason,
-          ':now': new Date().toISOString(),
-        },
-      }),
-    );
-  } catch (error) {
-    if (!(error instanceof ConditionalCheckFailedException)) throw error;
-  }
+  await webhooks.disable(orgId, webhookId, reason, new Date().toISOString());
 }
 
 /**
@@ -331,24 +232,8 @@ export async function recordWebhookFailure(
   webhookId: number,
   now = new Date(),
 ): Promise<boolean> {
-  let failingSince: string;
-  try {
-    const { Attributes } = await dynamo.send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.webhook(orgId, webhookId),
-        UpdateExpression: 'SET failingSince = if_not_exists(failingSince, :now)',
-        ConditionExpression: 'attribute_exists(pk) AND #enabled = :true',
-        ExpressionAttributeNames: { '#enabled': 'enabled' },
-        ExpressionAttributeValues: { ':now': now.toISOString(), ':true': true },
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    failingSince = Attributes?.failingSince as string;
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return false; // deleted or disabled meanwhile
-    throw error;
-  }
+  const failingSince = await webhooks.recordFailure(orgId, webhookId, now.toISOString());
+  if (failingSince === null) return false; // deleted or disabled meanwhile
   if (now.getTime() - Date.parse(failingSince) < FAILING_DISABLE_AFTER_MS) return false;
   await disableWebhook(
     orgId,
@@ -360,18 +245,7 @@ export async function recordWebhookFailure(
 
 /** Ends the subscription's failure streak after a successful delivery. */
 export async function recordWebhookSuccess(orgId: number, webhookId: number): Promise<void> {
-  try {
-    await dynamo.send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.webhook(orgId, webhookId),
-        UpdateExpression: 'REMOVE failingSince',
-        ConditionExpression: 'attribute_exists(failingSince)',
-      }),
-    );
-  } catch (error) {
-    if (!(error instanceof ConditionalCheckFailedException)) throw error;
-  }
+  await webhooks.clearFailure(orgId, webhookId);
 }
 
 async function updateSubscription(
@@ -381,42 +255,11 @@ async function updateSubscription(
   remove: string[],
   expect: Record<string, unknown> = {},
 ): Promise<WebhookRecord> {
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = {};
-  const sets = Object.entries(set).map(([name, value], index) => {
-    names[`#s${index}`] = name;
-    values[`:s${index}`] = value;
-    return `#s${index} = :s${index}`;
-  });
-  const removes = remove.map((name, index) => {
-    names[`#r${index}`] = name;
-    return `#r${index}`;
-  });
-  const conditions = ['attribute_exists(pk)'];
-  Object.entries(expect).forEach(([name, value], index) => {
-    names[`#e${index}`] = name;
-    values[`:e${index}`] = value;
-    conditions.push(`#e${index} = :e${index}`);
-  });
-  try {
-    const { Attributes } = await dynamo.send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.webhook(orgId, webhookId),
-        UpdateExpression: `SET ${sets.join(', ')}${removes.length > 0 ? ` REMOVE ${removes.join(', ')}` : ''}`,
-        ConditionExpression: conditions.join(' AND '),
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return toWebhookRecord(Attributes ?? {});
-  } catch (error) {
-    if (!(error instanceof ConditionalCheckFailedException)) throw error;
-    if (Object.keys(expect).length > 0) {
-      await getWebhook(orgId, webhookId); // a 404 when it is gone
-      throw new WebhookChangedMeanwhile(webhookId);
-    }
-    throw new WebhookNotFound(webhookId);
+  const record = await webhooks.update(orgId, webhookId, { set, remove, expect });
+  if (record) return record;
+  if (Object.keys(expect).length > 0) {
+    await getWebhook(orgId, webhookId); // a 404 when it is gone
+    throw new WebhookChangedMeanwhile(webhookId);
   }
+  throw new WebhookNotFound(webhookId);
 }

@@ -1,6 +1,5 @@
 import { BatchGetCommand, BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { tableName } from '#platform/config.ts';
-import { dynamo } from '#platform/dynamodb-client.ts';
+import { type TableContext, tableContext } from './table-context.ts';
 
 type Key = Record<string, unknown>;
 
@@ -15,30 +14,33 @@ const WRITE_BATCH = 25;
 export async function batchGet(
   itemKeys: readonly Key[],
   options: { consistent?: boolean } = {},
+  table: TableContext = tableContext(),
 ): Promise<Key[]> {
   const items: Key[] = [];
   for (let start = 0; start < itemKeys.length; start += GET_BATCH) {
     let pending: Key[] = itemKeys.slice(start, start + GET_BATCH);
     while (pending.length > 0) {
-      const result = await dynamo.send(
+      const result = await table.client.send(
         new BatchGetCommand({
-          RequestItems: { [tableName()]: { Keys: pending, ConsistentRead: options.consistent } },
+          RequestItems: { [table.name]: { Keys: pending, ConsistentRead: options.consistent } },
         }),
       );
-      items.push(...(result.Responses?.[tableName()] ?? []));
-      pending = (result.UnprocessedKeys?.[tableName()]?.Keys as Key[] | undefined) ?? [];
+      items.push(...(result.Responses?.[table.name] ?? []));
+      pending = result.UnprocessedKeys?.[table.name]?.Keys ?? [];
     }
   }
   return items;
 }
 
 /** Writes items with BatchWriteItem, 25 a request, retrying unprocessed ones. */
-export async function batchPut(items: readonly Key[]): Promise<void> {
+export async function batchPut(items: readonly Key[], table: TableContext = tableContext()): Promise<void> {
   for (let start = 0; start < items.length; start += WRITE_BATCH) {
     let pending = items.slice(start, start + WRITE_BATCH).map((Item) => ({ PutRequest: { Item } }));
     while (pending.length > 0) {
-      const result = await dynamo.send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending } }));
-      pending = (result.UnprocessedItems?.[tableName()] as typeof pending | undefined) ?? [];
+      const result = await table.client.send(
+        new BatchWriteCommand({ RequestItems: { [table.name]: pending } }),
+      );
+      pending = (result.UnprocessedItems?.[table.name] as typeof pending | undefined) ?? [];
     }
   }
 }

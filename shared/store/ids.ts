@@ -1,8 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { tableName } from '#platform/config.ts';
-import { dynamo } from '#platform/dynamodb-client.ts';
 import { keys } from './keys.ts';
+import { type TableContext, tableContext } from './table-context.ts';
 
 /** Entity types that get numeric ids; each has its own sequence. */
 export type IdEntity =
@@ -23,11 +22,15 @@ export type IdEntity =
  * update, so concurrent callers never receive the same id. Returns the ids in
  * ascending order.
  */
-export async function allocateIds(entity: IdEntity, count = 1): Promise<number[]> {
+export async function allocateIds(
+  entity: IdEntity,
+  count = 1,
+  table: TableContext = tableContext(),
+): Promise<number[]> {
   if (count < 1) return [];
-  const result = await dynamo.send(
+  const result = await table.client.send(
     new UpdateCommand({
-      TableName: tableName(),
+      TableName: table.name,
       Key: keys.counter(entity),
       UpdateExpression: 'ADD #last :count',
       ExpressionAttributeNames: { '#last': 'last' },
@@ -41,8 +44,8 @@ export async function allocateIds(entity: IdEntity, count = 1): Promise<number[]
 }
 
 /** Allocates one id. */
-export async function allocateId(entity: IdEntity): Promise<number> {
-  const [id] = await allocateIds(entity, 1);
+export async function allocateId(entity: IdEntity, table: TableContext = tableContext()): Promise<number> {
+  const [id] = await allocateIds(entity, 1, table);
   return id!;
 }
 
@@ -50,11 +53,15 @@ export async function allocateId(entity: IdEntity): Promise<number> {
  * Raises an entity's counter to at least `floor`, so ids kept from an import are
  * never handed out again. Safe under concurrency (conditional on the stored value).
  */
-export async function reserveIdsUpTo(entity: IdEntity, floor: number): Promise<void> {
+export async function reserveIdsUpTo(
+  entity: IdEntity,
+  floor: number,
+  table: TableContext = tableContext(),
+): Promise<void> {
   try {
-    await dynamo.send(
+    await table.client.send(
       new UpdateCommand({
-        TableName: tableName(),
+        TableName: table.name,
         Key: keys.counter(entity),
         UpdateExpression: 'SET #last = :floor',
         ConditionExpression: 'attribute_not_exists(#last) OR #last < :floor',

@@ -1,7 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import type { DynamoDBRecord } from 'aws-lambda';
+import { z } from 'zod';
 import type { QueueName } from '#definitions/queues.ts';
-import { tableName } from '#platform/config.ts';
 import { keys } from './keys.ts';
+import { type TableContext, tableContext } from './table-context.ts';
 import type { TransactItem } from './transactions.ts';
 
 /**
@@ -18,11 +22,16 @@ const OUTBOX_TTL_SECONDS = 7 * 24 * 60 * 60;
 export const OUTBOX_TYPE = 'outbox';
 
 /** A Put of an outbox item carrying `body` to `queue`. */
-export function outboxWrite(orgId: number, queue: QueueName, body: unknown): TransactItem {
+export function outboxWrite(
+  orgId: number,
+  queue: QueueName,
+  body: unknown,
+  table: TableContext = tableContext(),
+): TransactItem {
   const id = randomUUID();
   return {
     Put: {
-      TableName: tableName(),
+      TableName: table.name,
       Item: {
         ...keys.outbox(orgId, id),
         type: OUTBOX_TYPE,
@@ -48,10 +57,11 @@ export const WEBHOOK_EVENT_KIND = 'webhookEvent';
 export function webhookEventOutboxWrite(
   orgId: number,
   event: { id: string; type: string; payload: string },
+  table: TableContext = tableContext(),
 ): TransactItem {
   return {
     Put: {
-      TableName: tableName(),
+      TableName: table.name,
       Item: {
         ...keys.outbox(orgId, event.id),
         type: OUTBOX_TYPE,
@@ -67,4 +77,30 @@ export function webhookEventOutboxWrite(
       ConditionExpression: 'attribute_not_exists(pk)',
     },
   };
+}
+
+/** An outbox item as the relay reads it from the table's stream. */
+export const outboxItem = z.object({
+  orgId: z.number(),
+  outboxId: z.string(),
+  queue: z.string(),
+  /** The queue message's body (a webhook event's payload). */
+  body: z.string(),
+  createdAt: z.string(),
+  /** `webhookEvent` for a webhook event, which the relay fans out; absent for a plain queue message. */
+  kind: z.string().optional(),
+  eventType: z.string().optional(),
+});
+export type OutboxItem = z.infer<typeof outboxItem>;
+
+/**
+ * The outbox item a stream record inserted: null for any other record (not
+ * decoded at all), `malformed` for an outbox item that cannot be read.
+ */
+export function outboxItemOf(record: DynamoDBRecord): OutboxItem | 'malformed' | null {
+  const image = record.dynamodb?.NewImage;
+  if (record.eventName !== 'INSERT' || image?.type?.S !== OUTBOX_TYPE) return null;
+  // The stream's attribute values are DynamoDB's own, which the Lambda types describe separately.
+  const parsed = outboxItem.safeParse(unmarshall(image as Record<string, AttributeValue>));
+  return parsed.success ? parsed.data : 'malformed';
 }

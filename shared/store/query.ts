@@ -1,7 +1,6 @@
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { IndexName } from '#definitions/table.ts';
-import { tableName } from '#platform/config.ts';
-import { dynamo } from '#platform/dynamodb-client.ts';
+import { type TableContext, tableContext } from './table-context.ts';
 
 /**
  * Reads the first `limit` items of an index partition in descending sort-key
@@ -13,13 +12,14 @@ export async function queryFirst(
   partition: string,
   limit: number,
   order: 'descending' | 'ascending' = 'descending',
+  table: TableContext = tableContext(),
 ): Promise<Record<string, unknown>[]> {
   const items: Record<string, unknown>[] = [];
   let startKey: Record<string, unknown> | undefined;
   while (items.length < limit) {
-    const page = await dynamo.send(
+    const page = await table.client.send(
       new QueryCommand({
-        TableName: tableName(),
+        TableName: table.name,
         IndexName: index,
         KeyConditionExpression: `${index}pk = :pk`,
         ExpressionAttributeValues: { ':pk': partition },
@@ -42,12 +42,13 @@ export async function queryFirst(
  */
 export async function queryAll(
   input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>,
+  table: TableContext = tableContext(),
 ): Promise<Record<string, unknown>[]> {
   const items: Record<string, unknown>[] = [];
   let startKey: Record<string, unknown> | undefined;
   do {
-    const page = await dynamo.send(
-      new QueryCommand({ ...input, TableName: tableName(), ExclusiveStartKey: startKey }),
+    const page = await table.client.send(
+      new QueryCommand({ ...input, TableName: table.name, ExclusiveStartKey: startKey }),
     );
     items.push(...(page.Items ?? []));
     startKey = page.LastEvaluatedKey;

@@ -1,7 +1,6 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { tableName } from '#platform/config.ts';
-import { dynamo } from '#platform/dynamodb-client.ts';
+import { type TableContext, tableContext } from './table-context.ts';
 
 /** One item of a TransactWriteItems call. */
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
@@ -24,10 +23,10 @@ export class TransactionConflictError extends Error {
 }
 
 /** Runs a transaction, translating a cancellation into TransactionConflictError at this boundary. */
-export async function transact(items: TransactItem[]): Promise<void> {
+export async function transact(items: TransactItem[], table: TableContext = tableContext()): Promise<void> {
   if (items.length === 0) return;
   try {
-    await dynamo.send(new TransactWriteCommand({ TransactItems: items }));
+    await table.client.send(new TransactWriteCommand({ TransactItems: items }));
   } catch (error) {
     if (error instanceof TransactionCanceledException) {
       const reasons = error.CancellationReasons ?? [];
@@ -49,6 +48,7 @@ export function addCounters(
   key: Record<string, string>,
   deltas: Partial<Record<string, number>>,
   options: { mustExist?: boolean; set?: Record<string, unknown> } = {},
+  table: TableContext = tableContext(),
 ): TransactItem | null {
   const entries = Object.entries(deltas).filter(([, value]) => value !== undefined && value !== 0) as [
     string,
@@ -84,12 +84,12 @@ export function addCounters(
   if (clauses.length === 0) {
     // Nothing changes; the item only has to exist.
     return {
-      ConditionCheck: { TableName: tableName(), Key: key, ConditionExpression: 'attribute_exists(pk)' },
+      ConditionCheck: { TableName: table.name, Key: key, ConditionExpression: 'attribute_exists(pk)' },
     };
   }
   return {
     Update: {
-      TableName: tableName(),
+      TableName: table.name,
       Key: key,
       UpdateExpression: clauses.join(' '),
       ConditionExpression: options.mustExist ? 'attribute_exists(pk)' : undefined,

@@ -1,0 +1,221 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { z } from 'zod';
+import { signal } from '#schemas/resources.ts';
+import { batchGet } from './batch.ts';
+import { keys } from './keys.ts';
+import { queryAll, queryFirst } from './query.ts';
+import { type TableSource, tableContext } from './table-context.ts';
+import type { TransactItem } from './transactions.ts';
+
+/**
+ * Accounts (companies), org-wide, and their qualifications into campaigns.
+ * An account and its qualifications share one partition, so one Query reads
+ * all of them; a domain item makes the domain unique and finds its account. A
+ * qualification sits in its campaign's ranking index (gsi1) unless the
+ * account is excluded: a sparse index, so excluded accounts never appear.
+ */
+
+export const accountItem = z.object({
+  accountId: z.number(),
+  name: z.string().optional(),
+  domain: z.string(),
+  website: z.string().optional(),
+  linkedinUrl: z.string().optional(),
+  score: z.number().default(0),
+  signals: z.array(signal).default([]),
+  excluded: z.boolean().default(false),
+});
+export type AccountRecord = z.infer<typeof accountItem>;
+
+/** An account's qualification into a campaign; `listed` when it is in the campaign's ranking. */
+export const qualificationItem = z
+  .object({
+    campaignId: z.number(),
+    accountId: z.number(),
+    score: z.number().default(0),
+    signals: z.array(signal).default([]),
+    gsi1pk: z.string().optional(),
+    /** Newly listed and not yet announced in a New Opportunities event (shared/domain/webhook-events.ts). */
+    newOpportunity: z.boolean().optional(),
+  })
+  .transform(({ gsi1pk, newOpportunity, ...qualification }) => ({
+    ...qualification,
+    listed: gsi1pk !== undefined,
+    newOpportunity: newOpportunity === true,
+  }));
+export type QualificationRecord = z.output<typeof qualificationItem>;
+
+const domainItem = z.object({ accountId: z.number() });
+
+export function accountStore(table: TableSource = tableContext) {
+  return {
+    /** An account and its qualifications, read consistently in one Query; null when it does not exist. */
+    async getWithQualifications(
+      orgId: number,
+      accountId: number,
+    ): Promise<{ account: AccountRecord; qualifications: QualificationRecord[] } | null> {
+      const { pk } = keys.account(orgId, accountId);
+      const items = await queryAll(
+        {
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': pk },
+          ConsistentRead: true,
+        },
+        table(),
+      );
+      const account = items.find((item) => item.sk === 'ACCOUNT');
+      if (!account) return null;
+      return {
+        account: accountItem.parse(account),
+        qualifications: items
+          .filter((item) => item.sk !== 'ACCOUNT')
+          .map((item) => qualificationItem.parse(item)),
+      };
+    },
+
+    /** The id of the organization's account with a (normalized) domain, or null. */
+    async idByDomain(orgId: number, domain: string): Promise<number | null> {
+      const { name, client } = table();
+      const { Item } = await client.send(
+        new GetCommand({ TableName: name, Key: keys.accountDomain(orgId, domain) }),
+      );
+      const parsed = domainItem.safeParse(Item);
+      return parsed.success ? parsed.data.accountId : null;
+    },
+
+    async get(orgId: number, accountId: number): Promise<AccountRecord | null> {
+      const { name, client } = table();
+      const { Item } = await client.send(
+        new GetCommand({ TableName: name, Key: keys.account(orgId, accountId) }),
+      );
+      return Item ? accountItem.parse(Item) : null;
+    },
+
+    /** Accounts by id (BatchGetItem); missing ones are absent from the map. */
+    async getMany(orgId: number, accountIds: number[]): Promise<Map<number, AccountRecord>> {
+      const items = await batchGet(
+        accountIds.map((id) => keys.account(orgId, id)),
+        {},
+        table(),
+      );
+      return new Map(
+        items.map((item) => {
+          const account = accountItem.parse(item);
+          return [account.accountId, account];
+        }),
+      );
+    },
+
+    /** The first `limit` entries of a campaign's ranking: highest score first, ties by id. */
+    async firstOfRanking(orgId: number, campaignId: number, limit: number): Promise<QualificationRecord[]> {
+      const items = await queryFirst(
+        'gsi1',
+        keys.campaignAccountsIndex(orgId, campaignId).gsi1pk,
+        limit,
+        'ascending',
+        table(),
+      );
+      return items.map((item) => qualificationItem.parse(item));
+    },
+
+    /** The put that gives a domain to an account; it fails when another account holds the domain. */
+    claimDomain(orgId: number, domain: string, accountId: number): TransactItem {
+      return {
+        Put: {
+          TableName: table().name,
+          Item: { ...keys.accountDomain(orgId, domain), type: 'accountDomain', orgId, accountId },
+          ConditionExpression: 'attribute_not_exists(pk) OR accountId = :id',
+          ExpressionAttributeValues: { ':id': accountId },
+        },
+      };
+    },
+
+    /** The put of an account (created or replaced). */
+    put(orgId: number, account: AccountRecord): TransactItem {
+      return {
+        Put: {
+          TableName: table().name,
+          Item: {
+            ...keys.account(orgId, account.accountId),
+            type: 'account',
+            orgId,
+            accountId: account.accountId,
+            name: account.name,
+            domain: account.domain,
+            website: account.website,
+            linkedinUrl: account.linkedinUrl,
+            score: account.score,
+            signals: account.signals,
+            excluded: account.excluded,
+          },
+        },
+      };
+    },
+
+    /** The put of a qualification (created or replaced), in its campaign's ranking when listed. */
+    putQualification(orgId: number, qualification: QualificationRecord): TransactItem {
+      const { campaignId, accountId } = qualification;
+      return {
+        Put: {
+          TableName: table().name,
+          Item: {
+            ...keys.campaignAccount(orgId, campaignId, accountId),
+            ...(qualification.listed &&
+              keys.campaignAccountRanking(orgId, campaignId, qualification.score, accountId)),
+            type: 'campaignAccount',
+            orgId,
+            campaignId,
+            accountId,
+            score: qualification.score,
+            signals: qualification.signals,
+            ...(qualification.newOpportunity && { newOpportunity: true }),
+          },
+        },
+      };
+    },
+
+    /** The update that marks an account excluded; it fails when it is excluded already. */
+    markExcluded(orgId: number, accountId: number): TransactItem {
+      return {
+        Update: {
+          TableName: table().name,
+          Key: keys.account(orgId, accountId),
+          UpdateExpression: 'SET excluded = :true',
+          ConditionExpression: 'excluded = :false',
+          ExpressionAttributeValues: { ':true': true, ':false': false },
+        },
+      };
+    },
+
+    /** The update that takes a qualification out of its campaign's ranking. */
+    unlist(orgId: number, campaignId: number, accountId: number): TransactItem {
+      return {
+        Update: {
+          TableName: table().name,
+          Key: keys.campaignAccount(orgId, campaignId, accountId),
+          UpdateExpression: 'REMOVE gsi1pk, gsi1sk',
+        },
+      };
+    },
+
+    /**
+     * The update that clears a qualification's new-opportunity mark; it fails
+     * when the mark is gone (announced by a concurrent run) or the
+     * qualification is no longer listed.
+     */
+    clearNewOpportunity(orgId: number, campaignId: number, accountId: number): TransactItem {
+      return {
+        Update: {
+          TableName: table().name,
+          Key: keys.campaignAccount(orgId, campaignId, accountId),
+          UpdateExpression: 'REMOVE newOpportunity',
+          ConditionExpression: 'newOpportunity = :true AND attribute_exists(gsi1pk)',
+          ExpressionAttributeValues: { ':true': true },
+        },
+      };
+    },
+  };
+}
+
+/** The accounts of the configured table. */
+export const accounts = accountStore();

@@ -1,0 +1,125 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { z } from 'zod';
+import { keys } from './keys.ts';
+import { queryAll } from './query.ts';
+import { type TableSource, tableContext } from './table-context.ts';
+import type { TransactItem } from './transactions.ts';
+
+/**
+ * API keys, addressed by the hash of their secret (the authorizer's one
+ * GetItem) and listed per organization on gsi1.
+ */
+
+/** What the authorizer reads of a key (on every cache miss: only these fields). */
+export const apiKeyIdentityItem = z.object({
+  orgId: z.number(),
+  keyId: z.number(),
+  lastUsedAt: z.string().nullable().default(null),
+  revokedAt: z.string().nullable().default(null),
+});
+export type ApiKeyIdentityItem = z.infer<typeof apiKeyIdentityItem>;
+
+/** A key as listed and revoked. */
+export const apiKeyItem = apiKeyIdentityItem.extend({ createdAt: z.string() });
+export type ApiKeyItem = z.infer<typeof apiKeyItem>;
+
+const itemKey = z.object({ pk: z.string(), sk: z.string() });
+type ItemKey = z.infer<typeof itemKey>;
+
+export function apiKeyStore(table: TableSource = tableContext) {
+  return {
+    /** The put of a new key (its secret hash must be new). */
+    putNew(key: { secretHash: string; orgId: number; keyId: number; createdAt: string }): TransactItem {
+      return {
+        Put: {
+          TableName: table().name,
+          Item: {
+            ...keys.apiKey(key.secretHash, key.orgId, key.keyId),
+            type: 'apiKey',
+            orgId: key.orgId,
+            keyId: key.keyId,
+            createdAt: key.createdAt,
+          },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      };
+    },
+
+    async getBySecretHash(secretHash: string): Promise<ApiKeyIdentityItem | null> {
+      const { name, client } = table();
+      const { Item } = await client.send(
+        new GetCommand({ TableName: name, Key: keys.apiKeyLookup(secretHash) }),
+      );
+      return Item ? apiKeyIdentityItem.parse(Item) : null;
+    },
+
+    /** Sets the last-used time unless another writer set one after `cutoff`; false then. */
+    async touchLastUsed(secretHash: string, now: string, cutoff: string): Promise<boolean> {
+      const { name, client } = table();
+      try {
+        await client.send(
+          new UpdateCommand({
+            TableName: name,
+            Key: keys.apiKeyLookup(secretHash),
+            UpdateExpression: 'SET lastUsedAt = :now',
+            ConditionExpression:
+              'attribute_exists(pk) AND (attribute_not_exists(lastUsedAt) OR lastUsedAt < :cutoff)',
+            ExpressionAttributeValues: { ':now': now, ':cutoff': cutoff },
+          }),
+        );
+        return true;
+      } catch (error) {
+        if (error instanceof ConditionalCheckFailedException) return false;
+        throw error;
+      }
+    },
+
+    /** The organization's keys, in key id order. */
+    async listOfOrganization(orgId: number): Promise<ApiKeyItem[]> {
+      const items = await queryAll(
+        {
+          IndexName: 'gsi1',
+          KeyConditionExpression: 'gsi1pk = :pk',
+          ExpressionAttributeValues: { ':pk': keys.apiKeysOfOrganization(orgId).gsi1pk },
+        },
+        table(),
+      );
+      return items.map((item) => apiKeyItem.parse(item));
+    },
+
+    /** The item key of one of the organization's keys (one Query of gsi1); null when it has none with the id. */
+    async findInOrganization(orgId: number, keyId: number): Promise<ItemKey | null> {
+      const { name, client } = table();
+      const { gsi1pk, gsi1sk } = keys.apiKeyInOrganization(orgId, keyId);
+      const { Items } = await client.send(
+        new QueryCommand({
+          TableName: name,
+          IndexName: 'gsi1',
+          KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk = :sk',
+          ExpressionAttributeValues: { ':pk': gsi1pk, ':sk': gsi1sk },
+        }),
+      );
+      const item = Items?.[0];
+      return item ? itemKey.parse(item) : null;
+    },
+
+    /** Sets the key's revocation time unless it has one; returns the key as it now is. */
+    async revoke(key: ItemKey, now: string): Promise<ApiKeyItem> {
+      const { name, client } = table();
+      const { Attributes } = await client.send(
+        new UpdateCommand({
+          TableName: name,
+          Key: { pk: key.pk, sk: key.sk },
+          UpdateExpression: 'SET revokedAt = if_not_exists(revokedAt, :now)',
+          ExpressionAttributeValues: { ':now': now },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return apiKeyItem.parse(Attributes);
+    },
+  };
+}
+
+/** The API keys of the configured table. */
+export const apiKeys = apiKeyStore();

@@ -1,0 +1,265 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { z } from 'zod';
+import { provider } from '#schemas/import.ts';
+import { type AssignmentStatus, assignmentStatus, type ContactFields, channel } from '#schemas/resources.ts';
+import type { SnippetVariables } from '#schemas/variables.ts';
+import type { SequenceRef } from './campaigns.ts';
+import { CONTACT_FIELDS, contactFieldsItem } from './contacts.ts';
+import { keys } from './keys.ts';
+import { queryFirst } from './query.ts';
+import { type TableSource, tableContext } from './table-context.ts';
+import type { TransactItem } from './transactions.ts';
+
+/**
+ * Assignments: a contact in one of a campaign's sequences, with a copy of the
+ * contact's details, its status and timestamps, its snippet variables, its
+ * message counters and thread pointer, and a version that every change
+ * raises. gsi1 lists a campaign's assignments newest first; gsi2 the same per
+ * status.
+ */
+
+const optionalText = z.string().nullable().default(null);
+
+export const assignmentItem = z.object({
+  orgId: z.number(),
+  assignmentId: z.number(),
+  campaignId: z.number(),
+  sequenceId: z.number(),
+  channel,
+  provider,
+  contact: contactFieldsItem,
+  status: assignmentStatus,
+  createdAt: z.string(),
+  approvedAt: optionalText,
+  sequencedAt: optionalText,
+  completedAt: optionalText,
+  bouncedAt: optionalText,
+  unsubscribedAt: optionalText,
+  /** A Map, so that names like `constructor` are names, never a prototype lookup. */
+  variables: z
+    .record(z.string(), z.string())
+    .optional()
+    .transform((variables): SnippetVariables => new Map(Object.entries(variables ?? {}))),
+  sentCount: z.number().default(0),
+  openCount: z.number().default(0),
+  clickCount: z.number().default(0),
+  contactBlocked: z.boolean().default(false),
+  /** The mailbox that last wrote to the contact, and that message (for reply threading). */
+  lastSenderEmail: optionalText,
+  lastMessageId: z.number().nullable().default(null),
+  lastMessageAt: optionalText,
+  /** The newest subject in the thread (replies answer it). */
+  lastSubject: optionalText,
+  version: z.number().default(0),
+});
+export type AssignmentRecord = z.infer<typeof assignmentItem>;
+
+/** A new assignment as it is written. */
+export interface NewAssignmentItem {
+  assignmentId: number;
+  campaignId: number;
+  sequence: SequenceRef;
+  contact: ContactFields & { blocked: boolean };
+  status: AssignmentStatus;
+  createdAt: string;
+  approvedAt: string | null;
+  sequencedAt: string | null;
+  completedAt: string | null;
+  bouncedAt: string | null;
+  unsubscribedAt: string | null;
+  variables: SnippetVariables;
+}
+
+/** How a batch of messages changes its assignment. */
+export interface MessageEffects {
+  sent: number;
+  opens: number;
+  /** The newest message of the batch, if newer than the assignment's last, with the thread's latest sender and subject. */
+  last: { messageId: number; at: string; senderEmail: string | null; subject: string | null } | null;
+}
+
+export function assignmentStore(table: TableSource = tableContext) {
+  return {
+    /** The gsi2 partition of a campaign's assignments in one status (an assignment changing status moves there). */
+    statusIndex: (orgId: number, campaignId: number, status: AssignmentStatus): string =>
+      keys.campaignStatusIndex(orgId, campaignId, status).gsi2pk,
+
+    /** Reads an assignment consistently; null when the organization has none with the id. */
+    async get(orgId: number, assignmentId: number): Promise<AssignmentRecord | null> {
+      const { name, client } = table();
+      const { Item } = await client.send(
+        new GetCommand({ TableName: name, Key: keys.assignment(orgId, assignmentId), ConsistentRead: true }),
+      );
+      return Item ? assignmentItem.parse(Item) : null;
+    },
+
+    /**
+     * The first `limit` of a campaign's assignments, newest first, optionally
+     * of one status (one index read of `limit` entries).
+     */
+    async firstOfCampaign(
+      orgId: number,
+      campaignId: number,
+      limit: number,
+      status?: AssignmentStatus,
+    ): Promise<AssignmentRecord[]> {
+      const items = status
+        ? await queryFirst(
+            'gsi2',
+            keys.campaignStatusIndex(orgId, campaignId, status).gsi2pk,
+            limit,
+            'descending',
+            table(),
+          )
+        : await queryFirst(
+            'gsi1',
+            keys.campaignAssignmentsIndex(orgId, campaignId).gsi1pk,
+            limit,
+            'descending',
+            table(),
+          );
+      return items.map((item) => assignmentItem.parse(item));
+    },
+
+    /** The put of a new assignment (its id must be new), at version 1 with no messages yet. */
+    putNew(orgId: number, assignment: NewAssignmentItem): TransactItem {
+      const { assignmentId, campaignId, sequence, contact } = assignment;
+      return {
+        Put: {
+          TableName: table().name,
+          Item: {
+            ...keys.assignment(orgId, assignmentId),
+            ...keys.assignmentListing(
+              orgId,
+              campaignId,
+              assignment.status,
+              assignment.createdAt,
+              assignmentId,
+            ),
+            type: 'assignment',
+            orgId,
+            assignmentId,
+            campaignId,
+            sequenceId: sequence.id,
+            channel: sequence.channel,
+            provider: sequence.provider,
+            contact: {
+              id: contact.id,
+              ...Object.fromEntries(CONTACT_FIELDS.map((field) => [field, contact[field]])),
+            },
+            status: assignment.status,
+            createdAt: assignment.createdAt,
+            approvedAt: assignment.approvedAt,
+            sequencedAt: assignment.sequencedAt,
+            completedAt: assignment.completedAt,
+            bouncedAt: assignment.bouncedAt,
+            unsubscribedAt: assignment.unsubscribedAt,
+            // A Map, so that names like `constructor` reach the marshaller as names, not as a prototype lookup.
+            variables: assignment.variables,
+            sentCount: 0,
+            openCount: 0,
+            clickCount: 0,
+            contactBlocked: contact.blocked,
+            version: 1,
+          },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      };
+    },
+
+    /** The update that flags an existing assignment's contact as blocked. */
+    markContactBlocked(orgId: number, assignmentId: number): TransactItem {
+      return {
+        Update: {
+          TableName: table().name,
+          Key: keys.assignment(orgId, assignmentId),
+          UpdateExpression: 'SET contactBlocked = :true ADD version :one',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':true': true, ':one': 1 },
+        },
+      };
+    },
+
+    /** The delete of an assignment that must still be pending approval. */
+    deletePending(orgId: number, assignmentId: number): TransactItem {
+      return {
+        Delete: {
+          TableName: table().name,
+          Key: keys.assignment(orgId, assignmentId),
+          ConditionExpression: '#status = :pending',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':pending': 'pending-approval' },
+        },
+      };
+    },
+
+    /** The update that replaces an existing assignment's snippet variables. */
+    setVariables(orgId: number, assignmentId: number, variables: SnippetVariables): TransactItem {
+      return {
+        Update: {
+          TableName: table().name,
+          Key: keys.assignment(orgId, assignmentId),
+          UpdateExpression: 'SET variables = :variables ADD version :one',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':variables': variables, ':one': 1 },
+        },
+      };
+    },
+
+    /**
+     * The update of an assignment by a batch of messages (counters, thread
+     * pointer) and any other attributes in `set`; it requires the version the
+     * assignment was read at, so concurrent writers retry.
+     */
+    messageUpdate(
+      orgId: number,
+      assignment: Pick<AssignmentRecord, 'assignmentId' | 'version'>,
+      effects: MessageEffects,
+      set: Record<string, unknown> = {},
+    ): TransactItem {
+      const names: Record<string, string> = {};
+      const values: Record<string, unknown> = { ':version': assignment.version, ':one': 1 };
+      const sets: string[] = [];
+      const adds = ['version :one'];
+      if (effects.sent > 0) {
+        adds.push('sentCount :sent');
+        values[':sent'] = effects.sent;
+      }
+      if (effects.opens > 0) {
+        adds.push('openCount :opens');
+        values[':opens'] = effects.opens;
+      }
+      if (effects.last) {
+        sets.push('lastMessageId = :lastId', 'lastMessageAt = :lastAt');
+        values[':lastId'] = effects.last.messageId;
+        values[':lastAt'] = effects.last.at;
+        if (effects.last.senderEmail) {
+          sets.push('lastSenderEmail = :sender');
+          values[':sender'] = effects.last.senderEmail;
+        }
+        if (effects.last.subject) {
+          sets.push('lastSubject = :subject');
+          values[':subject'] = effects.last.subject;
+        }
+      }
+      Object.entries(set).forEach(([name, value], index) => {
+        names[`#x${index}`] = name;
+        values[`:x${index}`] = value;
+        sets.push(`#x${index} = :x${index}`);
+      });
+      return {
+        Update: {
+          TableName: table().name,
+          Key: keys.assignment(orgId, assignment.assignmentId),
+          UpdateExpression: `${sets.length > 0 ? `SET ${sets.join(', ')} ` : ''}ADD ${adds.join(', ')}`,
+          ConditionExpression: 'version = :version',
+          ExpressionAttributeNames: Object.keys(names).length > 0 ? names : undefined,
+          ExpressionAttributeValues: values,
+        },
+      };
+    },
+  };
+}
+
+/** The assignments of the configured table. */
+export const assignments = assignmentStore();

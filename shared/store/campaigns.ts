@@ -1,0 +1,154 @@
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { z } from 'zod';
+import { provider } from '#schemas/import.ts';
+import { channel } from '#schemas/resources.ts';
+import { keys } from './keys.ts';
+import { queryAll } from './query.ts';
+import { type TableSource, tableContext } from './table-context.ts';
+import { addCounters, type TransactItem } from './transactions.ts';
+
+/**
+ * Campaigns (ICPs): one item per campaign in the organization's partition,
+ * with its provider sequences and the aggregates kept on it at write time.
+ */
+
+/** Counter attributes of a campaign item (CampaignSummary.stats and CampaignDetail.contacts; docs/decisions.md, Assignments). */
+export const CAMPAIGN_COUNTERS = [
+  'statSent',
+  'statOpened',
+  'statClicked',
+  'statBounced',
+  'statUnsubscribed',
+  'statBlocked',
+  'statusPendingApproval',
+  'statusScheduled',
+  'statusInProgress',
+  'statusCompleted',
+  'statusReplied',
+  'statusBounced',
+  'statusUnsubscribed',
+] as const;
+export type CampaignCounter = (typeof CAMPAIGN_COUNTERS)[number];
+export type CampaignCounts = Record<CampaignCounter, number>;
+
+/** A sequence as the campaign keeps it: what reads use of it (its steps are only counted). */
+export const storedSequence = z.object({
+  id: z.number(),
+  provider,
+  channel,
+  steps: z.array(z.unknown()),
+});
+export type StoredSequence = z.infer<typeof storedSequence>;
+/** What an assignment or a check needs of its sequence. */
+export type SequenceRef = Pick<StoredSequence, 'id' | 'provider' | 'channel'>;
+
+const counter = z.number().default(0);
+
+/** A campaign as stored; counters never written are 0. */
+export const campaignItem = z.object({
+  orgId: z.number(),
+  campaignId: z.number(),
+  name: z.string(),
+  signals: z.array(z.string()).default([]),
+  createdAt: z.string().nullable().default(null),
+  sequences: z.array(storedSequence).default([]),
+  accountsCount: counter,
+  messagesCount: counter,
+  ...(Object.fromEntries(CAMPAIGN_COUNTERS.map((name) => [name, counter])) as Record<
+    CampaignCounter,
+    typeof counter
+  >),
+});
+export type CampaignRecord = z.infer<typeof campaignItem>;
+
+/** What a campaign's definition holds (the import's input, without the counters). */
+export interface CampaignDefinition {
+  name: string;
+  signals: string[];
+  sequences: unknown[];
+}
+
+export function campaignStore(table: TableSource = tableContext) {
+  return {
+    /** The put of a new campaign (its id must be new in the organization). */
+    putNew(
+      orgId: number,
+      campaignId: number,
+      definition: CampaignDefinition & { createdAt: string },
+    ): TransactItem {
+      return {
+        Put: {
+          TableName: table().name,
+          Item: {
+            ...keys.campaign(orgId, campaignId),
+            type: 'campaign',
+            orgId,
+            campaignId,
+            createdAt: definition.createdAt,
+            name: definition.name,
+            signals: definition.signals,
+            sequences: definition.sequences,
+          },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      };
+    },
+
+    /** Replaces an existing campaign's name, signals and sequences (its counters untouched). */
+    async updateDefinition(orgId: number, campaignId: number, definition: CampaignDefinition): Promise<void> {
+      const { name, client } = table();
+      await client.send(
+        new UpdateCommand({
+          TableName: name,
+          Key: keys.campaign(orgId, campaignId),
+          UpdateExpression: 'SET #name = :name, signals = :signals, sequences = :sequences',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeNames: { '#name': 'name' },
+          ExpressionAttributeValues: {
+            ':name': definition.name,
+            ':signals': definition.signals,
+            ':sequences': definition.sequences,
+          },
+        }),
+      );
+    },
+
+    async get(orgId: number, campaignId: number): Promise<CampaignRecord | null> {
+      const { name, client } = table();
+      const { Item } = await client.send(
+        new GetCommand({ TableName: name, Key: keys.campaign(orgId, campaignId) }),
+      );
+      return Item ? campaignItem.parse(Item) : null;
+    },
+
+    /** Every campaign of the organization, by id (one Query of its partition). */
+    async list(orgId: number): Promise<CampaignRecord[]> {
+      const { pk, skPrefix } = keys.campaignsOfOrganization(orgId);
+      const items = await queryAll(
+        {
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+          ExpressionAttributeValues: { ':pk': pk, ':prefix': skPrefix },
+        },
+        table(),
+      );
+      return items.map((item) => campaignItem.parse(item));
+    },
+
+    /**
+     * The update adding `deltas` to the campaign's counters; with `mustExist`
+     * it fails when the campaign does not exist. Null when nothing changes and
+     * nothing is checked.
+     */
+    counters(
+      orgId: number,
+      campaignId: number,
+      deltas: Partial<Record<CampaignCounter | 'accountsCount' | 'messagesCount', number>>,
+      options: { mustExist?: boolean } = {},
+    ): TransactItem | null {
+      return addCounters(keys.campaign(orgId, campaignId), deltas, options, table());
+    },
+  };
+}
+
+/** The campaigns of the configured table. */
+export const campaigns = campaignStore();

@@ -1,0 +1,180 @@
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { z } from 'zod';
+import type { MessageInput } from '#schemas/import.ts';
+import { messageType } from '#schemas/resources.ts';
+import { keys } from './keys.ts';
+import { queryFirst } from './query.ts';
+import { type TableSource, tableContext } from './table-context.ts';
+import type { TransactItem } from './transactions.ts';
+
+/**
+ * Messages of assignments. gsi1 lists a campaign's messages newest first
+ * across all its sequences. A reply also carries its mail delivery state.
+ */
+
+const optionalText = z.string().nullable().default(null);
+const optionalNumber = z.number().nullable().default(null);
+
+export const messageItem = z.object({
+  messageId: z.number(),
+  assignmentId: z.number(),
+  messageType,
+  stepType: z.string(),
+  stepIndex: optionalNumber,
+  variantIndex: optionalNumber,
+  responseType: optionalText,
+  subject: optionalText,
+  body: optionalText,
+  openCount: z.number().default(0),
+  senderEmail: optionalText,
+  createdAt: optionalText,
+});
+export type MessageRecord = z.infer<typeof messageItem>;
+
+/** A message as it is written (the import's fields, its id known). */
+export type MessageFields = Omit<MessageInput, 'assignment_id'>;
+
+/** Where a reply's mail stands. */
+export const mailState = z.object({
+  from: z.string(),
+  to: z.array(z.string()),
+  cc: z.array(z.string()),
+  bcc: z.array(z.string()),
+  inReplyTo: z.string().nullable(),
+  state: z.string(),
+});
+export type MailState = z.infer<typeof mailState>;
+
+/** A reply as the mail sender reads it. */
+export const replyItem = z.object({ subject: z.string(), body: z.string(), mail: mailState });
+export type ReplyRecord = z.infer<typeof replyItem>;
+
+/** The message attributes of an item (what `messageItem` reads). */
+function messageAttributes(
+  orgId: number,
+  assignment: { assignmentId: number; campaignId: number; sequenceId: number },
+  message: MessageFields,
+) {
+  return {
+    ...keys.message(orgId, message.id),
+    ...keys.messageListing(orgId, assignment.campaignId, message.created_at, message.id),
+    type: 'message',
+    orgId,
+    messageId: message.id,
+    assignmentId: assignment.assignmentId,
+    campaignId: assignment.campaignId,
+    sequenceId: assignment.sequenceId,
+    messageType: message.type,
+    stepType: message.step_type,
+    stepIndex: message.step_index ?? null,
+    variantIndex: message.variant_index ?? null,
+    responseType: message.response_type ?? null,
+    subject: message.subject ?? null,
+    body: message.body ?? null,
+    openCount: message.open_count,
+    senderEmail: message.sender_email ?? null,
+    createdAt: message.created_at,
+  };
+}
+
+export function messageStore(table: TableSource = tableContext) {
+  return {
+    /** The stored item of a message of the assignment. */
+    item: messageAttributes,
+
+    /** The record a message is stored as (what a read of it returns). */
+    record(
+      assignment: { assignmentId: number; campaignId: number; sequenceId: number },
+      message: MessageFields,
+    ): MessageRecord {
+      return {
+        messageId: message.id,
+        assignmentId: assignment.assignmentId,
+        messageType: message.type,
+        stepType: message.step_type,
+        stepIndex: message.step_index ?? null,
+        variantIndex: message.variant_index ?? null,
+        responseType: message.response_type ?? null,
+        subject: message.subject ?? null,
+        body: message.body ?? null,
+        openCount: message.open_count,
+        senderEmail: message.sender_email ?? null,
+        createdAt: message.created_at,
+      };
+    },
+
+    /** The put of a new message (its id must be new), with `extra` attributes (a reply's mail state). */
+    putNew(
+      orgId: number,
+      assignment: { assignmentId: number; campaignId: number; sequenceId: number },
+      message: MessageFields,
+      extra: { mail?: MailState & { attempts: number } } = {},
+    ): TransactItem {
+      return {
+        Put: {
+          TableName: table().name,
+          Item: { ...messageAttributes(orgId, assignment, message), ...extra },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      };
+    },
+
+    /** The first `limit` of a campaign's messages, newest first (one index read of `limit` entries). */
+    async firstOfCampaign(orgId: number, campaignId: number, limit: number): Promise<MessageRecord[]> {
+      const items = await queryFirst(
+        'gsi1',
+        keys.campaignMessagesIndex(orgId, campaignId).gsi1pk,
+        limit,
+        'descending',
+        table(),
+      );
+      return items.map((item) => messageItem.parse(item));
+    },
+
+    /** The update counting an open on a message, which must belong to the assignment. */
+    addOpen(orgId: number, messageId: number, assignmentId: number): TransactItem {
+      return {
+        Update: {
+          TableName: table().name,
+          Key: keys.message(orgId, messageId),
+          UpdateExpression: 'ADD openCount :one',
+          ConditionExpression: 'assignmentId = :assignment',
+          ExpressionAttributeValues: { ':one': 1, ':assignment': assignmentId },
+        },
+      };
+    },
+
+    /** A reply with its mail state, read consistently; null when there is no such message or it is no reply. */
+    async getReply(orgId: number, messageId: number): Promise<ReplyRecord | null> {
+      const { name, client } = table();
+      const { Item } = await client.send(
+        new GetCommand({ TableName: name, Key: keys.message(orgId, messageId), ConsistentRead: true }),
+      );
+      return Item?.mail ? replyItem.parse(Item) : null;
+    },
+
+    /** Sets fields of a reply's mail state and counts the attempt. */
+    async recordMailAttempt(orgId: number, messageId: number, fields: Record<string, string>): Promise<void> {
+      const { name, client } = table();
+      const names: Record<string, string> = { '#mail': 'mail', '#attempts': 'attempts' };
+      const values: Record<string, unknown> = { ':one': 1 };
+      const sets = Object.entries(fields).map(([field, value], index) => {
+        names[`#f${index}`] = field;
+        values[`:f${index}`] = value;
+        return `#mail.#f${index} = :f${index}`;
+      });
+      await client.send(
+        new UpdateCommand({
+          TableName: name,
+          Key: keys.message(orgId, messageId),
+          UpdateExpression: `SET ${sets.join(', ')} ADD #mail.#attempts :one`,
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+        }),
+      );
+    },
+  };
+}
+
+/** The messages of the configured table. */
+export const messages = messageStore();

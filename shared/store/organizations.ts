@@ -1,0 +1,139 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { z } from 'zod';
+import { keys } from './keys.ts';
+import { type TableSource, tableContext } from './table-context.ts';
+import { addCounters, type TransactItem } from './transactions.ts';
+
+/**
+ * The organization (tenant) item with its settings, the organization's
+ * analytics counters, and the marker of the demo seed.
+ */
+
+/** Counter attributes of the organization's analytics item (AnalyticsOverview). */
+export const ORGANIZATION_COUNTERS = [
+  'totalContactsSent',
+  'totalContactsOpened',
+  'totalContactsReplied',
+  'totalContactsScheduled',
+  'totalBounced',
+  'totalUnsubscribed',
+] as const;
+export type OrganizationCounter = (typeof ORGANIZATION_COUNTERS)[number];
+export type OrganizationCounts = Record<OrganizationCounter, number>;
+
+const throttle = z.object({ rateLimit: z.number(), burstLimit: z.number() });
+
+/** The organization item as read; settings never set are null. */
+export const organizationItem = z.object({
+  orgId: z.number(),
+  name: z.string(),
+  createdAt: z.string(),
+  cooldownDays: z.number().nullable().default(null),
+  rateLimit: throttle.nullable().default(null),
+});
+export type OrganizationItem = z.infer<typeof organizationItem>;
+
+const counter = z.number().default(0);
+
+/** The analytics item as read; counters never written are 0. */
+export const analyticsItem = z.object({
+  totalCampaigns: counter,
+  ...(Object.fromEntries(ORGANIZATION_COUNTERS.map((name) => [name, counter])) as Record<
+    OrganizationCounter,
+    typeof counter
+  >),
+});
+export type AnalyticsItem = z.infer<typeof analyticsItem>;
+
+const demoSeedItem = z.object({ orgId: z.number() });
+
+export function organizationStore(table: TableSource = tableContext) {
+  return {
+    /** Writes a new organization (its id must be new). */
+    async create(organization: OrganizationItem): Promise<void> {
+      const { name, client } = table();
+      await client.send(
+        new PutCommand({
+          TableName: name,
+          Item: { ...keys.organization(organization.orgId), type: 'organization', ...organization },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      );
+    },
+
+    async get(orgId: number): Promise<OrganizationItem | null> {
+      const { name, client } = table();
+      const { Item } = await client.send(new GetCommand({ TableName: name, Key: keys.organization(orgId) }));
+      return Item ? organizationItem.parse(Item) : null;
+    },
+
+    /**
+     * One conditional update of the organization item (`expression` may use
+     * `:value`), so it never creates a stray item. Null when the organization
+     * does not exist.
+     */
+    async update(orgId: number, expression: string, value?: unknown): Promise<OrganizationItem | null> {
+      const { name, client } = table();
+      try {
+        const { Attributes } = await client.send(
+          new UpdateCommand({
+            TableName: name,
+            Key: keys.organization(orgId),
+            UpdateExpression: expression,
+            ConditionExpression: 'attribute_exists(pk)',
+            ...(value !== undefined && { ExpressionAttributeValues: { ':value': value } }),
+            ReturnValues: 'ALL_NEW',
+          }),
+        );
+        return organizationItem.parse(Attributes);
+      } catch (error) {
+        if (error instanceof ConditionalCheckFailedException) return null;
+        throw error;
+      }
+    },
+
+    /** The transaction item that requires the organization to exist. */
+    existsCheck(orgId: number): TransactItem {
+      return {
+        ConditionCheck: {
+          TableName: table().name,
+          Key: keys.organization(orgId),
+          ConditionExpression: 'attribute_exists(pk)',
+        },
+      };
+    },
+
+    /** The organization's analytics counters (all 0 before the first write). */
+    async getAnalytics(orgId: number): Promise<AnalyticsItem> {
+      const { name, client } = table();
+      const { Item } = await client.send(new GetCommand({ TableName: name, Key: keys.analytics(orgId) }));
+      return analyticsItem.parse(Item ?? {});
+    },
+
+    /** The update adding `deltas` to the analytics counters; null when nothing changes. */
+    analyticsCounters(
+      orgId: number,
+      deltas: Partial<Record<OrganizationCounter | 'totalCampaigns', number>>,
+    ): TransactItem | null {
+      return addCounters(keys.analytics(orgId), deltas, {}, table());
+    },
+
+    /** Records which organization the demo seed created. */
+    async markDemoSeed(orgId: number): Promise<void> {
+      const { name, client } = table();
+      await client.send(new PutCommand({ TableName: name, Item: { ...keys.demoSeed(), orgId } }));
+    },
+
+    /** The organization the demo seed created, if the table was seeded. */
+    async demoSeed(): Promise<number | null> {
+      const { name, client } = table();
+      const { Item } = await client.send(new GetCommand({ TableName: name, Key: keys.demoSeed() }));
+      const parsed = demoSeedItem.safeParse(Item);
+      return parsed.success ? parsed.data.orgId : null;
+    },
+  };
+}
+
+/** The organizations of the configured table. */
+export const organizations = organizationStore();
