@@ -20,6 +20,10 @@ const withDynamoDb = { setupFiles: ['test/support/setup.ts'], env: quiet };
 export default defineConfig({
   test: {
     globalSetup: ['test/support/global-setup.ts'],
+    // Vitest runs `availableParallelism - 1` files at once by default: one at a time on 2 cores. Most e2e
+    // time is waiting (on DynamoDB Local, queues, child processes), so more files than cores run at once;
+    // VITEST_MAX_WORKERS overrides it.
+    maxWorkers: 3,
     projects: [
       {
         test: {

@@ -3,19 +3,24 @@ import { routes } from '#definitions/routes.ts';
 import { createApiKey } from '#domain/api-keys.ts';
 import { getCampaign } from '#domain/campaigns.ts';
 import { createOAuthClient } from '#domain/oauth-clients.ts';
-import { codeChallengeOf } from '#domain/oauth-grants.ts';
 import { createOrganization } from '#domain/organizations.ts';
 import { MAX_WEBHOOKS_PER_ORGANIZATION } from '#domain/webhooks.ts';
-import { clientCredentialsToken } from '../test/support/oauth.ts';
+import {
+  clientCredentialsToken,
+  type RequestTarget,
+  type RouteName,
+  validRequest,
+} from '../infra/local/route-requests.ts';
 import { CONCURRENCY } from './load.ts';
 
 /**
- * What the bench sends to each endpoint of the route manifest. Each endpoint
- * has a request generator: reads repeat one request, writes vary theirs so
- * every request does real work without conflicting with the others in flight
- * (new contacts for a push, replies and secret rotations spread over many
- * assignments and subscriptions, a subscription created per request in
- * organizations with room for it).
+ * What the bench sends to each endpoint of the route manifest: the route's
+ * valid request from the catalogue (infra/local/route-requests.ts), the one
+ * the bad-input and tenant-isolation tests vary too. Reads repeat it; writes
+ * vary what must differ so every request does real work without conflicting
+ * with the others in flight (new contacts for a push, replies and secret
+ * rotations spread over many assignments and subscriptions, a subscription
+ * created per request in organizations with room for it).
  */
 
 /** One HTTP request, relative to the stack's base URL. */
@@ -55,6 +60,7 @@ export interface BenchFixtures {
     apiKey: string;
     campaignId: number;
     emailSequenceId: number;
+    accountId: number;
     accountDomain: string;
     jobDomain: string;
     replyAssignmentIds: number[];
@@ -130,6 +136,7 @@ export async function prepareFixtures(
   // The API shows a campaign's sequence ids only; the push targets the email one.
   const { sequences } = await getCampaign(demo.orgId, campaignId);
   const accounts = (await get(`/public/v1/campaigns/${campaignId}/accounts?take=100`)).accounts as {
+    id: number;
     domain: string;
   }[];
   let jobDomain = accounts[0]!.domain;
@@ -173,6 +180,7 @@ export async function prepareFixtures(
       ...demo,
       campaignId,
       emailSequenceId: sequences.find((sequence) => sequence.channel === 'email')!.id,
+      accountId: accounts[0]!.id,
       accountDomain: accounts[0]!.domain,
       jobDomain,
       replyAssignmentIds: details.flatMap((detail) =>
@@ -204,236 +212,200 @@ function cycle<T>(values: readonly T[]): () => T {
 /** Every endpoint's spec, in the order the bench runs them (reads, then writes, creates before deletes). */
 export function endpointSpecs(fixtures: BenchFixtures, runId: string): EndpointSpec[] {
   const { demo, hooks, oauth } = fixtures;
-  const api = '/public/v1';
-  const demoGet = (path: string) => () => ({
-    method: 'GET',
-    path: `${api}${path}`,
-    headers: { 'x-api-key': demo.apiKey },
-  });
-  const campaign = `/campaigns/${demo.campaignId}`;
+  /** The demo organization's resources, for the catalogue's requests. */
+  const base: RequestTarget = {
+    apiUrl: fixtures.apiUrl,
+    apiKey: demo.apiKey,
+    campaignId: demo.campaignId,
+    sequenceId: demo.emailSequenceId,
+    assignmentId: demo.replyAssignmentIds[0]!,
+    accountId: demo.accountId,
+    accountDomain: demo.accountDomain,
+    jobDomain: demo.jobDomain,
+    webhookId: hooks.webhookIds[0]!,
+    deliveryId: 0,
+    webhookUrl: `${fixtures.receiverUrl}/bench/created`,
+    oauth: {
+      clientId: oauth.clientId,
+      clientSecret: oauth.clientSecret,
+      redirectUri: oauth.redirectUri,
+      accessToken: oauth.mcpToken,
+    },
+    docsAsset: fixtures.docsAssetPath?.replace(/^\/docs\//, '') ?? '',
+  };
+  /**
+   * The route's valid request (a fresh object each time: autocannon writes the content length into the
+   * headers it is given), pointed at `at`, with `json` members replacing the body's.
+   */
+  const request = (
+    route: RouteName,
+    at: Partial<RequestTarget> = {},
+    json?: Record<string, unknown>,
+  ): BenchRequest => {
+    const valid = validRequest(route, { ...base, ...at });
+    const body = json ? JSON.stringify({ ...valid.json, ...json }) : valid.body;
+    return {
+      method: valid.method,
+      path: valid.url,
+      headers: valid.headers,
+      ...(body !== undefined && { body }),
+    };
+  };
+  const read =
+    (route: RouteName, at: Partial<RequestTarget> = {}) =>
+    () =>
+      request(route, at);
   const hook = cycle(hooks.webhookIds);
+  const ofHooks = () => ({ apiKey: hooks.apiKey, webhookId: hook() });
   const reply = cycle(demo.replyAssignmentIds);
   const excluded = cycle(Array.from({ length: 20 }, (_, index) => `exclude-${index}.bench.example`));
   let pushed = 0;
   const testDeliveries: { webhookId: number; deliveryId: number }[] = [];
   const created: { apiKey: string; id: number }[] = [];
   let creates = 0;
-  const authorizeQuery = new URLSearchParams({
-    response_type: 'code',
-    client_id: oauth.clientId,
-    redirect_uri: oauth.redirectUri,
-    code_challenge: codeChallengeOf('bench-verifier-'.padEnd(60, 'v')),
-    code_challenge_method: 'S256',
-    state: 'bench',
-    resource: `${fixtures.apiUrl}/mcp`,
-  });
-  // A fresh object per request: autocannon writes the content length into the headers it is given.
-  const form = () => ({ 'content-type': 'application/x-www-form-urlencoded' });
-  const hooksGet = (path: (id: number) => string) => () => ({
-    method: 'GET',
-    path: `${api}${path(hook())}`,
-    headers: { 'x-api-key': hooks.apiKey },
-  });
+  const name = (route: RouteName, suffix = '') => {
+    const { method, path } = routes.find((candidate) => candidate.name === route)!;
+    return `${method === 'ANY' ? 'POST' : method} ${path}${suffix}`;
+  };
 
   const specs: EndpointSpec[] = [
-    { name: 'GET /public/v1/auth', route: 'auth', next: demoGet('/auth') },
-    { name: 'GET /public/v1/campaigns', route: 'list-campaigns', next: demoGet('/campaigns') },
-    { name: 'GET /public/v1/campaigns/{id}', route: 'get-campaign', next: demoGet(campaign) },
+    { name: name('auth'), route: 'auth', next: read('auth') },
+    { name: name('list-campaigns'), route: 'list-campaigns', next: read('list-campaigns') },
+    { name: name('get-campaign'), route: 'get-campaign', next: read('get-campaign') },
     {
-      name: 'GET /public/v1/campaigns/{id}/accounts',
+      name: name('list-campaign-accounts'),
       route: 'list-campaign-accounts',
-      next: demoGet(`${campaign}/accounts`),
+      next: read('list-campaign-accounts'),
       note: 'first page (25)',
     },
     {
-      name: 'GET /public/v1/campaigns/{id}/contacts',
+      name: name('list-campaign-contacts'),
       route: 'list-campaign-contacts',
-      next: demoGet(`${campaign}/contacts`),
+      next: read('list-campaign-contacts'),
       note: 'first page (25)',
     },
     {
-      name: 'GET /public/v1/campaigns/{id}/contacts?status=replied',
+      name: name('list-campaign-contacts', '?status=replied'),
       route: 'list-campaign-contacts',
-      next: demoGet(`${campaign}/contacts?status=replied`),
+      next: () => {
+        const contacts = request('list-campaign-contacts');
+        return { ...contacts, path: `${contacts.path}?status=replied` };
+      },
     },
     {
-      name: 'GET /public/v1/campaigns/{id}/messages',
+      name: name('list-campaign-messages'),
       route: 'list-campaign-messages',
-      next: demoGet(`${campaign}/messages`),
+      next: read('list-campaign-messages'),
       note: 'first page (25)',
     },
+    { name: 'GET /public/v1/accounts?domain=', route: 'lookup-account', next: read('lookup-account') },
+    { name: name('search-jobs'), route: 'search-jobs', next: read('search-jobs') },
     {
-      name: 'GET /public/v1/accounts?domain=',
-      route: 'lookup-account',
-      next: demoGet(`/accounts?domain=${encodeURIComponent(demo.accountDomain)}`),
-    },
-    {
-      name: 'GET /public/v1/jobs/{domain}',
-      route: 'search-jobs',
-      next: demoGet(`/jobs/${encodeURIComponent(demo.jobDomain)}`),
-    },
-    {
-      name: 'GET /public/v1/analytics/overview',
+      name: name('get-analytics-overview'),
       route: 'get-analytics-overview',
-      next: demoGet('/analytics/overview'),
+      next: read('get-analytics-overview'),
     },
     {
-      name: 'POST /public/v1/campaigns/{id}/raw/contacts/check-eligibility',
+      name: name('check-eligibility'),
       route: 'check-eligibility',
-      next: () => ({
-        method: 'POST',
-        path: `${api}${campaign}/raw/contacts/check-eligibility`,
-        headers: json(demo.apiKey),
-        body: JSON.stringify({
-          emails: Array.from({ length: 10 }, (_, index) => `check${index}@eligibility.bench.example`),
-        }),
-      }),
+      next: () =>
+        request(
+          'check-eligibility',
+          {},
+          { emails: Array.from({ length: 10 }, (_, index) => `check${index}@eligibility.bench.example`) },
+        ),
       note: '10 emails',
     },
     {
-      name: 'GET /public/v1/webhooks',
+      name: name('list-webhooks'),
       route: 'list-webhooks',
-      next: () => ({ method: 'GET', path: `${api}/webhooks`, headers: { 'x-api-key': hooks.apiKey } }),
+      next: read('list-webhooks', { apiKey: hooks.apiKey }),
       note: `${HOOKS} subscriptions`,
     },
-    { name: 'GET /public/v1/webhooks/{id}', route: 'get-webhook', next: hooksGet((id) => `/webhooks/${id}`) },
+    { name: name('get-webhook'), route: 'get-webhook', next: () => request('get-webhook', ofHooks()) },
     {
-      name: 'GET /public/v1/webhooks/{id}/deliveries',
+      name: name('list-webhook-deliveries'),
       route: 'list-webhook-deliveries',
-      next: hooksGet((id) => `/webhooks/${id}/deliveries`),
+      next: () => request('list-webhook-deliveries', ofHooks()),
     },
+    { name: `${name('mcp')} (tools/call get_campaign)`, route: 'mcp', next: read('mcp') },
+    ...(
+      ['oauth-protected-resource', 'oauth-protected-resource-mcp', 'oauth-authorization-server'] as const
+    ).map((route): EndpointSpec => ({ name: name(route), route, next: read(route) })),
     {
-      name: 'POST /mcp (tools/call get_campaign)',
-      route: 'mcp',
-      next: () => ({
-        method: 'POST',
-        path: '/mcp',
-        headers: {
-          authorization: `Bearer ${oauth.mcpToken}`,
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-        },
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id: 1,
-          method: 'tools/call',
-          params: { name: 'get_campaign', arguments: { campaign_id: demo.campaignId } },
-        }),
-      }),
-    },
-    ...[
-      '/.well-known/oauth-protected-resource',
-      '/.well-known/oauth-protected-resource/mcp',
-      '/.well-known/oauth-authorization-server',
-    ].map(
-      (path): EndpointSpec => ({
-        name: `GET ${path}`,
-        route: routes.find((route) => route.path === path)!.name,
-        next: () => ({ method: 'GET', path, headers: {} }),
-      }),
-    ),
-    {
-      name: 'GET /oauth/authorize',
+      name: name('oauth-authorize'),
       route: 'oauth-authorize',
-      next: () => ({ method: 'GET', path: `/oauth/authorize?${authorizeQuery}`, headers: {} }),
+      next: read('oauth-authorize'),
       note: 'consent page',
     },
-    ...(routes.some((route) => route.path === '/openapi.json')
-      ? [
-          {
-            name: 'GET /openapi.json',
-            route: 'openapi',
-            next: () => ({ method: 'GET', path: '/openapi.json', headers: {} }),
-          },
-        ]
-      : []),
-    ...(routes.some((route) => route.path === '/docs')
-      ? [{ name: 'GET /docs', route: 'docs', next: () => ({ method: 'GET', path: '/docs', headers: {} }) }]
-      : []),
+    { name: name('openapi'), route: 'openapi', next: read('openapi') },
+    { name: name('docs'), route: 'docs', next: read('docs') },
     ...(fixtures.docsAssetPath
       ? [
           {
-            name: 'GET /docs/{asset}',
+            name: name('docs-asset'),
             route: 'docs-asset',
-            next: () => ({ method: 'GET', path: fixtures.docsAssetPath!, headers: {} }),
+            next: read('docs-asset'),
             note: fixtures.docsAssetPath,
           },
         ]
       : []),
     // Writes.
     {
-      name: 'POST /public/v1/campaigns/{id}/raw/contacts',
+      name: name('push-raw-contacts'),
       route: 'push-raw-contacts',
-      next: () => ({
-        method: 'POST',
-        path: `${api}${campaign}/raw/contacts`,
-        headers: json(demo.apiKey),
-        body: JSON.stringify({
-          sequenceId: demo.emailSequenceId,
-          contacts: Array.from({ length: 5 }, () => {
-            const index = pushed++;
-            return {
-              email: `push${index}.${runId}@push${index % 50}.bench.example`,
-              firstName: `Push${index}`,
-              variables: { opener: `Hello ${index}` },
-            };
-          }),
-        }),
-      }),
+      next: () =>
+        request(
+          'push-raw-contacts',
+          {},
+          {
+            contacts: Array.from({ length: 5 }, () => {
+              const index = pushed++;
+              return {
+                email: `push${index}.${runId}@push${index % 50}.bench.example`,
+                firstName: `Push${index}`,
+                variables: { opener: `Hello ${index}` },
+              };
+            }),
+          },
+        ),
       note: '5 new contacts each',
     },
     {
-      name: 'POST /public/v1/assignments/{id}/reply',
+      name: name('reply-to-assignment'),
       route: 'reply-to-assignment',
-      next: () => ({
-        method: 'POST',
-        path: `${api}/assignments/${reply()}/reply`,
-        headers: json(demo.apiKey),
-        body: JSON.stringify({ body: 'Thanks, talk soon.', plain_text: true }),
-      }),
+      next: () => request('reply-to-assignment', { assignmentId: reply() }),
       queuesWork: true,
       // A fixed number: the local mail sender sends one reply at a time, so a longer run only means a longer drain.
       amount: () => REPLIES,
       note: `${REPLIES} replies over ${demo.replyAssignmentIds.length} assignments; each mailed to the SMTP sink`,
     },
     {
-      name: 'POST /public/v1/accounts/exclude',
+      name: name('exclude-account'),
       route: 'exclude-account',
-      next: () => ({
-        method: 'POST',
-        path: `${api}/accounts/exclude`,
-        headers: json(demo.apiKey),
-        body: JSON.stringify({ company_url: excluded() }),
-      }),
+      next: () => request('exclude-account', {}, { company_url: excluded() }),
       note: 'over 20 domains (idempotent)',
     },
     {
-      name: 'PATCH /public/v1/webhooks/{id}',
+      name: name('update-webhook'),
       route: 'update-webhook',
-      next: () => ({
-        method: 'PATCH',
-        path: `${api}/webhooks/${hook()}`,
-        headers: json(hooks.apiKey),
-        body: JSON.stringify({ events: ['first_touch', 'positive_reply'] }),
-      }),
+      next: () => {
+        const at = ofHooks();
+        return request('update-webhook', {
+          ...at,
+          webhookUrl: `${fixtures.receiverUrl}/bench/hooks/${at.webhookId}`,
+        });
+      },
     },
     {
-      name: 'POST /public/v1/webhooks/{id}/rotate-secret',
+      name: name('rotate-webhook-secret'),
       route: 'rotate-webhook-secret',
-      next: () => ({
-        method: 'POST',
-        path: `${api}/webhooks/${hook()}/rotate-secret`,
-        headers: { 'x-api-key': hooks.apiKey },
-      }),
+      next: () => request('rotate-webhook-secret', ofHooks()),
     },
     {
-      name: 'POST /public/v1/webhooks/{id}/test',
+      name: name('test-webhook'),
       route: 'test-webhook',
-      next: () => ({
-        method: 'POST',
-        path: `${api}/webhooks/${hook()}/test`,
-        headers: { 'x-api-key': hooks.apiKey },
-      }),
+      next: () => request('test-webhook', ofHooks()),
       onResponse: (status, body) => {
         if (status !== 200) return;
         const { delivery } = JSON.parse(body) as { delivery: { id: number; webhook_id: number } };
@@ -443,7 +415,7 @@ export function endpointSpecs(fixtures: BenchFixtures, runId: string): EndpointS
       note: 'each delivered to the local receiver',
     },
     {
-      name: 'POST /public/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver',
+      name: name('redeliver-webhook-delivery'),
       route: 'redeliver-webhook-delivery',
       next: (() => {
         // The deliveries the test endpoint made, taken once: the list keeps growing in the sustained run, and a
@@ -451,44 +423,34 @@ export function endpointSpecs(fixtures: BenchFixtures, runId: string): EndpointS
         let delivery: (() => { webhookId: number; deliveryId: number }) | undefined;
         return () => {
           delivery ??= cycle([...testDeliveries]);
-          const { webhookId, deliveryId } = delivery();
-          return {
-            method: 'POST',
-            path: `${api}/webhooks/${webhookId}/deliveries/${deliveryId}/redeliver`,
-            headers: { 'x-api-key': hooks.apiKey },
-          };
+          return request('redeliver-webhook-delivery', { apiKey: hooks.apiKey, ...delivery() });
         };
       })(),
       queuesWork: true,
       note: 'over the test deliveries; each delivered again',
     },
     {
-      name: 'POST /public/v1/webhooks',
+      name: name('create-webhook'),
       route: 'create-webhook',
       next: () => {
         // Fills each organization up to the limit, one after the other.
         const apiKey =
           fixtures.creators[Math.floor(creates / MAX_WEBHOOKS_PER_ORGANIZATION)] ?? fixtures.creators[0]!;
         creates += 1;
-        return {
-          method: 'POST',
-          path: `${api}/webhooks`,
-          headers: json(apiKey),
-          body: JSON.stringify({ url: `${fixtures.receiverUrl}/bench/created`, events: ['positive_reply'] }),
-        };
+        return request('create-webhook', { apiKey });
       },
       // What is left of the organizations' room, less the requests autocannon builds ahead and never sends.
       amount: () => fixtures.creators.length * MAX_WEBHOOKS_PER_ORGANIZATION - creates - CONCURRENCY - 1,
       note: `up to ${MAX_WEBHOOKS_PER_ORGANIZATION} in each of ${fixtures.creators.length} organizations`,
     },
     {
-      name: 'DELETE /public/v1/webhooks/{id}',
+      name: name('delete-webhook'),
       route: 'delete-webhook',
       prepare: async () => {
         for (const apiKey of fixtures.creators) {
           const { webhooks } = await callJson(fixtures.apiUrl, {
             method: 'GET',
-            path: `${api}/webhooks`,
+            path: '/public/v1/webhooks',
             headers: { 'x-api-key': apiKey },
           });
           for (const { id } of webhooks as { id: number }[]) created.push({ apiKey, id });
@@ -496,45 +458,26 @@ export function endpointSpecs(fixtures: BenchFixtures, runId: string): EndpointS
       },
       next: () => {
         const target = created.shift();
-        return {
-          method: 'DELETE',
-          path: `${api}/webhooks/${target?.id ?? 0}`,
-          headers: { 'x-api-key': target?.apiKey ?? fixtures.creators[0]! },
-        };
+        return request('delete-webhook', {
+          apiKey: target?.apiKey ?? fixtures.creators[0]!,
+          webhookId: target?.id ?? 0,
+        });
       },
       // Requests autocannon builds ahead and never sends still take a subscription off the list.
       amount: () => created.length - CONCURRENCY - 1,
       note: 'the subscriptions just created',
     },
     {
-      name: 'POST /oauth/authorize',
+      name: name('oauth-authorize-submit'),
       route: 'oauth-authorize-submit',
-      next: () => ({
-        method: 'POST',
-        path: '/oauth/authorize',
-        headers: form(),
-        body: new URLSearchParams({
-          ...Object.fromEntries(authorizeQuery),
-          decision: 'approve',
-          api_key: demo.apiKey,
-        }).toString(),
-      }),
-      expectedStatus: 302,
+      next: read('oauth-authorize-submit'),
+      expectedStatus: validRequest('oauth-authorize-submit', base).status,
       note: 'consent approved: a code and a redirect',
     },
     {
-      name: 'POST /oauth/token',
+      name: name('oauth-token'),
       route: 'oauth-token',
-      next: () => ({
-        method: 'POST',
-        path: '/oauth/token',
-        headers: form(),
-        body: new URLSearchParams({
-          grant_type: 'client_credentials',
-          client_id: oauth.clientId,
-          client_secret: oauth.clientSecret,
-        }).toString(),
-      }),
+      next: read('oauth-token'),
       note: 'client credentials',
     },
   ];

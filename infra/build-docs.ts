@@ -23,7 +23,7 @@ import { PROJECT_ROOT } from './paths.ts';
 /**
  * `npm run build`: generates the documents derived from the
  * zod schemas, which unit tests compare with a fresh generation:
- * - docs/openapi.json, the OpenAPI document (shared/openapi), naming the
+ * - docs/openapi.json, the OpenAPI document (shared/api/openapi/), naming the
  *   local stack's default URL as its server; a deployment serves its own at
  *   `GET /openapi.json`;
  * - docs/import.schema.json, from the zod schemas of the import

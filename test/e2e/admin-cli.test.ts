@@ -12,14 +12,17 @@ import { searchJobs } from '#domain/jobs.ts';
 import { listOAuthClients } from '#domain/oauth-clients.ts';
 import { createOrganization, getOrganization } from '#domain/organizations.ts';
 import type { LocalStack } from '../../infra/local/stack.ts';
-import { type AdminRun, runAdmin } from '../support/cli.ts';
+import { type AdminRun, admin as adminInProcess, runAdmin } from '../support/cli.ts';
 import { smallDocument } from '../support/fixtures.ts';
 import { startTestStack } from '../support/local-stack.ts';
 
 /**
- * `outreach-admin` as an operator runs it: a separate process that finds the
- * running local stack through its endpoints file, against this file's table.
- * Outcomes are checked through the domain's read functions.
+ * `outreach-admin` against the running local stack, found through its
+ * endpoints file, on this file's table. The commands run in this process
+ * through the CLI's `main(argv)` (the binary's own argument parsing, target,
+ * output and exit codes); the first test runs the binary itself, in its own
+ * process, as an operator does. Outcomes are checked through the domain's
+ * read functions.
  */
 
 let stack: LocalStack | undefined;
@@ -32,6 +35,11 @@ beforeAll(async () => {
 afterAll(() => stack?.stop());
 
 function admin(...args: string[]): Promise<AdminRun> {
+  return adminInProcess(localDir, args);
+}
+
+/** The binary, in a process of its own (slow: for the one smoke test of it here). */
+function spawnedAdmin(...args: string[]): Promise<AdminRun> {
   return runAdmin(localDir, args);
 }
 
@@ -42,11 +50,11 @@ function writeFile(name: string, content: unknown): string {
 }
 
 describe('outreach-admin import', () => {
-  it('imports a file, reports it as JSON, and leaves the same state when run again', async () => {
+  it('imports a file, reports it as JSON, and leaves the same state when run again (the binary, spawned)', async () => {
     const { orgId } = await createOrganization('Import CLI');
     const file = writeFile('small.json', smallDocument());
 
-    const first = await admin('import', '--org', String(orgId), file, '--json');
+    const first = await spawnedAdmin('import', '--org', String(orgId), file, '--json');
     expect(first).toMatchObject({ code: 0, stderr: '' });
     expect(JSON.parse(first.stdout)).toMatchObject({
       orgId,
@@ -67,7 +75,7 @@ describe('outreach-admin import', () => {
       contacts: { pending_approval: 1, scheduled: 1, in_progress: 0, completed: 0, replied: 1 },
     });
 
-    const second = await admin('import', '--org', String(orgId), file, '--json');
+    const second = await spawnedAdmin('import', '--org', String(orgId), file, '--json');
     expect(second.code).toBe(0);
     expect(JSON.parse(second.stdout)).toMatchObject({
       assignmentsCreated: 0,

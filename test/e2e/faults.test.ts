@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,19 +23,25 @@ import { applyImport, validateImport } from '#admin/import.ts';
 import { queueDefinitions } from '#definitions/queues.ts';
 import { createApiKey } from '#domain/api-keys.ts';
 import { createOrganization } from '#domain/organizations.ts';
-import { type DeliveryJob, deliverWebhook, fanOutWebhookEvent } from '#domain/webhook-deliveries.ts';
+import type { DeliveryJob } from '#domain/webhook-delivery-records.ts';
+import { deliverWebhook } from '#domain/webhook-dispatch.ts';
 import { newEventId } from '#domain/webhook-events.ts';
+import { fanOutWebhookEvent } from '#domain/webhook-fan-out.ts';
 import { listWebhooks } from '#domain/webhooks.ts';
 import { tableName } from '#platform/config.ts';
 import { dynamo } from '#platform/dynamodb-client.ts';
-import { urlPolicyFromEnvironment } from '#platform/ssrf.ts';
+import { configuredUrlPolicy } from '#platform/ssrf.ts';
 import { keys } from '#store/keys.ts';
 import type { LocalStack } from '../../infra/local/stack.ts';
 import { PROJECT_ROOT } from '../../infra/paths.ts';
+import { apiClient } from '../support/api-client.ts';
 import { type FaultInjector, injectDynamoFaults, touchesOrganization } from '../support/dynamo-faults.ts';
 import { smallDocument } from '../support/fixtures.ts';
 import { startTestStack } from '../support/local-stack.ts';
+import { settle, stackIn } from '../support/settle.ts';
 import { sqsRecord } from '../support/sqs-record.ts';
+import { waitFor } from '../support/wait.ts';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
 
 /**
  * Faults against the local stack, each with what must hold when it strikes:
@@ -53,37 +59,18 @@ interface Body {
 type Consumer = (event: SQSEvent) => Promise<SQSBatchResponse>;
 
 let stack: LocalStack;
-let receiver: Server;
+/** The webhook subscriber: `/ok/…` 200, `/fail/…` 503, `/slow/…` 200 after two seconds, `/flaky/…` 503 until healed. */
+let receiver: WebhookReceiver;
 let receiverUrl: string;
-/** Every request the receiver got: path, webhook-id and the status it answered. */
-const received: { path: string; webhookId: string; status: number }[] = [];
 const savedSchedule = process.env.WEBHOOK_RETRY_SCHEDULE_SECONDS;
 let injector: FaultInjector | undefined;
-
-/** Whether `/flaky/…` has recovered. */
-let flakyHealed = false;
-
-/** `/ok/…` answers 200, `/fail/…` 503, `/slow/…` 200 after two seconds, `/flaky/…` 503 until it is healed. */
-function startReceiver(): Promise<Server> {
-  const server = createServer((request, response) => {
-    request.resume();
-    request.on('end', () => {
-      const path = request.url ?? '/';
-      const status = path.startsWith('/fail/') || (path.startsWith('/flaky/') && !flakyHealed) ? 503 : 200;
-      received.push({ path, webhookId: String(request.headers['webhook-id']), status });
-      if (path.startsWith('/slow/')) setTimeout(() => response.writeHead(200).end(), 2000);
-      else response.writeHead(status).end();
-    });
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
-}
 
 beforeAll(async () => {
   // Webhook retries come back after about a second here (the deployed schedule spans a day).
   process.env.WEBHOOK_RETRY_SCHEDULE_SECONDS = '1';
   stack = await startTestStack();
-  receiver = await startReceiver();
-  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  receiver = await startWebhookReceiver();
+  receiverUrl = receiver.url;
 });
 afterEach(() => {
   injector?.remove();
@@ -91,8 +78,7 @@ afterEach(() => {
 });
 afterAll(async () => {
   await stack.stop();
-  receiver.closeAllConnections();
-  await new Promise((resolve) => receiver.close(resolve));
+  await receiver.stop();
   if (savedSchedule === undefined) delete process.env.WEBHOOK_RETRY_SCHEDULE_SECONDS;
   else process.env.WEBHOOK_RETRY_SCHEDULE_SECONDS = savedSchedule;
 });
@@ -107,25 +93,16 @@ async function seededOrganization(name: string) {
   return { orgId, apiKey };
 }
 
-async function api(
+/** A request to `/public/v1` of the in-process stack, or of the stack at `base`; `text` is the body as received. */
+function api(
   key: string,
   method: string,
   path: string,
   body?: unknown,
   headers: Record<string, string> = {},
-  base = `${stack.apiUrl}/public/v1`,
+  base: string = `${stack.apiUrl}/public/v1`,
 ) {
-  const response = await fetch(`${base}${path}`, {
-    method,
-    headers: {
-      'x-api-key': key,
-      ...(body !== undefined && { 'content-type': 'application/json' }),
-      ...headers,
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  return { status: response.status, text, body: JSON.parse(text) as Body };
+  return apiClient(base, key).call<Body>(method, path, body, { headers });
 }
 
 /** Every item of the organization (keyed by its partition or an index partition), in a stable order. */
@@ -162,21 +139,6 @@ async function visibleState(key: string) {
   for (const read of reads) expect(read.status).toBe(200);
   return reads.map((read) => read.body);
 }
-
-/** Polls until `check` passes (its expectations hold) or the time is up. */
-async function eventually<T>(check: () => Promise<T>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await check();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  }
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Mail in the SMTP sink that carries `marker` (a unique word in the reply body). */
 const mailWith = (marker: string) => stack.smtp.messages.filter((mail) => mail.raw.includes(marker));
@@ -233,7 +195,7 @@ describe('DynamoDB errors and throttling inside a request', () => {
     }
     const history = (await api(key, 'GET', '/campaigns/101/messages?take=100')).body.data as Body[];
     expect(history.filter((message) => String(message.body).includes(marker))).toHaveLength(1);
-    await eventually(async () => expect(mailWith(marker)).toHaveLength(1));
+    await waitFor(async () => expect(mailWith(marker)).toHaveLength(1));
   });
 
   it('answers an opaque 500 when a read stays throttled, after the SDK’s three attempts', async () => {
@@ -272,14 +234,14 @@ describe('DynamoDB errors and throttling inside a request', () => {
     ]);
     expect(await itemsOf(orgId)).toEqual(before);
     expect(await visibleState(key)).toEqual(visibleBefore);
-    await sleep(1000);
+    await settle(stack, receiver);
     expect(mailWith(marker)).toEqual([]);
 
     const again = await api(key, 'POST', '/assignments/501/reply', { body: `Hello ${marker}` });
     expect(again).toMatchObject({ status: 200, body: { success: true } });
     const history = (await api(key, 'GET', '/campaigns/101/messages?take=100')).body.data as Body[];
     expect(history.filter((message) => String(message.body).includes(marker))).toHaveLength(1);
-    await eventually(async () => expect(mailWith(marker)).toHaveLength(1));
+    await waitFor(async () => expect(mailWith(marker)).toHaveLength(1));
   });
 
   it('applies a transaction once when its answer is lost and the SDK sends it again', async () => {
@@ -300,8 +262,8 @@ describe('DynamoDB errors and throttling inside a request', () => {
     expect(injector.attempts.filter((attempt) => attempt.failed === 'after')).toHaveLength(1);
     const history = (await api(key, 'GET', '/campaigns/101/messages?take=100')).body.data as Body[];
     expect(history.filter((message) => String(message.body).includes(marker))).toHaveLength(1);
-    await eventually(async () => expect(mailWith(marker)).toHaveLength(1));
-    await sleep(1000);
+    await waitFor(async () => expect(mailWith(marker)).toHaveLength(1));
+    await settle(stack, receiver);
     expect(mailWith(marker)).toHaveLength(1);
   });
 
@@ -324,7 +286,9 @@ describe('DynamoDB errors and throttling inside a request', () => {
     expect(injector.attempts.filter((attempt) => attempt.failed === 'after')).toHaveLength(1);
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ created: 1 });
-    expect(await api(key, 'POST', '/campaigns/101/raw/contacts', request, idempotency)).toEqual(response);
+    const replayed = await api(key, 'POST', '/campaigns/101/raw/contacts', request, idempotency);
+    expect(replayed).toEqual(response);
+    expect(replayed.text).toBe(response.text);
   });
 
   it('leaves no assignment and no counter change when a raw push fails at its assignment transaction, and frees its Idempotency-Key', async () => {
@@ -362,6 +326,7 @@ describe('DynamoDB errors and throttling inside a request', () => {
     expect(retried.body).toMatchObject({ created: 3, updated: 0, skipped: 0 });
     const replayed = await api(key, 'POST', '/campaigns/101/raw/contacts', request, idempotency);
     expect(replayed).toEqual(retried);
+    expect(replayed.text).toBe(retried.text);
     const contacts = (await api(key, 'GET', '/campaigns/101/contacts?take=100')).body.data as Body[];
     expect(
       contacts.filter((contact) => emails.includes(String((contact.contact as Body).email))),
@@ -397,7 +362,7 @@ describe('webhook receivers that are down, slow or failing', () => {
   /** Waits for the delivery's dead letter on the webhooks dead-letter queue and removes it. */
   async function deadLetterOf(deliveryId: number): Promise<DeliveryJob> {
     const { sqs } = await import('#platform/queue-client.ts');
-    return eventually(async () => {
+    return waitFor(async () => {
       const { Messages = [] } = await sqs.send(
         new ReceiveMessageCommand({
           QueueUrl: stack.deadLetterQueueUrls.webhooks,
@@ -433,14 +398,14 @@ describe('webhook receivers that are down, slow or failing', () => {
     );
 
     // While it is being retried, the log shows the schedule at work.
-    const retrying = await eventually(async () => {
+    const retrying = await waitFor(async () => {
       const [delivery] = (await api(key, 'GET', `/webhooks/${failing.id}/deliveries`)).body.data as Body[];
       expect(delivery).toMatchObject({ status: 'retrying', response_code: 503 });
       return delivery!;
     });
     expect(retrying.next_attempt_at).toEqual(expect.any(String));
 
-    const final = await eventually(async () => {
+    const final = await waitFor(async () => {
       const logs = await Promise.all(
         [down, failing].map(async (hook) => {
           const [delivery] = (await api(key, 'GET', `/webhooks/${hook.id}/deliveries`)).body.data as Body[];
@@ -449,7 +414,7 @@ describe('webhook receivers that are down, slow or failing', () => {
       );
       for (const delivery of logs) expect(delivery.status).toBe('failed');
       return logs;
-    }, 45_000);
+    });
     expect(final[0]).toMatchObject({
       id: toDown!.id,
       status: 'failed',
@@ -467,7 +432,7 @@ describe('webhook receivers that are down, slow or failing', () => {
       error: null,
       next_attempt_at: null,
     });
-    const attempts = received.filter((request) => request.path === '/fail/always');
+    const attempts = receiver.requests.filter((request) => request.path === '/fail/always');
     expect(attempts).toHaveLength(maxAttempts);
     expect(new Set(attempts.map((request) => request.webhookId))).toEqual(new Set([toFailing!.event_id]));
 
@@ -497,7 +462,7 @@ describe('webhook receivers that are down, slow or failing', () => {
     const context = {
       maxAttempts: queueDefinitions.webhooks.maxReceiveCount,
       schedule: [1],
-      policy: urlPolicyFromEnvironment(),
+      policy: configuredUrlPolicy(),
       timeoutMs: 300,
     };
 
@@ -521,7 +486,7 @@ describe('webhook receivers that are down, slow or failing', () => {
       error: 'timeout',
       next_attempt_at: null,
     });
-    expect(received.filter((request) => request.path === '/slow/one')).toHaveLength(2);
+    expect(receiver.requests.filter((request) => request.path === '/slow/one')).toHaveLength(2);
   });
 });
 
@@ -558,7 +523,7 @@ describe('duplicate queue deliveries', () => {
     const later = await dispatcher({ Records: [sqsRecord(job, 'dup-a', 2)] });
     expect(later.batchItemFailures).toEqual([]);
 
-    expect(received.filter((request) => request.path === '/ok/dup')).toHaveLength(1);
+    expect(receiver.requests.filter((request) => request.path === '/ok/dup')).toHaveLength(1);
     const [delivery] = (await api(key, 'GET', `/webhooks/${hook.id}/deliveries`)).body.data as Body[];
     expect(delivery).toMatchObject({ status: 'delivered', attempts: 1 });
     await api(key, 'DELETE', `/webhooks/${hook.id}`);
@@ -579,7 +544,7 @@ describe('duplicate queue deliveries', () => {
       }),
     );
     // The relay's copy and the two duplicates are all consumed.
-    await eventually(async () => {
+    await waitFor(async () => {
       const { Attributes = {} } = await sqs.send(
         new GetQueueAttributesCommand({
           QueueUrl: stack.queueUrls.mail,
@@ -670,7 +635,7 @@ describe('a webhook dispatcher killed mid-batch', () => {
     await dispatcher({ Records: records });
     injector.remove();
     const sentBeforeKill = new Set(
-      received.filter((request) => request.path.startsWith('/ok/killed-')).map((r) => r.path),
+      receiver.requests.filter((request) => request.path.startsWith('/ok/killed-')).map((r) => r.path),
     );
     const deliveredBeforeKill = new Set<string>();
     for (const job of jobs)
@@ -687,7 +652,7 @@ describe('a webhook dispatcher killed mid-batch', () => {
     for (const job of jobs) {
       expect(await deliveryOf(job)).toMatchObject({ status: 'delivered', response_code: 200 });
       const path = pathOf(job);
-      const requests = received.filter((request) => request.path === path);
+      const requests = receiver.requests.filter((request) => request.path === path);
       const expected = deliveredBeforeKill.has(path) ? 1 : sentBeforeKill.has(path) ? 2 : 1;
       expect(requests, path).toHaveLength(expected);
       for (const request of requests) expect(request.webhookId).toBe(eventId);
@@ -705,14 +670,14 @@ describe('a webhook dispatcher killed mid-batch', () => {
     );
     await dispatcher({ Records: jobs.map((job) => sqsRecord(job, `early-${job.deliveryId}`)) });
     injector.remove();
-    expect(received.filter((request) => request.path.startsWith('/ok/early-'))).toEqual([]);
+    expect(receiver.requests.filter((request) => request.path.startsWith('/ok/early-'))).toEqual([]);
 
     const redelivered = await dispatcher({
       Records: jobs.map((job) => sqsRecord(job, `early-${job.deliveryId}`, 2)),
     });
     expect(redelivered.batchItemFailures).toEqual([]);
     for (const job of jobs) {
-      expect(received.filter((request) => request.path === pathOf(job))).toHaveLength(1);
+      expect(receiver.requests.filter((request) => request.path === pathOf(job))).toHaveLength(1);
       expect(await deliveryOf(job)).toMatchObject({ status: 'delivered', attempts: 1 });
     }
     await cleanUp(hooks);
@@ -728,7 +693,8 @@ describe('the local stack restarted on its data directory', () => {
       if (child.exitCode !== null || child.signalCode !== null) continue;
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');
-      await Promise.race([exited, sleep(10_000)]);
+      // Cleanup only (no assertion waits on it): a grace period before the stack is killed outright.
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000).unref())]);
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     }
   });
@@ -803,7 +769,7 @@ describe('the local stack restarted on its data directory', () => {
       ((await call('GET', `/campaigns/${campaignId}/accounts`)).body.accounts as Body[]) ?? [];
     expect((await call('POST', '/accounts/exclude', { company_url: account!.domain })).status).toBe(200);
     // Everything asynchronous has happened before the stop: the mail is kept as .eml, the webhook delivered.
-    await eventually(async () => {
+    await waitFor(async () => {
       expect(readdirSync(join(dataDir, 'mail'))).toHaveLength(1);
       const [delivery] = (await call('GET', `/webhooks/${hook.id}/deliveries`)).body.data as Body[];
       expect(delivery).toMatchObject({ status: 'delivered' });
@@ -829,7 +795,7 @@ describe('the local stack restarted on its data directory', () => {
         }),
       );
     const before = await snapshot(first.baseUrl);
-    const restartRequests = received.filter((request) => request.path === '/ok/restart').length;
+    const restartRequests = receiver.requests.filter((request) => request.path === '/ok/restart').length;
     await stopProcess(first.child);
 
     const second = await startProcess(dataDir, localDir);
@@ -846,9 +812,11 @@ describe('the local stack restarted on its data directory', () => {
     expect((more.body.assignmentIds as number[])[0]).toBeGreaterThan(
       Math.max(...(pushed.body.assignmentIds as number[])),
     );
-    await sleep(1500);
+    await settle(stackIn(localDir), receiver, apiKey);
     expect(readdirSync(join(dataDir, 'mail'))).toHaveLength(1);
-    expect(received.filter((request) => request.path === '/ok/restart')).toHaveLength(restartRequests);
+    expect(receiver.requests.filter((request) => request.path === '/ok/restart')).toHaveLength(
+      restartRequests,
+    );
     await stopProcess(second.child);
   }, 120_000);
 
@@ -881,22 +849,22 @@ describe('the local stack restarted on its data directory', () => {
         (await api(apiKey, 'POST', `/webhooks/${hook.id}/test`, undefined, {}, first.baseUrl)).status,
       ).toBe(200);
     }
-    await eventually(async () => {
+    await waitFor(async () => {
       expect(await deliveriesOf(first.baseUrl, done)).toMatchObject([{ status: 'delivered' }]);
       expect(await deliveriesOf(first.baseUrl, pending)).toMatchObject([{ status: 'retrying', attempts: 1 }]);
     });
     await stopProcess(first.child);
 
-    flakyHealed = true;
+    receiver.heal();
     const second = await startProcess(dataDir, localDir, environment);
-    await eventually(async () => {
+    await waitFor(async () => {
       expect(await deliveriesOf(second.baseUrl, pending)).toMatchObject([
         { status: 'delivered', attempts: 2 },
       ]);
     });
-    await sleep(1500);
-    expect(received.filter((request) => request.path === '/ok/before-stop')).toHaveLength(1);
-    expect(received.filter((request) => request.path === '/flaky/across-restart')).toHaveLength(2);
+    await settle(stackIn(localDir), receiver, apiKey);
+    expect(receiver.requests.filter((request) => request.path === '/ok/before-stop')).toHaveLength(1);
+    expect(receiver.requests.filter((request) => request.path === '/flaky/across-restart')).toHaveLength(2);
     await stopProcess(second.child);
   }, 120_000);
 });

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../infra/paths.ts';
+import { waitFor } from '../support/wait.ts';
 
 /**
  * `npm start` as a user runs it: a separate process with its own DynamoDB Local,
@@ -24,7 +25,8 @@ interface RunningStack {
 function startProcess(args: string[], env: Record<string, string>): Promise<RunningStack> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'infra/local/start.ts', ...args], {
     cwd: PROJECT_ROOT,
-    env: { ...process.env, ...env },
+    // A small demo (four accounts): the seed is not what these tests are about.
+    env: { ...process.env, OUTREACH_DEMO_ACCOUNTS: '4', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   started.push(child);
@@ -106,11 +108,6 @@ function decodeAddress(hex: string): string {
   return groups.join(':');
 }
 
-/** Polls until the condition holds (the test's own timeout bounds it). */
-async function waitFor(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 100));
-}
-
 const alive = (pid: number) => {
   try {
     process.kill(pid, 0);
@@ -168,7 +165,7 @@ describe('npm start', () => {
     // A crash (here SIGKILL, which no handler sees) takes DynamoDB Local down with the stack.
     stack.child.kill('SIGKILL');
     await exitOf(stack.child);
-    await waitFor(() => javaPids.every((javaPid) => !alive(javaPid)));
+    await waitFor(() => javaPids.every((javaPid) => !alive(javaPid)), { what: 'DynamoDB Local to exit' });
   });
 
   it('keeps data across restarts with a data directory', async () => {

@@ -5,10 +5,10 @@ import { DEFAULT_MCP_CLIENT_RATE } from '#definitions/mcp-limits.ts';
 import { createOAuthClient } from '#domain/oauth-clients.ts';
 import { createOrganization } from '#domain/organizations.ts';
 import { MAX_CONTACTS_PER_REQUEST } from '#schemas/raw.ts';
+import { clientCredentialsToken } from '../../infra/local/route-requests.ts';
 import type { LocalStack } from '../../infra/local/stack.ts';
 import { smallDocument } from '../support/fixtures.ts';
 import { startTestStack } from '../support/local-stack.ts';
-import { clientCredentialsToken } from '../support/oauth.ts';
 import { countRequests } from '../support/request-counter.ts';
 
 /**

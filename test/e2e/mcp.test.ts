@@ -6,16 +6,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyImport, validateImport } from '#admin/import.ts';
 import { MAX_MCP_CLIENT_RATE } from '#definitions/mcp-limits.ts';
 import { createApiKey } from '#domain/api-keys.ts';
-import { createOAuthClient, hashSecret, revokeOAuthClient } from '#domain/oauth-clients.ts';
+import { createOAuthClient, revokeOAuthClient } from '#domain/oauth-clients.ts';
 import { codeChallengeOf } from '#domain/oauth-grants.ts';
 import { createOrganization } from '#domain/organizations.ts';
 import { tableName } from '#platform/config.ts';
 import { dynamo } from '#platform/dynamodb-client.ts';
+import { hashSecret } from '#platform/secret-hash.ts';
 import { keys } from '#store/keys.ts';
+import { clientCredentialsToken } from '../../infra/local/route-requests.ts';
 import type { LocalStack } from '../../infra/local/stack.ts';
 import { smallDocument } from '../support/fixtures.ts';
 import { startTestStack } from '../support/local-stack.ts';
-import { clientCredentialsToken } from '../support/oauth.ts';
 
 /**
  * The MCP server over HTTP against the local stack, driven by the SDK's own

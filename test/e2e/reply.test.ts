@@ -4,8 +4,12 @@ import { applyImport, validateImport } from '#admin/import.ts';
 import { createApiKey } from '#domain/api-keys.ts';
 import { createOrganization } from '#domain/organizations.ts';
 import type { LocalStack } from '../../infra/local/stack.ts';
+import { apiClient } from '../support/api-client.ts';
 import { smallDocument } from '../support/fixtures.ts';
 import { startTestStack } from '../support/local-stack.ts';
+import { settle } from '../support/settle.ts';
+import { waitFor } from '../support/wait.ts';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
 
 /**
  * Replies over HTTP against the local stack, delivered for real: outbox →
@@ -18,11 +22,14 @@ interface Body {
 }
 
 let stack: LocalStack;
+/** Only for `settle`'s barrier: replies send no webhooks here. */
+let receiver: WebhookReceiver;
 let apiKey: string;
 let otherKey: string;
 
 beforeAll(async () => {
   stack = await startTestStack();
+  receiver = await startWebhookReceiver();
   const { orgId } = await createOrganization('Reply Inc');
   ({ apiKey } = await createApiKey(orgId));
   const document = smallDocument();
@@ -40,26 +47,24 @@ beforeAll(async () => {
   const other = await createOrganization('Other Inc');
   ({ apiKey: otherKey } = await createApiKey(other.orgId));
 });
-afterAll(() => stack.stop());
+afterAll(async () => {
+  await stack.stop();
+  await receiver.stop();
+});
 
-async function reply(assignmentId: number | string, body: unknown, key = apiKey) {
-  const response = await fetch(`${stack.apiUrl}/public/v1/assignments/${assignmentId}/reply`, {
-    method: 'POST',
-    headers: { 'x-api-key': key, 'content-type': 'application/json' },
-    body: typeof body === 'string' ? body : JSON.stringify(body),
-  });
-  return { status: response.status, body: (await response.json()) as Body };
+function reply(assignmentId: number | string, body: unknown, key = apiKey) {
+  return apiClient(stack, key).post<Body>(`/assignments/${assignmentId}/reply`, body);
 }
 
 /** Waits until the sink holds `count` messages (delivery is asynchronous). */
-async function mailbox(count: number, timeoutMs = 20_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (stack.smtp.messages.length < count) {
-    if (Date.now() > deadline)
-      throw new Error(`expected ${count} messages, have ${stack.smtp.messages.length}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return stack.smtp.messages;
+function mailbox(count: number) {
+  return waitFor(
+    () => {
+      expect(stack.smtp.messages.length).toBeGreaterThanOrEqual(count);
+      return stack.smtp.messages;
+    },
+    { what: `${count} messages in the sink` },
+  );
 }
 
 describe('POST /public/v1/assignments/{id}/reply', () => {
@@ -68,10 +73,9 @@ describe('POST /public/v1/assignments/{id}/reply', () => {
     const response = await reply(501, { body: 'Thanks Ann!\nThursday at 10?', plain_text: true });
     expect(response).toEqual({ status: 200, body: { success: true } });
 
-    const messages = await fetch(`${stack.apiUrl}/public/v1/campaigns/101/messages`, {
-      headers: { 'x-api-key': apiKey },
-    });
-    const history = (await messages.json()) as { data: Record<string, unknown>[] };
+    const history = (await apiClient(stack, apiKey).get('/campaigns/101/messages')).body as {
+      data: Record<string, unknown>[];
+    };
     expect(history.data[0]).toMatchObject({
       assignment_id: 501,
       type: 'sent',
@@ -121,9 +125,9 @@ describe('POST /public/v1/assignments/{id}/reply', () => {
     const before = stack.smtp.messages.length;
     stack.smtp.failNext(2);
     expect((await reply(501, { body: 'Third time lucky' })).status).toBe(200);
-    await mailbox(before + 1, 30_000);
+    await mailbox(before + 1);
     // Nothing more arrives: the retried queue message is not sent a second time.
-    await new Promise((resolve) => setTimeout(resolve, 2500));
+    await settle(stack, receiver);
     const delivered = stack.smtp.messages
       .slice(before)
       .filter((mail) => mail.raw.includes('Third time lucky'));

@@ -1,64 +1,43 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOrganization } from '#domain/organizations.ts';
-import { fanOutWebhookEvent } from '#domain/webhook-deliveries.ts';
 import { newEventId } from '#domain/webhook-events.ts';
+import { fanOutWebhookEvent } from '#domain/webhook-fan-out.ts';
 import { listWebhooks } from '#domain/webhooks.ts';
 import type { LocalStack } from '../../infra/local/stack.ts';
-import { type AdminRun, runAdmin } from '../support/cli.ts';
+import { type AdminRun, admin as adminInProcess } from '../support/cli.ts';
 import { smallDocument } from '../support/fixtures.ts';
 import { startTestStack } from '../support/local-stack.ts';
+import { settle } from '../support/settle.ts';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
 
 /**
- * `outreach-admin webhook …` as an operator runs it: a separate process that
- * reaches the running local stack through its endpoints file, doing what the
+ * `outreach-admin webhook …` (through the CLI's `main(argv)`, in this process)
+ * reaching the running local stack through its endpoints file, doing what the
  * `/webhooks` endpoints do, plus the dead-letter redrive.
  */
 
 let stack: LocalStack;
-let receiver: Server;
+let receiver: WebhookReceiver;
 let receiverUrl: string;
-const received: { path: string; headers: Record<string, string>; body: string }[] = [];
 const localDir = mkdtempSync(join(tmpdir(), 'outreach-webhook-cli-'));
 
 beforeAll(async () => {
   stack = await startTestStack({ endpointsDir: localDir });
-  receiver = createServer((request, response) => {
-    let body = '';
-    request.on('data', (chunk: Buffer) => {
-      body += chunk.toString('utf8');
-    });
-    request.on('end', () => {
-      received.push({ path: request.url ?? '/', headers: request.headers as Record<string, string>, body });
-      response.writeHead(204).end();
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  receiver = await startWebhookReceiver();
+  receiverUrl = receiver.url;
 });
 afterAll(async () => {
   await stack.stop();
-  await new Promise((resolve) => receiver.close(resolve));
+  await receiver.stop();
 });
 
 function admin(...args: string[]): Promise<AdminRun> {
-  return runAdmin(localDir, args);
-}
-
-async function arrivals(path: string, count: number) {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const found = received.filter((request) => request.path === path);
-    if (found.length >= count) return found;
-    if (Date.now() > deadline) throw new Error(`expected ${count} requests on ${path}, got ${found.length}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  return adminInProcess(localDir, args);
 }
 
 describe('outreach-admin webhook', () => {
@@ -92,8 +71,10 @@ describe('outreach-admin webhook', () => {
 
     const test = await admin('webhook', 'test', '--org', org, '--webhook', id, '--json');
     expect(test.code).toBe(0);
-    const [request] = await arrivals('/cli', 1);
-    expect(new Webhook(webhook.secret).verify(request!.body, request!.headers)).toMatchObject({
+    const [request] = await receiver.arrivals('/cli', 1);
+    expect(
+      new Webhook(webhook.secret).verify(request!.body, request!.headers as Record<string, string>),
+    ).toMatchObject({
       type: 'test',
     });
 
@@ -111,7 +92,7 @@ describe('outreach-admin webhook', () => {
       String(page.data[0]!.id),
     );
     expect(redelivered).toMatchObject({ code: 0, stdout: expect.stringContaining('Queued delivery') });
-    const [first, second] = await arrivals('/cli', 2);
+    const [first, second] = await receiver.arrivals('/cli', 2);
     expect(second!.headers['webhook-id']).toBe(first!.headers['webhook-id']);
 
     const updated = await admin(
@@ -189,7 +170,7 @@ describe('outreach-admin webhook', () => {
     expect((await admin('import', '--org', String(loud.orgId), file, '--emit-events')).code).toBe(0);
 
     // Two New Opportunities (one per campaign), two First Touches, one Positive Reply.
-    const events = await arrivals('/import-events', 5);
+    const events = await receiver.arrivals('/import-events', 5);
     expect(events.map((request) => (JSON.parse(request.body) as { type: string }).type).sort()).toEqual([
       'first_touch',
       'first_touch',
@@ -197,7 +178,8 @@ describe('outreach-admin webhook', () => {
       'new_opportunities',
       'positive_reply',
     ]);
-    expect(received.filter((request) => request.path === '/import-quiet')).toEqual([]);
+    await settle(stack, receiver);
+    expect(receiver.on('/import-quiet')).toEqual([]);
   });
 
   it('redrives the webhooks dead-letter queue back to the queue, where the deliveries go out', async () => {
@@ -235,7 +217,7 @@ describe('outreach-admin webhook', () => {
     const redrive = await admin('webhook', 'redrive', '--json');
     expect(redrive).toMatchObject({ code: 0, stderr: '' });
     expect(JSON.parse(redrive.stdout)).toEqual({ moved: 1 });
-    const [request] = await arrivals('/redrive', 1);
+    const [request] = await receiver.arrivals('/redrive', 1);
     expect(request!.headers['webhook-id']).toBe(jobs[0]!.eventId);
   });
 });

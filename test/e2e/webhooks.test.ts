@@ -1,6 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
@@ -11,19 +9,28 @@ import { upsertAccount } from '#domain/accounts.ts';
 import { createApiKey } from '#domain/api-keys.ts';
 import { createOrganization } from '#domain/organizations.ts';
 import { recordProviderEvent } from '#domain/provider-events.ts';
-import { type DeliveryJob, fanOutWebhookEvent } from '#domain/webhook-deliveries.ts';
+import type { DeliveryJob } from '#domain/webhook-delivery-records.ts';
 import { newEventId } from '#domain/webhook-events.ts';
+import { fanOutWebhookEvent } from '#domain/webhook-fan-out.ts';
 import { getWebhook, listWebhooks, MAX_WEBHOOKS_PER_ORGANIZATION } from '#domain/webhooks.ts';
-import { tableName } from '#platform/config.ts';
+import { configuration, tableName, useConfiguration } from '#platform/config.ts';
 import { redriveDeadLetters } from '#platform/dead-letters.ts';
 import { dynamo } from '#platform/dynamodb-client.ts';
 import { providerEvent } from '#schemas/import.ts';
 import { webhookPayload } from '#schemas/webhooks.ts';
 import { keys } from '#store/keys.ts';
 import type { LocalStack } from '../../infra/local/stack.ts';
+import { apiClient } from '../support/api-client.ts';
 import { smallDocument } from '../support/fixtures.ts';
 import { startTestStack } from '../support/local-stack.ts';
+import { settle } from '../support/settle.ts';
 import { sqsRecord } from '../support/sqs-record.ts';
+import { waitFor } from '../support/wait.ts';
+import {
+  type ReceivedRequest,
+  startWebhookReceiver,
+  type WebhookReceiver,
+} from '../support/webhook-receiver.ts';
 
 /**
  * Outgoing webhooks against the local stack, delivered for real to a receiver
@@ -39,62 +46,21 @@ interface Body {
   [field: string]: unknown;
 }
 
-interface Received {
-  path: string;
-  headers: Record<string, string>;
-  body: string;
-  status: number;
-}
-
 let stack: LocalStack;
-let receiver: Server;
+let receiver: WebhookReceiver;
 let receiverUrl: string;
-const received: Received[] = [];
-/** Failures still to answer per `/fail/N/...` path. */
-const failuresLeft = new Map<string, number>();
 const savedSchedule = process.env.WEBHOOK_RETRY_SCHEDULE_SECONDS;
-
-/** The receiver: `/fail/N/…` fails N times then succeeds, `/down/…` always fails, `/gone/…` is 410, `/redirect/…` 302. */
-function startReceiver(): Promise<Server> {
-  const server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const path = request.url ?? '/';
-      let status = 200;
-      const failing = /^\/fail\/(\d+)\//.exec(path);
-      if (failing) {
-        const left = failuresLeft.get(path) ?? Number(failing[1]);
-        if (left > 0) status = 500;
-        failuresLeft.set(path, left - 1);
-      }
-      if (path.startsWith('/down/')) status = 503;
-      if (path.startsWith('/gone/')) status = 410;
-      if (path.startsWith('/redirect/')) status = 302;
-      received.push({
-        path,
-        headers: request.headers as Record<string, string>,
-        body: Buffer.concat(chunks).toString('utf8'),
-        status,
-      });
-      response
-        .writeHead(status, status === 302 ? { location: `${receiverUrl}/ok/after-redirect` } : {})
-        .end();
-    });
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
-}
 
 beforeAll(async () => {
   // Retries come back within a second here (the deployed schedule spans a day).
   process.env.WEBHOOK_RETRY_SCHEDULE_SECONDS = '1';
   stack = await startTestStack();
-  receiver = await startReceiver();
-  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  receiver = await startWebhookReceiver();
+  receiverUrl = receiver.url;
 });
 afterAll(async () => {
   await stack.stop();
-  await new Promise((resolve) => receiver.close(resolve));
+  await receiver.stop();
   if (savedSchedule === undefined) delete process.env.WEBHOOK_RETRY_SCHEDULE_SECONDS;
   else process.env.WEBHOOK_RETRY_SCHEDULE_SECONDS = savedSchedule;
 });
@@ -108,13 +74,8 @@ async function newOrganization(name: string) {
   return { orgId, apiKey };
 }
 
-async function api(key: string, method: string, path: string, body?: unknown) {
-  const response = await fetch(`${stack.apiUrl}/public/v1${path}`, {
-    method,
-    headers: { 'x-api-key': key, ...(body !== undefined && { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: response.status, body: (await response.json()) as Body };
+function api(key: string, method: string, path: string, body?: unknown) {
+  return apiClient(stack, key).call<Body>(method, path, body);
 }
 
 /** Subscribes `path` of the receiver; returns the created subscription (with its secret). */
@@ -128,33 +89,9 @@ async function subscribe(
   return response.body as Body & { id: number; secret: string };
 }
 
-/** Requests the receiver got on `path`, once there are at least `count` (delivery is asynchronous). */
-async function arrivals(path: string, count: number, timeoutMs = 20_000): Promise<Received[]> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const found = received.filter((request) => request.path === path);
-    if (found.length >= count) return found;
-    if (Date.now() > deadline) throw new Error(`expected ${count} requests on ${path}, got ${found.length}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-/** Polls until `check` passes (its expectations hold) or the time is up. */
-async function eventually<T>(check: () => Promise<T>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await check();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  }
-}
-
 /** Verifies a received request with the reference library and returns the payload. */
-const verified = (secret: string, request: Received) =>
-  webhookPayload.parse(new Webhook(secret).verify(request.body, request.headers));
+const verified = (secret: string, request: ReceivedRequest) =>
+  webhookPayload.parse(new Webhook(secret).verify(request.body, request.headers as Record<string, string>));
 
 async function deliveries(key: string, webhookId: number, query = '') {
   const response = await api(key, 'GET', `/webhooks/${webhookId}/deliveries${query}`);
@@ -233,7 +170,8 @@ describe('webhook subscriptions', () => {
 
   it('refuses URLs that reach loopback, private, link-local or metadata addresses (the cloud policy)', async () => {
     // The local stack allows loopback; the deployed service does not. The handler reads the flag per request.
-    process.env.WEBHOOK_ALLOW_HTTP_LOOPBACK = 'false';
+    const local = configuration();
+    useConfiguration({ ...local, webhooks: { ...local.webhooks, allowHttpLoopback: false } });
     try {
       for (const [url, reason] of [
         ['https://10.0.0.1/hook', 'private'],
@@ -252,7 +190,7 @@ describe('webhook subscriptions', () => {
         );
       }
     } finally {
-      process.env.WEBHOOK_ALLOW_HTTP_LOOPBACK = 'true';
+      useConfiguration(local);
     }
   });
 
@@ -319,7 +257,7 @@ describe('webhook delivery', () => {
       attempts: 0,
     });
 
-    const [request] = await arrivals('/ok/test-event', 1);
+    const [request] = await receiver.arrivals('/ok/test-event', 1);
     const payload = verified(hook.secret, request!);
     expect(payload).toEqual({
       type: 'test',
@@ -329,7 +267,7 @@ describe('webhook delivery', () => {
     expect(request!.headers['webhook-id']).toBe((response.body.delivery as Body).event_id);
     expect(request!.headers['content-type']).toBe('application/json');
 
-    const log = await eventually(async () => {
+    const log = await waitFor(async () => {
       const page = await deliveries(key, hook.id);
       expect(page.data[0]).toMatchObject({ status: 'delivered' });
       return page;
@@ -352,9 +290,9 @@ describe('webhook delivery', () => {
   it('retries a receiver that fails 3 times and delivers exactly once, with the same webhook-id every time', async () => {
     const hook = await subscribe(key, '/fail/3/retry');
     await api(key, 'POST', `/webhooks/${hook.id}/test`);
-    const requests = await arrivals('/fail/3/retry', 4, 30_000);
-    await new Promise((resolve) => setTimeout(resolve, 1500));
-    const all = received.filter((request) => request.path === '/fail/3/retry');
+    const requests = await receiver.arrivals('/fail/3/retry', 4);
+    await settle(stack, receiver);
+    const all = receiver.requests.filter((request) => request.path === '/fail/3/retry');
     expect(all.map((request) => request.status)).toEqual([500, 500, 500, 200]);
     expect(new Set(all.map((request) => request.headers['webhook-id'])).size).toBe(1);
     for (const request of requests) expect(verified(hook.secret, request).type).toBe('test');
@@ -367,8 +305,8 @@ describe('webhook delivery', () => {
   it('disables the subscription when the receiver answers 410 Gone, and does not retry', async () => {
     const hook = await subscribe(key, '/gone/one');
     await api(key, 'POST', `/webhooks/${hook.id}/test`);
-    await arrivals('/gone/one', 1);
-    const subscription = await eventually(async () => {
+    await receiver.arrivals('/gone/one', 1);
+    const subscription = await waitFor(async () => {
       const read = await api(key, 'GET', `/webhooks/${hook.id}`);
       expect(read.body.enabled).toBe(false);
       return read.body;
@@ -376,8 +314,8 @@ describe('webhook delivery', () => {
     expect(subscription.disabled_reason).toMatch(/410 Gone/);
     const [delivery] = (await deliveries(key, hook.id)).data;
     expect(delivery).toMatchObject({ status: 'failed', attempts: 1, response_code: 410 });
-    await new Promise((resolve) => setTimeout(resolve, 1500));
-    expect(received.filter((request) => request.path === '/gone/one')).toHaveLength(1);
+    await settle(stack, receiver);
+    expect(receiver.requests.filter((request) => request.path === '/gone/one')).toHaveLength(1);
     // Enabling it again clears the reason.
     const enabled = await api(key, 'PATCH', `/webhooks/${hook.id}`, { enabled: true });
     expect(enabled.body).toMatchObject({ enabled: true, disabled_reason: null });
@@ -386,11 +324,11 @@ describe('webhook delivery', () => {
   it('does not follow redirects: a 302 is a failed attempt', async () => {
     const hook = await subscribe(key, '/redirect/one');
     await api(key, 'POST', `/webhooks/${hook.id}/test`);
-    await arrivals('/redirect/one', 2);
+    await receiver.arrivals('/redirect/one', 2);
     const [delivery] = (await deliveries(key, hook.id)).data;
     expect(delivery).toMatchObject({ response_code: 302 });
     expect(['retrying', 'pending']).toContain(delivery!.status);
-    expect(received.some((request) => request.path === '/ok/after-redirect')).toBe(false);
+    expect(receiver.requests.some((request) => request.path === '/ok/after-redirect')).toBe(false);
     await api(key, 'DELETE', `/webhooks/${hook.id}`);
   });
 
@@ -398,15 +336,15 @@ describe('webhook delivery', () => {
     const hook = await subscribe(key, '/ok/redeliver');
     const first = (await api(key, 'POST', `/webhooks/${hook.id}/test`)).body.delivery as Body;
     const second = (await api(key, 'POST', `/webhooks/${hook.id}/test`)).body.delivery as Body;
-    const [original] = await arrivals('/ok/redeliver', 2);
-    await eventually(async () =>
+    const [original] = await receiver.arrivals('/ok/redeliver', 2);
+    await waitFor(async () =>
       expect((await deliveries(key, hook.id)).data.every((entry) => entry.status === 'delivered')).toBe(true),
     );
 
     const response = await api(key, 'POST', `/webhooks/${hook.id}/deliveries/${first.id}/redeliver`);
     expect(response.status).toBe(200);
     expect(response.body.delivery).toMatchObject({ id: first.id, status: 'pending' });
-    const requests = await arrivals('/ok/redeliver', 3);
+    const requests = await receiver.arrivals('/ok/redeliver', 3);
     const again = requests.at(-1)!;
     const firstRequest = requests.find((request) => request.headers['webhook-id'] === first.event_id)!;
     expect(again.headers['webhook-id']).toBe(first.event_id);
@@ -414,7 +352,7 @@ describe('webhook delivery', () => {
     expect(verified(hook.secret, again)).toEqual(verified(hook.secret, firstRequest));
     expect(original).toBeDefined();
 
-    const redelivered = await eventually(async () => {
+    const redelivered = await waitFor(async () => {
       const entry = (await deliveries(key, hook.id)).data.find((candidate) => candidate.id === first.id)!;
       expect(entry).toMatchObject({ status: 'delivered', attempts: 2 });
       return entry;
@@ -444,7 +382,7 @@ describe('webhook delivery', () => {
     expect(secret).not.toBe(hook.secret);
     expect((await api(key, 'GET', `/webhooks/${hook.id}`)).body).not.toHaveProperty('secret');
     await api(key, 'POST', `/webhooks/${hook.id}/test`);
-    const [request] = await arrivals('/ok/rotate', 1);
+    const [request] = await receiver.arrivals('/ok/rotate', 1);
     expect(verified(secret, request!).type).toBe('test');
     expect(verified(hook.secret, request!).type).toBe('test');
   });
@@ -461,14 +399,14 @@ describe('webhook events from domain changes', () => {
   });
 
   const payloadsOf = (path: string, secret: string) =>
-    received.filter((request) => request.path === path).map((request) => verified(secret, request));
+    receiver.requests.filter((request) => request.path === path).map((request) => verified(secret, request));
 
   it('emits New Opportunities, First Touch and Positive Reply from an import with emitEvents', async () => {
     const validated = validateImport(smallDocument());
     if (!validated.ok) throw new Error(JSON.stringify(validated.errors));
     await applyImport(orgId, validated.document, undefined, { emitEvents: true });
 
-    await arrivals('/ok/events', 5);
+    await receiver.arrivals('/ok/events', 5);
     const payloads = payloadsOf('/ok/events', hook.secret);
     const opportunities = payloads.filter((payload) => payload.type === 'new_opportunities');
     expect(
@@ -513,7 +451,7 @@ describe('webhook events from domain changes', () => {
   });
 
   it('emits First Touch and Positive Reply for live provider events; the reply can be answered at once', async () => {
-    const before = received.filter((request) => request.path === '/ok/events').length;
+    const before = receiver.requests.filter((request) => request.path === '/ok/events').length;
     await recordLive(orgId, {
       id: `live-${randomUUID()}`,
       assignment_id: 504,
@@ -535,9 +473,9 @@ describe('webhook events from domain changes', () => {
       response_type: 'neutral',
       message: { step_type: 'reply', body: 'Later' },
     }).catch(() => undefined);
-    const requests = (await arrivals('/ok/events', before + 2)).slice(before);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    expect(received.filter((request) => request.path === '/ok/events')).toHaveLength(before + 2);
+    const requests = (await receiver.arrivals('/ok/events', before + 2)).slice(before);
+    await settle(stack, receiver);
+    expect(receiver.requests.filter((request) => request.path === '/ok/events')).toHaveLength(before + 2);
     const [touch, reply] = requests
       .map((request) => verified(hook.secret, request))
       .sort((a) => (a.type === 'first_touch' ? -1 : 1));
@@ -568,7 +506,7 @@ describe('webhook events from domain changes', () => {
     await applyImport(replyOrg, validated.document);
     const replyHook = await subscribe(replyKey, '/ok/reply-first-touch', ['first_touch']);
     expect((await api(replyKey, 'POST', '/assignments/501/reply', { body: 'Hello Ann' })).status).toBe(200);
-    const [request] = await arrivals('/ok/reply-first-touch', 1);
+    const [request] = await receiver.arrivals('/ok/reply-first-touch', 1);
     expect(verified(replyHook.secret, request!)).toMatchObject({
       type: 'first_touch',
       data: { assignment_id: 501, message: { type: 'sent', step_type: 'reply', body: 'Hello Ann' } },
@@ -587,7 +525,9 @@ describe('webhook events from domain changes', () => {
     if (!validated.ok) throw new Error(JSON.stringify(validated.errors));
     await applyImport(bulkOrg, validated.document, undefined, { emitEvents: true });
 
-    const payloads = (await arrivals('/ok/bulk', 2)).map((request) => verified(bulkHook.secret, request));
+    const payloads = (await receiver.arrivals('/ok/bulk', 2)).map((request) =>
+      verified(bulkHook.secret, request),
+    );
     const batches = payloads.map((payload) =>
       payload.type === 'new_opportunities' ? payload.data.accounts : [],
     );
@@ -615,21 +555,21 @@ describe('webhook events from domain changes', () => {
     };
     const { newOpportunities } = await upsertAccount(resumeOrg, account, false, { emitEvents: true });
     expect(newOpportunities).toHaveLength(1);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(received.filter((request) => request.path === '/ok/resume')).toEqual([]);
+    await settle(stack, receiver);
+    expect(receiver.requests.filter((request) => request.path === '/ok/resume')).toEqual([]);
 
     const again = validateImport({ ...document, accounts: [account] });
     if (!again.ok) throw new Error(JSON.stringify(again.errors));
     await applyImport(resumeOrg, again.document, undefined, { emitEvents: true });
-    const [request] = await arrivals('/ok/resume', 1);
+    const [request] = await receiver.arrivals('/ok/resume', 1);
     expect(verified(resumeHook.secret, request!)).toMatchObject({
       type: 'new_opportunities',
       data: { campaign_id: 102, accounts: [{ id: 777, domain: 'resume.example.com', score: 0.4 }] },
     });
     // Once emitted, the mark is gone: a third run announces nothing.
     await applyImport(resumeOrg, again.document, undefined, { emitEvents: true });
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    expect(received.filter((candidate) => candidate.path === '/ok/resume')).toHaveLength(1);
+    await settle(stack, receiver);
+    expect(receiver.requests.filter((candidate) => candidate.path === '/ok/resume')).toHaveLength(1);
   });
 
   it('emits nothing for an import unless asked to', async () => {
@@ -645,8 +585,8 @@ describe('webhook events from domain changes', () => {
       type: 'message_sent',
       message: { step_type: 'linkedin_connect', body: 'Hi' },
     });
-    await arrivals('/ok/quiet', 1);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await receiver.arrivals('/ok/quiet', 1);
+    await settle(stack, receiver);
     const payloads = payloadsOf('/ok/quiet', quietHook.secret);
     expect(
       payloads.map((payload) => [
@@ -671,11 +611,11 @@ describe('webhook events from domain changes', () => {
       type: 'message_sent',
       message: { step_type: 'email', subject: 'Hi', body: 'Hello' },
     });
-    const [request] = await arrivals('/ok/picky-touch', 1);
+    const [request] = await receiver.arrivals('/ok/picky-touch', 1);
     expect(verified(touches.secret, request!).type).toBe('first_touch');
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await settle(stack, receiver);
     expect(
-      received.filter(
+      receiver.requests.filter(
         (candidate) => candidate.path === '/ok/picky-replies' || candidate.path === '/ok/picky-disabled',
       ),
     ).toEqual([]);
@@ -724,16 +664,20 @@ describe('the webhook dispatcher and the relay', () => {
     const failing = jobs.find((job) => job.webhookId === down.id)!;
     expect(first.batchItemFailures).toEqual([{ itemIdentifier: `m-${failing.deliveryId}` }]);
     expect(
-      received.filter((request) => request.path.endsWith('/batch-a') || request.path.endsWith('/batch-b')),
+      receiver.requests.filter(
+        (request) => request.path.endsWith('/batch-a') || request.path.endsWith('/batch-b'),
+      ),
     ).toHaveLength(2);
 
     // The dispatcher dies after that: Lambda hands the whole batch back, as a second receive.
     const second = await handler({ Records: jobs.map((job) => record(job, 2)) });
     expect(second.batchItemFailures).toEqual([{ itemIdentifier: `m-${failing.deliveryId}` }]);
     expect(
-      received.filter((request) => request.path.endsWith('/batch-a') || request.path.endsWith('/batch-b')),
+      receiver.requests.filter(
+        (request) => request.path.endsWith('/batch-a') || request.path.endsWith('/batch-b'),
+      ),
     ).toHaveLength(2);
-    expect(received.filter((request) => request.path === '/down/batch')).toHaveLength(2);
+    expect(receiver.requests.filter((request) => request.path === '/down/batch')).toHaveLength(2);
     const [delivery] = (await deliveries(key, down.id)).data;
     expect(delivery).toMatchObject({
       status: 'retrying',
@@ -795,7 +739,7 @@ describe('the webhook dispatcher and the relay', () => {
     const [job] = await fanOut('first_touch');
     await api(key, 'DELETE', `/webhooks/${hook.id}`);
     expect((await handler({ Records: [record(job!)] })).batchItemFailures).toEqual([]);
-    expect(received.filter((request) => request.path === '/ok/deleted')).toEqual([]);
+    expect(receiver.requests.filter((request) => request.path === '/ok/deleted')).toEqual([]);
   });
 
   it('redrives dead letters back to the queue, where they are delivered', async () => {
@@ -809,7 +753,7 @@ describe('the webhook dispatcher and the relay', () => {
       }),
     );
     expect(await redriveDeadLetters('webhooks')).toEqual({ moved: 1 });
-    const [request] = await arrivals('/ok/redrive', 1);
+    const [request] = await receiver.arrivals('/ok/redrive', 1);
     expect(request!.headers['webhook-id']).toBe(job!.eventId);
     expect(await redriveDeadLetters('webhooks')).toEqual({ moved: 0 });
     await api(key, 'DELETE', `/webhooks/${hook.id}`);

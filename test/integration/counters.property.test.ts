@@ -19,7 +19,7 @@ import { keys } from '#store/keys.ts';
 import { maintainedAndRecomputed } from '../support/recompute.ts';
 
 /*
- * The counter invariant of ARCHITECTURE §4: after any sequence of provider
+ * The counter invariant (docs/decisions.md, Assignments): after any sequence of provider
  * events (valid or not, replayed or not), every counter maintained at write
  * time equals its recomputation from the raw items (test/support/recompute.ts).
  *

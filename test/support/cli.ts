@@ -1,4 +1,6 @@
 import { execFile } from 'node:child_process';
+import { main } from '#admin/cli.ts';
+import { configuration, useConfiguration } from '#platform/config.ts';
 import { PROJECT_ROOT } from '../../infra/paths.ts';
 
 /** What one `outreach-admin` run printed and how it exited. */
@@ -9,8 +11,37 @@ export interface AdminRun {
 }
 
 /**
- * Runs `outreach-admin` as an operator does, in its own process, finding the
- * local stack through the endpoints file in `localDir`.
+ * Runs `outreach-admin` in this process, through the CLI's own `main(argv)`:
+ * the same argument parsing, target resolution (the endpoints file in
+ * `localDir`), commands, output and exit code as the binary, without booting
+ * a Node process with tsx per command. The spawned runs below keep the binary
+ * itself tested.
+ */
+export async function admin(localDir: string, args: string[]): Promise<AdminRun> {
+  const before = configuration();
+  useConfiguration({ ...before, admin: { ...before.admin, localDir } });
+  let stdout = '';
+  let stderr = '';
+  try {
+    const code = await main(args, {
+      stdout: (text) => {
+        stdout += text;
+      },
+      stderr: (text) => {
+        stderr += text;
+      },
+    });
+    return { code, stdout, stderr };
+  } finally {
+    useConfiguration(before);
+  }
+}
+
+/**
+ * Runs `outreach-admin` as an operator does, in its own process
+ * (`bin/outreach-admin.mjs`), finding the local stack through the endpoints
+ * file in `localDir`. Slow (each run boots Node and tsx): for the few smoke
+ * tests of the binary itself.
  */
 export function runAdmin(localDir: string, args: string[]): Promise<AdminRun> {
   return new Promise((resolve) => {

@@ -52,9 +52,12 @@ const GATEWAY_STATUSES = new Set([
   ),
 ]);
 
+/** A response header by name, whatever its case (`Headers` looks names up case-insensitively; repeated values are joined). */
 function header(exchange: GatewayExchange, name: string): string | undefined {
-  const found = Object.entries(exchange.headers).find(([candidate]) => candidate.toLowerCase() === name);
-  return found ? [found[1]].flat().join(', ') : undefined;
+  const headers = new Headers();
+  for (const [key, value] of Object.entries(exchange.headers))
+    for (const item of [value].flat()) headers.append(key, item);
+  return headers.get(name) ?? undefined;
 }
 
 /** Follows a response's `$ref` to its component, returning it with its pointer. */
@@ -95,7 +98,7 @@ function checkBody(
 function checkHeaders(exchange: GatewayExchange, response: Json): string[] {
   const headers = (response.headers ?? {}) as Record<string, Json>;
   return Object.entries(headers)
-    .filter(([name, definition]) => definition.required === true && !header(exchange, name.toLowerCase()))
+    .filter(([name, definition]) => definition.required === true && !header(exchange, name))
     .map(([name]) => `no ${name} header`);
 }
 

@@ -3,7 +3,7 @@ import type { ImportDocument } from '#schemas/import.ts';
 /**
  * An independent model of what the API must answer for an imported document:
  * it replays the document's events over its assignments with the lifecycle of
- * ARCHITECTURE §4 written out again here, and derives every read from that,
+ * docs/decisions.md (Assignments) written out again here, and derives every read from that,
  * so the end-to-end tests do not check the service against itself.
  */
 

@@ -1,5 +1,6 @@
 import { inject } from 'vitest';
-import { requiredEnv } from '#platform/config.ts';
+import { STAGE_THROTTLE } from '#definitions/rate-limits.ts';
+import { tableName } from '#platform/config.ts';
 import { type LocalStack, startLocalStack } from '../../infra/local/stack.ts';
 import { recordExchange } from './contract.ts';
 import { recordTableActions } from './table-actions.ts';
@@ -18,9 +19,11 @@ export async function startTestStack(options: { endpointsDir?: string } = {}): P
   const stack = await startLocalStack({
     port: 0,
     dynamodbEndpoint: inject('dynamodbEndpoint'),
-    tableName: requiredEnv('TABLE_NAME'),
+    tableName: tableName(),
     onResponse: recordExchange,
     writeEndpointsFile: options.endpointsDir !== undefined,
+    // Every client of a test calls from 127.0.0.1; the per-address bucket has its own test (gateway-hardening).
+    clientAddressThrottle: STAGE_THROTTLE,
   });
   if (!options.endpointsDir) return stack;
   return {

@@ -5,7 +5,7 @@ import { keys } from '#store/keys.ts';
 
 /**
  * Recomputes every maintained counter of an organization from its raw items,
- * from first principles (ARCHITECTURE §4), without the service's contribution
+ * from first principles (docs/decisions.md, Assignments), without the service's contribution
  * functions, so a bug shared by the write path and the recomputation cannot
  * hide. Reads use Query and GetItem only: the organization's campaigns, each
  * campaign's assignments (gsi1 campaign-assignments index) and messages (gsi1

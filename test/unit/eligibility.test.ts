@@ -4,7 +4,7 @@ import { type Bypass, evaluate } from '#domain/eligibility.ts';
 import type { SequenceInput } from '#schemas/import.ts';
 import type { IneligibilityReason } from '#schemas/raw.ts';
 
-/** The eligibility rules of ARCHITECTURE §4, one reason at a time, in combination, and with each bypass. */
+/** The eligibility rules of docs/decisions.md (Raw operations), one reason at a time, in combination, and with each bypass. */
 
 const NOW = Date.parse('2026-06-01T00:00:00.000Z');
 const DAY = 86_400_000;

@@ -22,7 +22,7 @@ const to = (status: AssignmentStatus, stamp?: TimestampField): Outcome =>
 const __ = null;
 
 /**
- * ARCHITECTURE §4 written out as a table, independently of LIFECYCLE: for each
+ * The lifecycle of docs/decisions.md (Assignments) as a table, independently of LIFECYCLE: for each
  * event type, the outcome from each status (column order above). `__` is an
  * impossible transition. An outcome that keeps the status is an event that
  * only counts or stamps.

@@ -13,9 +13,9 @@ import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { arrangeRateLimit, provisionOrganizationRateLimit } from '#admin/rate-limits.ts';
-import { USAGE_PLAN_VARIABLES } from '#admin/target.ts';
 import { organizationOfUsageIdentifierKey, usageIdentifierKeyOf } from '#definitions/rate-limits.ts';
 import { SettingOutOfRange } from '#domain/errors.ts';
+import { configuration, useConfiguration } from '#platform/config.ts';
 
 /**
  * The usage-plan side of per-organization rate limits, against API Gateway's
@@ -27,6 +27,8 @@ const apiGateway = mockClient(APIGatewayClient);
 const dynamo = mockClient(DynamoDBDocumentClient);
 const API = { restApiId: 'abc123defg', stage: 'prod', defaultUsagePlanId: 'default-plan' };
 const KEY_NAME = 'outreach-abc123defg-org-7';
+/** The local stack's configuration (no deployed API); each test runs against the deployed API unless it says so. */
+const local = configuration();
 
 const calls = () =>
   apiGateway.calls().map((call) => [call.args[0].constructor.name, call.args[0].input] as const);
@@ -43,12 +45,10 @@ beforeEach(() => {
       rateLimit: input.ExpressionAttributeValues?.[':value'],
     },
   }));
-  process.env[USAGE_PLAN_VARIABLES.restApiId] = API.restApiId;
-  process.env[USAGE_PLAN_VARIABLES.stage] = API.stage;
-  process.env[USAGE_PLAN_VARIABLES.defaultUsagePlanId] = API.defaultUsagePlanId;
+  useConfiguration({ ...local, admin: { ...local.admin, deployedApi: API } });
 });
 afterEach(() => {
-  for (const variable of Object.values(USAGE_PLAN_VARIABLES)) delete process.env[variable];
+  useConfiguration(local);
 });
 
 describe('usage identifier keys', () => {
@@ -84,7 +84,7 @@ describe('provisioning an organization on a deployed stack', () => {
   });
 
   it('does nothing against the local stack, whose gateway reads the organization record', async () => {
-    for (const variable of Object.values(USAGE_PLAN_VARIABLES)) delete process.env[variable];
+    useConfiguration(local);
     await provisionOrganizationRateLimit(7);
     expect(calls()).toEqual([]);
   });

@@ -1,0 +1,153 @@
+import fc from 'fast-check';
+import { MAX_VARIABLE_BYTES, MAX_VARIABLES } from '#schemas/variables.ts';
+import { MAX_WEBHOOK_URL_LENGTH, WEBHOOK_EVENT_TYPES } from '#schemas/webhooks.ts';
+import {
+  badDomainText,
+  json,
+  longerThan,
+  membersText,
+  notAnEmail,
+  notAString,
+  objectText,
+  PROTOTYPE_NAMES,
+  prototypeKeyedJson,
+  prototypeName,
+  unicode,
+} from './arbitraries.ts';
+
+/** Bad values of particular API fields: a push's contacts, reply recipients, webhook URLs and event types. */
+
+/** A contact of a push that fails validation on its own (it lands in `errors`, the push goes on). */
+export const invalidContact = fc.oneof(
+  fc.constantFrom('1', '"ann@acme.com"', 'null', '[]', 'true', '{}', '{"firstName":"No Email"}'),
+  notAnEmail.map((email) => objectText({ email: json(email) })),
+  notAString.map((email) => objectText({ email })),
+  fc.constantFrom(
+    objectText({ email: json('v1@fresh-example.com'), variables: json({ 'bad-name': 'x' }) }),
+    objectText({ email: json('v2@fresh-example.com'), variables: json({ '': 'x' }) }),
+    objectText({ email: json('v3@fresh-example.com'), variables: json({ ok: 1 }) }),
+    objectText({ email: json('v4@fresh-example.com'), variables: '[]' }),
+    objectText({
+      email: json('v5@fresh-example.com'),
+      variables: json(
+        Object.fromEntries(Array.from({ length: MAX_VARIABLES + 1 }, (_, i) => [`v${i}`, 'x'])),
+      ),
+    }),
+    objectText({
+      email: json('v6@fresh-example.com'),
+      variables: json({ big: 'é'.repeat(MAX_VARIABLE_BYTES / 2 + 1) }),
+    }),
+    // Each value within its limit, but more than the contact's total.
+    objectText({
+      email: json('v7@fresh-example.com'),
+      variables: json({ a: 'x'.repeat(MAX_VARIABLE_BYTES), b: 'x'.repeat(MAX_VARIABLE_BYTES) }),
+    }),
+  ),
+  badDomainText.map((domain) =>
+    objectText({ email: json('d@fresh-example.com'), companyDomain: json(domain) }),
+  ),
+  longerThan(200).map((name) => objectText({ email: json('n@fresh-example.com'), firstName: json(name) })),
+  // Names no variable may have: `__proto__` (which zod and the marshaller would drop unseen) and the other `__…__`.
+  fc
+    .tuple(fc.constantFrom(...PROTOTYPE_NAMES.filter((name) => name.startsWith('_'))), prototypeName)
+    .map(([badName, otherName]) =>
+      objectText({
+        email: json('p1@fresh-example.com'),
+        variables: membersText([
+          [otherName, json('x')],
+          [badName, json('y')],
+        ]),
+      }),
+    ),
+  // A variable named like a prototype member whose value is not a string, or a contact with another flaw
+  // carrying such members at every level.
+  fc
+    .tuple(
+      prototypeName,
+      prototypeKeyedJson.filter((value) => !value.startsWith('"')),
+    )
+    .map(([name, value]) =>
+      objectText({ email: json('p2@fresh-example.com'), variables: membersText([[name, value]]) }),
+    ),
+  fc
+    .tuple(notAnEmail, fc.array(fc.tuple(prototypeName, prototypeKeyedJson), { minLength: 1, maxLength: 3 }))
+    .map(([email, members]) =>
+      membersText([
+        ...members,
+        ['email', json(email)],
+        ['variables', membersText(members.map(([name]) => [name, json('x')]))],
+      ]),
+    ),
+);
+
+export const badAddressList = fc.oneof(
+  notAString,
+  fc.constantFrom(
+    '""',
+    '","',
+    '" , "',
+    '"not-an-email"',
+    '"ann@acme.com, junk"',
+    '"ann@acme.com;bob@globex.io"',
+  ),
+  notAnEmail.filter((text) => text.trim() !== '').map((text) => json(`ann@acme.com,${text}`)),
+  longerThan(10_000).map(json),
+);
+
+/** Subscriber URLs the SSRF check refuses even in the local stack (which allows loopback). */
+export const refusedUrl = fc.oneof(
+  fc.constantFrom(
+    'https://10.0.0.1/hook',
+    'https://192.168.1.1/',
+    'https://172.16.0.1/',
+    'https://169.254.169.254/latest/meta-data',
+    'https://100.64.0.1/',
+    'https://224.0.0.1/',
+    'https://0.0.0.0/',
+    'https://0/',
+    'https://[fd00:ec2::254]/',
+    'https://[fe80::1]/',
+    'https://[::ffff:10.0.0.1]/',
+    'https://[64:ff9b::a00:1]/',
+    'http://8.8.8.8/hook',
+    'https://user:pw@127.0.0.1/',
+    'ftp://127.0.0.1/',
+    'file:///etc/passwd',
+    'javascript:alert(1)',
+    'data:text/plain,hi',
+    '//127.0.0.1/',
+    '/relative',
+  ),
+  fc
+    .tuple(fc.integer({ min: 0, max: 255 }), fc.integer({ min: 0, max: 255 }))
+    .map(([a, b]) => `https://10.${a}.${b}.1/`),
+  unicode(80).filter((text) => !/^\s*[a-z][a-z0-9+.-]*:/i.test(text)),
+);
+
+export const badWebhookUrl = fc.oneof(
+  notAString,
+  fc.constant('""'),
+  longerThan(MAX_WEBHOOK_URL_LENGTH).map(json),
+  refusedUrl.map(json),
+);
+
+export const badEvents = fc.oneof(
+  fc.constantFrom(
+    '[]',
+    '"first_touch"',
+    'null',
+    '{}',
+    '[1]',
+    '["FIRST_TOUCH"]',
+    '["first-touch"]',
+    '["test"]',
+    '["first_touch",null]',
+    '[["first_touch"]]',
+  ),
+  fc
+    .array(
+      unicode(30).filter((name) => !(WEBHOOK_EVENT_TYPES as readonly string[]).includes(name)),
+      { minLength: 1, maxLength: 4 },
+    )
+    .map(json),
+);

@@ -1,0 +1,91 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { applyImport, validateImport } from '#admin/import.ts';
+import { REFERENCE_ASSETS } from '#api/openapi/reference-page.ts';
+import { routes } from '#definitions/routes.ts';
+import { createApiKey } from '#domain/api-keys.ts';
+import { createOAuthClient } from '#domain/oauth-clients.ts';
+import { createOrganization } from '#domain/organizations.ts';
+import {
+  clientCredentialsToken,
+  type RequestTarget,
+  validRequest,
+} from '../../infra/local/route-requests.ts';
+import type { LocalStack } from '../../infra/local/stack.ts';
+import { apiClient, send } from '../support/api-client.ts';
+import { smallDocument } from '../support/fixtures.ts';
+import { startTestStack } from '../support/local-stack.ts';
+import { waitFor } from '../support/wait.ts';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
+
+/**
+ * The request catalogue (infra/local/route-requests.ts) holds a valid request
+ * for every route, and the bad-input test, the tenant-isolation test and the
+ * bench all start from it: so each of its requests is sent here, against
+ * the small fixture, and must get the status the catalogue gives it (the
+ * e2e tier also checks each answer against the OpenAPI document).
+ */
+
+let stack: LocalStack;
+let receiver: WebhookReceiver;
+let target: RequestTarget;
+
+beforeAll(async () => {
+  stack = await startTestStack();
+  receiver = await startWebhookReceiver();
+  const { orgId } = await createOrganization('Catalogue Inc');
+  const { apiKey } = await createApiKey(orgId);
+  const validated = validateImport(smallDocument());
+  if (!validated.ok) throw new Error(JSON.stringify(validated.errors));
+  await applyImport(orgId, validated.document);
+  const api = apiClient(stack, apiKey);
+  const webhook = await api.post('/webhooks', {
+    url: `${receiver.url}/ok/catalogue`,
+    events: ['first_touch'],
+  });
+  const test = await api.post(`/webhooks/${webhook.body.id}/test`);
+  await receiver.arrivals('/ok/catalogue', 1);
+  await waitFor(async () => {
+    const log = await api.get(`/webhooks/${webhook.body.id}/deliveries`);
+    expect(log.body.data[0].status).toBe('delivered');
+  });
+  const redirectUri = 'https://assistant.example/callback';
+  const client = await createOAuthClient(orgId, 'Assistant', [redirectUri]);
+  target = {
+    apiUrl: stack.apiUrl,
+    apiKey,
+    campaignId: 101,
+    sequenceId: 201,
+    assignmentId: 501,
+    accountId: 301,
+    accountDomain: 'acme.com',
+    jobDomain: 'acme.com',
+    webhookId: webhook.body.id,
+    deliveryId: test.body.delivery.id,
+    webhookUrl: `${receiver.url}/ok/created`,
+    oauth: { ...client, redirectUri, accessToken: await clientCredentialsToken(stack.apiUrl, client) },
+    docsAsset: REFERENCE_ASSETS[0]!,
+  };
+});
+
+afterAll(async () => {
+  await stack?.stop();
+  await receiver?.stop();
+});
+
+describe('the request catalogue', () => {
+  // The webhook is deleted last: the requests before it name it.
+  const ordered = [...routes].sort(
+    (a, b) => Number(a.name === 'delete-webhook') - Number(b.name === 'delete-webhook'),
+  );
+
+  it.each(ordered.map((route) => [`${route.method} ${route.path} (${route.name})`, route] as const))(
+    "%s: the catalogue's request gets the catalogue's status",
+    async (_title, route) => {
+      const request = validRequest(route.name, target);
+      const answer = await send(stack.apiUrl, request);
+      expect(answer.status, `${request.method} ${request.url} → ${answer.text.slice(0, 300)}`).toBe(
+        request.status,
+      );
+    },
+  );
+});

@@ -1,0 +1,85 @@
+import { expect } from 'vitest';
+import type { Probe, ProbeContext, ProbeRequest } from './probes.ts';
+import { A_IDS, A_WORDS } from './tenants.ts';
+
+/** How a probe's answer is judged: its status and shape, and never a trace of A. */
+
+type Json = Record<string, unknown>;
+
+/** A's secrets and ids: never in an answer to B, unless B's request named them (a 404 may say which id it did not find). */
+function leaksOfA(ctx: ProbeContext, answer: string, request: ProbeRequest): string[] {
+  const { a } = ctx;
+  const asked = `${decodeURIComponent(request.url)} ${request.body ?? ''}`;
+  const named = (text: string, value: string) => text.toLowerCase().includes(value.toLowerCase());
+  const texts = [
+    ...A_WORDS.map(([, word]) => word),
+    a.webhookSecret,
+    a.eventId,
+    a.client.clientId,
+    a.client.clientSecret,
+    a.accessToken,
+    a.apiKey,
+    `${ctx.receiverUrl}/alpha-hook`,
+  ];
+  const number = (id: number) => new RegExp(`(?<![0-9])${id}(?![0-9])`);
+  const ids = Object.values(A_IDS).flat();
+  return [
+    ...texts.filter((text) => named(answer, text) && !named(asked, text)),
+    ...ids.filter((id) => number(id).test(answer) && !number(id).test(asked)).map(String),
+  ];
+}
+
+export async function check(ctx: ProbeContext, probe: Probe): Promise<void> {
+  const response = await fetch(`${ctx.target.apiUrl}${probe.request.url}`, {
+    method: probe.request.method,
+    headers: probe.request.headers,
+    body: probe.request.body,
+    redirect: 'manual',
+  });
+  const text = await response.text();
+  const context = `${probe.what}: ${probe.request.method} ${probe.request.url} → ${response.status} ${text.slice(0, 400)}`;
+  expect(leaksOfA(ctx, `${text} ${response.headers.get('location') ?? ''}`, probe.request), context).toEqual(
+    [],
+  );
+  const body = () => JSON.parse(text) as Json;
+  const rpcResult = () =>
+    body().result as { isError?: boolean; structuredContent?: Json; content: { text: string }[] };
+  switch (probe.expect.kind) {
+    case 'hidden':
+    case 'denied':
+    case 'refused': {
+      const status = { hidden: 404, denied: 401, refused: 400 }[probe.expect.kind];
+      expect(response.status, context).toBe(status);
+      expect(Object.keys(body()), context).toEqual(['message']);
+      return;
+    }
+    case 'own': {
+      expect(response.status, context).toBe(200);
+      if (probe.expect.check) await probe.expect.check(body());
+      return;
+    }
+    case 'toolHidden': {
+      expect(response.status, context).toBe(200);
+      expect(rpcResult().isError, context).toBe(true);
+      expect(rpcResult().content[0]?.text, context).toMatch(/not found|Invalid cursor|is not a sequence of/);
+      return;
+    }
+    case 'toolOwn': {
+      expect(response.status, context).toBe(200);
+      expect(rpcResult().isError ?? false, context).toBe(false);
+      probe.expect.check?.(rpcResult().structuredContent!);
+      return;
+    }
+    case 'oauth': {
+      expect(response.status, context).toBe(probe.expect.status);
+      expect(body().error, context).toBe(probe.expect.error);
+      return;
+    }
+    case 'page': {
+      expect(response.status, context).toBe(probe.expect.status);
+      expect(response.headers.get('content-type'), context).toMatch(/^text\/html/);
+      expect(response.headers.get('location'), context).toBeNull();
+      return;
+    }
+  }
+}

@@ -1,0 +1,468 @@
+import { expect } from 'vitest';
+import { REFERENCE_ASSETS } from '#api/openapi/reference-page.ts';
+import {
+  type RequestTarget,
+  type RouteName,
+  type RouteRequest,
+  toolCall,
+  validRequest,
+  validToolArguments,
+} from '../../../infra/local/route-requests.ts';
+import { expectedOverview, modelOf } from '../../support/expected.ts';
+import { smallDocument } from '../../support/fixtures.ts';
+import { A_DOMAINS, A_EMAILS, A_IDS, A_REDIRECT, B_DOMAIN, B_REDIRECT, type Tenants } from './tenants.ts';
+
+/**
+ * B's probes of A, route by route: each route's valid request from the
+ * catalogue (infra/local/route-requests.ts) with B's credentials, aimed at A's
+ * resources one field at a time, and what B must get back.
+ */
+
+type Json = Record<string, unknown>;
+
+/** What the probes need: the tenants, B's catalogue target, and the receiver's URL. */
+export interface ProbeContext extends Tenants {
+  /** B's credentials on B's resources. */
+  target: RequestTarget;
+  receiverUrl: string;
+}
+
+export interface ProbeRequest {
+  method: string;
+  /** Path and query, encoded. */
+  url: string;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+/**
+ * - `hidden`: 404 `{message}`, as for something that does not exist;
+ * - `denied`: 401 (credentials that are not B's);
+ * - `refused`: a documented 400 `{message}` (a cursor or sequence that is not a position or part of B's);
+ * - `own`: 200, acting on or reading B's data only (`check` says how);
+ * - `toolHidden` / `toolOwn`: the MCP counterparts (a tool error, or a result of B's data);
+ * - `oauth`: an RFC 6749 error; `page`: the consent form again or an error page, never a redirect with a code.
+ */
+export type Expectation =
+  | { kind: 'hidden' }
+  | { kind: 'denied' }
+  | { kind: 'refused' }
+  | { kind: 'own'; check?: (body: Json) => void | Promise<void> }
+  | { kind: 'toolHidden' }
+  | { kind: 'toolOwn'; check?: (content: Json) => void }
+  | { kind: 'oauth'; status: number; error: string }
+  | { kind: 'page'; status: number };
+
+export interface Probe {
+  what: string;
+  request: ProbeRequest;
+  expect: Expectation;
+}
+
+const json = (value: unknown) => JSON.stringify(value);
+
+const asSent = ({ method, url, headers, body }: RouteRequest): ProbeRequest => ({
+  method,
+  url,
+  headers,
+  body,
+});
+
+/** A catalogue request with its query replaced. */
+const withQuery = (request: RouteRequest, query: [string, string][]): ProbeRequest => ({
+  ...asSent(request),
+  url: `${request.url.split('?')[0]}?${new URLSearchParams(query)}`,
+});
+
+/** A catalogue request with some members of its JSON body replaced (or the whole body, with `replace`). */
+const withJson = (request: RouteRequest, members: Json, replace = false): ProbeRequest => ({
+  ...asSent(request),
+  body: json(replace ? members : { ...request.json, ...members }),
+});
+
+/** A catalogue request with some parameters of its form body replaced. */
+const withForm = (request: RouteRequest, parameters: Record<string, string>): ProbeRequest => ({
+  ...asSent(request),
+  body: new URLSearchParams({ ...request.form, ...parameters }).toString(),
+});
+
+const hidden = (what: string, request: ProbeRequest): Probe => ({
+  what,
+  request,
+  expect: { kind: 'hidden' },
+});
+const refused = (what: string, request: ProbeRequest): Probe => ({
+  what,
+  request,
+  expect: { kind: 'refused' },
+});
+const own = (what: string, request: ProbeRequest, check?: (body: Json) => void | Promise<void>): Probe => ({
+  what,
+  request,
+  expect: { kind: 'own', check },
+});
+
+/** A tools/call of B's token (the catalogue's /mcp request with another call). */
+export function tool(ctx: ProbeContext, name: string, args: Json): ProbeRequest {
+  return { ...asSent(validRequest('mcp', ctx.target)), body: toolCall(name, args) };
+}
+
+/** What B may look up with A's identifiers through each MCP tool. */
+export function mcpProbes(ctx: ProbeContext): Record<string, Probe[]> {
+  const { a, target } = ctx;
+  const toolHidden = (what: string, name: string, args: Json): Probe => ({
+    what,
+    request: tool(ctx, name, args),
+    expect: { kind: 'toolHidden' },
+  });
+  const toolOwn = (what: string, name: string, args: Json, check?: (content: Json) => void): Probe => ({
+    what,
+    request: tool(ctx, name, args),
+    expect: { kind: 'toolOwn', check },
+  });
+  /** A tool's valid arguments, aimed at A's resources. */
+  const aimed = (name: string, at: Partial<RequestTarget>) => validToolArguments({ ...target, ...at })[name]!;
+  const [firstCampaign] = A_IDS.campaigns;
+  const ofCampaigns = (name: string, extra: Json = {}) =>
+    A_IDS.campaigns.map((id) =>
+      toolHidden(`A's campaign ${id}`, name, { ...aimed(name, { campaignId: id }), ...extra }),
+    );
+  return {
+    list_campaigns: [
+      toolOwn('its campaigns', 'list_campaigns', aimed('list_campaigns', {}), (content) =>
+        expect((content.campaigns as { id: number }[]).map((campaign) => campaign.id)).toEqual([101, 102]),
+      ),
+    ],
+    get_analytics_overview: [
+      toolOwn('its overview', 'get_analytics_overview', aimed('get_analytics_overview', {}), (content) =>
+        expect(content).toEqual(expectedOverview(modelOf(smallDocument()))),
+      ),
+    ],
+    get_campaign: ofCampaigns('get_campaign'),
+    list_campaign_accounts: ofCampaigns('list_campaign_accounts'),
+    list_campaign_contacts: ofCampaigns('list_campaign_contacts', { status: 'scheduled' }),
+    lookup_account: [
+      ...A_IDS.accounts.map((id) => toolHidden(`A's account ${id}`, 'lookup_account', { id })),
+      ...A_DOMAINS.map((domain) =>
+        toolHidden(
+          `A's domain ${domain}`,
+          'lookup_account',
+          aimed('lookup_account', { accountDomain: domain }),
+        ),
+      ),
+      toolHidden(`its account with A's campaign`, 'lookup_account', {
+        ...aimed('lookup_account', {}),
+        campaign_id: firstCampaign,
+      }),
+    ],
+    search_jobs: [
+      toolOwn(
+        `A's domain in its own jobs`,
+        'search_jobs',
+        aimed('search_jobs', { jobDomain: 'zorblax.com' }),
+        (content) => expect(content).toEqual({ domain: 'zorblax.com', next: 0, jobs: [] }),
+      ),
+      toolHidden(`A's cursor`, 'search_jobs', {
+        ...aimed('search_jobs', { jobDomain: 'zorblax.com' }),
+        cursor: a.jobCursor,
+      }),
+    ],
+    check_eligibility: [
+      toolHidden(`A's campaign`, 'check_eligibility', {
+        ...aimed('check_eligibility', { campaignId: firstCampaign }),
+        emails: A_EMAILS,
+      }),
+      toolHidden(`A's sequence in its campaign`, 'check_eligibility', {
+        ...aimed('check_eligibility', {}),
+        emails: ['cyprian@vandelay.com'],
+        sequenceId: A_IDS.sequences[0],
+      }),
+      toolOwn(
+        `A's contact in its own campaign`,
+        'check_eligibility',
+        { ...aimed('check_eligibility', {}), emails: ['cyprian@vandelay.com'] },
+        (content) =>
+          expect((content as { results: unknown }).results).toEqual([
+            { email: 'cyprian@vandelay.com', eligible: true, reasons: [] },
+          ]),
+      ),
+    ],
+  };
+}
+
+/** B's attempts on A, route by route; a route missing here is a type error and fails its test. */
+export function matrix(ctx: ProbeContext): Record<RouteName, () => Probe[]> {
+  const { a, b, target } = ctx;
+  /** The route's valid request, with B's credentials, aimed at what `at` names. */
+  const valid = (route: RouteName, at: Partial<RequestTarget> = {}) =>
+    validRequest(route, { ...target, ...at });
+  const [firstCampaign] = A_IDS.campaigns;
+  /** Each of A's campaigns (with its own first email sequence, where the request names one). */
+  const sequenceOfA = new Map([
+    [A_IDS.campaigns[0]!, A_IDS.sequences[0]!],
+    [A_IDS.campaigns[1]!, A_IDS.sequences[2]!],
+  ]);
+  const eachCampaignOfA = (route: RouteName, change: (request: RouteRequest) => ProbeRequest = asSent) =>
+    A_IDS.campaigns.map((id) =>
+      hidden(
+        `A's campaign ${id}`,
+        change(valid(route, { campaignId: id, sequenceId: sequenceOfA.get(id)! })),
+      ),
+    );
+  const ofA = { webhookId: a.webhookId };
+  const stolenKeys = [`${b.orgId}.${a.apiKey.split('.')[1]}`, `${a.orgId}.${b.apiKey.split('.')[1]}`];
+  const mcpError = (what: string, headers: Record<string, string>): Probe => {
+    const { authorization: _token, ...others } = valid('mcp').headers;
+    return {
+      what,
+      request: {
+        ...asSent(valid('mcp')),
+        headers: { ...others, ...headers },
+        body: json({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      },
+      expect: { kind: 'denied' },
+    };
+  };
+  const oauthOfA = { ...target.oauth, clientId: a.client.clientId, clientSecret: a.client.clientSecret };
+  const documentProbe = (route: RouteName) => (): Probe[] => [own('the document', asSent(valid(route)))];
+  return {
+    auth: () => [
+      own('its own key', asSent(valid('auth')), (body) => expect(body).toEqual({ signed_in: true })),
+      ...stolenKeys.map(
+        (key): Probe => ({
+          what: `a key mixing the organizations: ${key.slice(0, 8)}…`,
+          request: asSent(valid('auth', { apiKey: key })),
+          expect: { kind: 'denied' },
+        }),
+      ),
+    ],
+    'list-campaigns': () => [
+      own('its campaigns', asSent(valid('list-campaigns')), (body) =>
+        expect((body.campaigns as { id: number }[]).map((campaign) => campaign.id)).toEqual([101, 102]),
+      ),
+    ],
+    'get-campaign': () => eachCampaignOfA('get-campaign'),
+    'list-campaign-accounts': () =>
+      eachCampaignOfA('list-campaign-accounts', (r) => withQuery(r, [['take', '100']])),
+    'list-campaign-contacts': () => [
+      ...eachCampaignOfA('list-campaign-contacts'),
+      ...eachCampaignOfA('list-campaign-contacts', (r) => withQuery(r, [['status', 'replied']])),
+    ],
+    'list-campaign-messages': () => eachCampaignOfA('list-campaign-messages'),
+    'push-raw-contacts': () => [
+      ...eachCampaignOfA('push-raw-contacts', (r) =>
+        withJson(r, {
+          contacts: A_EMAILS.map((email) => ({ email, variables: { stolen: 'yes' } })),
+          skipIneligible: false,
+          triggerIntake: true,
+        }),
+      ),
+      refused(
+        `A's sequence in its campaign`,
+        withJson(valid('push-raw-contacts'), {
+          contacts: [{ email: 'bartholomew@quuxco.io' }],
+          sequenceId: A_IDS.sequences[0],
+        }),
+      ),
+      own(
+        `A's contact into its own campaign`,
+        withJson(valid('push-raw-contacts'), { contacts: [{ email: 'bartholomew@quuxco.io' }] }),
+        (body) => expect(body).toMatchObject({ created: 1, updated: 0, skipped: 0, errors: [] }),
+      ),
+    ],
+    'check-eligibility': () => [
+      ...eachCampaignOfA('check-eligibility', (r) => withJson(r, { emails: A_EMAILS })),
+      refused(
+        `A's sequence in its campaign`,
+        withJson(valid('check-eligibility'), {
+          emails: ['cyprian@vandelay.com'],
+          sequenceId: A_IDS.sequences[1],
+        }),
+      ),
+      // In A, cyprian@vandelay.com bounced and vandelay.com is excluded; in B the address is unknown.
+      own(
+        `A's contact against its own campaign`,
+        withJson(valid('check-eligibility'), { emails: ['cyprian@vandelay.com'] }),
+        (body) =>
+          expect(body.results).toEqual([{ email: 'cyprian@vandelay.com', eligible: true, reasons: [] }]),
+      ),
+    ],
+    'reply-to-assignment': () =>
+      A_IDS.assignments.map((id) =>
+        hidden(
+          `A's assignment ${id}`,
+          withJson(valid('reply-to-assignment', { assignmentId: id }), {
+            body: 'Stolen thread',
+            to: 'attacker@beta.example',
+          }),
+        ),
+      ),
+    'lookup-account': () => [
+      ...A_IDS.accounts.map((id) =>
+        hidden(`A's account ${id}`, withQuery(valid('lookup-account'), [['id', `${id}`]])),
+      ),
+      ...A_DOMAINS.map((domain) =>
+        hidden(`A's domain ${domain}`, asSent(valid('lookup-account', { accountDomain: domain }))),
+      ),
+      hidden(
+        `its account with A's campaign`,
+        withQuery(valid('lookup-account'), [
+          ['domain', B_DOMAIN],
+          ['icpId', `${firstCampaign}`],
+        ]),
+      ),
+      hidden(
+        `A's account id with its domain`,
+        withQuery(valid('lookup-account'), [
+          ['domain', B_DOMAIN],
+          ['id', `${A_IDS.accounts[0]}`],
+        ]),
+      ),
+    ],
+    'exclude-account': () => [
+      own(
+        `A's domain on its own list`,
+        withJson(valid('exclude-account'), { company_url: 'https://www.zorblax.com' }),
+        async (body) => {
+          expect(body).toEqual({ success: true });
+          // It acts on B: the domain is now excluded for B (A's list is compared at the end).
+          const eligibility = withJson(valid('check-eligibility'), { emails: ['ysolde@zorblax.com'] });
+          const check = await fetch(`${target.apiUrl}${eligibility.url}`, {
+            method: eligibility.method,
+            headers: eligibility.headers,
+            body: eligibility.body,
+          });
+          expect(((await check.json()) as Json).results).toEqual([
+            { email: 'ysolde@zorblax.com', eligible: false, reasons: ['globally_excluded'] },
+          ]);
+        },
+      ),
+    ],
+    'search-jobs': () => [
+      own(`A's domain in its own jobs`, asSent(valid('search-jobs', { jobDomain: 'zorblax.com' })), (body) =>
+        expect(body).toEqual({ domain: 'zorblax.com', next: 0, jobs: [] }),
+      ),
+      refused(
+        `A's cursor on A's domain`,
+        withQuery(valid('search-jobs', { jobDomain: 'zorblax.com' }), [['cursor', `${a.jobCursor}`]]),
+      ),
+      refused(`A's cursor on its domain`, withQuery(valid('search-jobs'), [['cursor', `${a.jobCursor}`]])),
+    ],
+    'get-analytics-overview': () => [
+      // The push above left one pending assignment, which no overview figure counts.
+      own('its overview', asSent(valid('get-analytics-overview')), (body) =>
+        expect(body).toEqual(expectedOverview(modelOf(smallDocument()))),
+      ),
+    ],
+    'list-webhooks': () => [
+      own('its webhooks', asSent(valid('list-webhooks')), (body) =>
+        expect((body.webhooks as { id: number }[]).map((webhook) => webhook.id)).toEqual([b.webhookId]),
+      ),
+    ],
+    'create-webhook': () => [
+      own('a webhook of its own', withJson(valid('create-webhook'), { events: ['positive_reply'] }), (body) =>
+        expect(body).toMatchObject({ url: target.webhookUrl, events: ['positive_reply'] }),
+      ),
+    ],
+    'get-webhook': () => [hidden(`A's webhook`, asSent(valid('get-webhook', ofA)))],
+    'update-webhook': () => [
+      hidden(`disabling A's webhook`, withJson(valid('update-webhook', ofA), { enabled: false }, true)),
+      hidden(
+        `redirecting A's webhook`,
+        withJson(valid('update-webhook', ofA), {
+          url: `${ctx.receiverUrl}/stolen`,
+          events: ['positive_reply'],
+        }),
+      ),
+    ],
+    'delete-webhook': () => [hidden(`A's webhook`, asSent(valid('delete-webhook', ofA)))],
+    'test-webhook': () => [hidden(`A's webhook`, asSent(valid('test-webhook', ofA)))],
+    'rotate-webhook-secret': () => [hidden(`A's webhook`, asSent(valid('rotate-webhook-secret', ofA)))],
+    'list-webhook-deliveries': () => [
+      hidden(`A's webhook`, asSent(valid('list-webhook-deliveries', ofA))),
+      own(
+        `its webhook after A's delivery`,
+        withQuery(valid('list-webhook-deliveries'), [['cursor', `${a.deliveryId}`]]),
+        (body) =>
+          expect(
+            (body.data as { webhook_id: number }[]).every((delivery) => delivery.webhook_id === b.webhookId),
+          ).toBe(true),
+      ),
+    ],
+    'redeliver-webhook-delivery': () => [
+      hidden(
+        `A's delivery of A's webhook`,
+        asSent(valid('redeliver-webhook-delivery', { ...ofA, deliveryId: a.deliveryId })),
+      ),
+      hidden(
+        `A's delivery under its webhook`,
+        asSent(valid('redeliver-webhook-delivery', { deliveryId: a.deliveryId })),
+      ),
+      hidden(
+        `its delivery under A's webhook`,
+        asSent(valid('redeliver-webhook-delivery', { ...ofA, deliveryId: b.deliveryId })),
+      ),
+    ],
+    mcp: () => [
+      mcpError('no token', {}),
+      mcpError(`A's API key as a bearer token`, { authorization: `Bearer ${a.apiKey}` }),
+      mcpError(`its API key`, { 'x-api-key': b.apiKey }),
+      ...Object.values(mcpProbes(ctx)).flat(),
+    ],
+    'oauth-protected-resource': documentProbe('oauth-protected-resource'),
+    'oauth-protected-resource-mcp': documentProbe('oauth-protected-resource-mcp'),
+    'oauth-authorization-server': documentProbe('oauth-authorization-server'),
+    'oauth-authorize': () => [
+      {
+        what: `A's client with its redirect URI`,
+        request: asSent(valid('oauth-authorize', { oauth: { ...oauthOfA, redirectUri: B_REDIRECT } })),
+        expect: { kind: 'page', status: 400 },
+      },
+    ],
+    'oauth-authorize-submit': () => [
+      {
+        what: `A's client approved with its API key`,
+        request: asSent(valid('oauth-authorize-submit', { oauth: { ...oauthOfA, redirectUri: A_REDIRECT } })),
+        expect: { kind: 'page', status: 401 },
+      },
+      {
+        what: `A's client approved to its redirect URI`,
+        request: asSent(valid('oauth-authorize-submit', { oauth: { ...oauthOfA, redirectUri: B_REDIRECT } })),
+        expect: { kind: 'page', status: 400 },
+      },
+    ],
+    'oauth-token': () => [
+      {
+        what: `its client with A's secret`,
+        request: asSent(
+          valid('oauth-token', { oauth: { ...target.oauth, clientSecret: a.client.clientSecret } }),
+        ),
+        expect: { kind: 'oauth', status: 401, error: 'invalid_client' },
+      },
+      {
+        what: `A's client with its secret`,
+        request: asSent(
+          valid('oauth-token', { oauth: { ...oauthOfA, clientSecret: b.client.clientSecret } }),
+        ),
+        expect: { kind: 'oauth', status: 401, error: 'invalid_client' },
+      },
+      // A code is redeemed once, by the client it was issued to: A's is refused, and stays A's to redeem.
+      {
+        what: `A's authorization code`,
+        request: withForm(valid('oauth-token'), {
+          grant_type: 'authorization_code',
+          code: a.code,
+          redirect_uri: A_REDIRECT,
+          code_verifier: a.verifier,
+        }),
+        expect: { kind: 'oauth', status: 400, error: 'invalid_grant' },
+      },
+    ],
+    openapi: documentProbe('openapi'),
+    docs: documentProbe('docs'),
+    'docs-asset': () =>
+      REFERENCE_ASSETS.map((asset) =>
+        own(`the asset ${asset}`, asSent(valid('docs-asset', { docsAsset: asset }))),
+      ),
+  };
+}
