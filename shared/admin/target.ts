@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { type QueueName, queueDefinitions } from '#definitions/queues.ts';
+import { queueOutputKeys, STACK_OUTPUTS } from '#definitions/stack-outputs.ts';
 import type { Configuration } from '#platform/config.ts';
 import { awsClientOptions } from '#platform/configured.ts';
 
@@ -33,23 +34,6 @@ export const localEndpointsFile = (localDir: string): string => resolve(localDir
 
 /** Thrown when there is nothing to talk to; the message says how to fix it. */
 export class TargetError extends Error {}
-
-/** The output keys of the CDK stack the CLI reads. */
-export const STACK_OUTPUTS = {
-  tableName: 'TableName',
-  restApiId: 'RestApiId',
-  stage: 'ApiStage',
-  defaultUsagePlanId: 'DefaultUsagePlanId',
-} as const;
-
-/** The output keys of a queue's URL and its dead-letter queue's URL (`webhooks` → `WebhooksQueueUrl`). */
-export function queueOutputKeys(queue: QueueName): { url: string; deadLetterUrl: string } {
-  const base = queue
-    .split(/[-_]/)
-    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
-    .join('');
-  return { url: `${base}QueueUrl`, deadLetterUrl: `${base}DeadLetterQueueUrl` };
-}
 
 const queueNames = () => Object.keys(queueDefinitions) as QueueName[];
 
