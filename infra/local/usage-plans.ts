@@ -1,5 +1,5 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import {
   CLIENT_ADDRESS_THROTTLE,
   DEFAULT_ORGANIZATION_THROTTLE,
@@ -7,7 +7,7 @@ import {
   STAGE_THROTTLE,
   type Throttle,
 } from '#definitions/rate-limits.ts';
-import { keys } from '#store/keys.ts';
+import { organizationStore } from '#store/organizations.ts';
 import type { GatewayThrottling } from './gateway.ts';
 
 /** How long a looked-up plan is reused; on AWS a moved key also takes a moment to count. */
@@ -25,7 +25,8 @@ export function localThrottling(
   tableName: string,
   clientAddress: Throttle = CLIENT_ADDRESS_THROTTLE,
 ): GatewayThrottling {
-  const documents = DynamoDBDocumentClient.from(client);
+  const table = { name: tableName, client: DynamoDBDocumentClient.from(client) };
+  const organizations = organizationStore(() => table);
   const cache = new Map<string, { throttle: Throttle; expiresAt: number }>();
   return {
     clientAddress,
@@ -34,11 +35,8 @@ export function localThrottling(
       const cached = cache.get(usageIdentifierKey);
       if (cached && cached.expiresAt > Date.now()) return cached.throttle;
       const orgId = organizationOfUsageIdentifierKey(usageIdentifierKey);
-      const { Item } =
-        orgId === null
-          ? { Item: undefined }
-          : await documents.send(new GetCommand({ TableName: tableName, Key: keys.organization(orgId) }));
-      const throttle = (Item?.rateLimit as Throttle | undefined) ?? DEFAULT_ORGANIZATION_THROTTLE;
+      const organization = orgId === null ? null : await organizations.get(orgId);
+      const throttle = organization?.rateLimit ?? DEFAULT_ORGANIZATION_THROTTLE;
       cache.set(usageIdentifierKey, { throttle, expiresAt: Date.now() + PLAN_CACHE_MS });
       return throttle;
     },

@@ -1,7 +1,11 @@
 /**
  * Every key of the single table is composed here and nowhere else. Each item
- * type has a builder returning its full key set (pk/sk plus any GSI keys), so a
- * repository can spread it into an item and never spells a key by hand.
+ * type has a builder returning its full key set (pk/sk plus any GSI keys), so
+ * an entity store (shared/store/<entity>.ts) spreads it into an item and never
+ * spells a key by hand. The stores share this one module rather than each
+ * declaring its own keys: several partitions belong to one entity and are
+ * filled by others (a campaign's ranking, assignment and message indexes), and
+ * the tenant rule below is checked in one place.
  *
  * Tenant rule: every organization-owned item's partition key starts with
  * `ORG#<orgId>`, so a read that takes the caller's organization cannot reach
