@@ -20,10 +20,8 @@ const withDynamoDb = { setupFiles: ['test/support/setup.ts'], env: quiet };
 export default defineConfig({
   test: {
     globalSetup: ['test/support/global-setup.ts'],
-    // Vitest runs `availableParallelism - 1` files at once by default: one at a time on 2 cores. Most e2e
-    // time is waiting (on DynamoDB Local, queues, child processes), so more files than cores run at once;
-    // VITEST_MAX_WORKERS overrides it.
-    maxWorkers: 3,
+    // One file at a time on 2 cores (Vitest's default, `availableParallelism - 1`): with more, the e2e
+    // files' queue and stream pipelines starve each other on a loaded machine. VITEST_MAX_WORKERS overrides it.
     projects: [
       {
         test: {
