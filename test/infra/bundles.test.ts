@@ -3,15 +3,15 @@ import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { build } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { queueDefinitions } from '#definitions/queues.ts';
 import { handlerEntry, routes } from '#definitions/routes.ts';
-import { bundleBuildOptions } from '../../infra/constructs/service-function.ts';
 import { PROJECT_ROOT } from '../../infra/paths.ts';
+import { FUNCTION_ENTRIES, functionBundles } from '../support/bundles.ts';
 
 /**
- * Every function's bundle, built with the stack's bundle settings, loads and
+ * Every function's bundle, built with the stack's bundle settings (once, and
+ * kept while its inputs do not change: test/support/bundles.ts), loads and
  * answers a minimal event on Node 24 (the Lambda runtime's major), run through
  * `npx node@24`. The events stop before any AWS call (no key, empty batches),
  * so the test needs no emulator.
@@ -85,16 +85,11 @@ const cases: SmokeCase[] = [
 let report: { node: string; results: { name: string; ok: boolean; output?: unknown; error?: string }[] };
 /** What the functions printed: their embedded-metric records. */
 let functionOutput: string;
-const bundles = new Map<string, string>();
+let bundles: Map<string, string>;
 
 beforeAll(async () => {
+  bundles = await functionBundles();
   const folder = mkdtempSync(join(tmpdir(), 'bundles-'));
-  const entries = [...new Set(cases.map((smoke) => smoke.entry))];
-  for (const entry of entries) {
-    const outfile = join(folder, entry.replace(/[/.]/g, '_'), 'index.mjs');
-    await build(bundleBuildOptions(resolve(PROJECT_ROOT, entry), outfile));
-    bundles.set(entry, outfile);
-  }
   const casesFile = join(folder, 'cases.json');
   writeFileSync(
     casesFile,
@@ -148,6 +143,10 @@ describe('the built bundles on Node 24', () => {
       smoke.expect(result);
     },
   );
+
+  it('cover every function of the stack, one bundle each', () => {
+    expect([...new Set(cases.map((smoke) => smoke.entry))].sort()).toEqual([...FUNCTION_ENTRIES].sort());
+  });
 
   it('stay under 1.5 MB each', () => {
     for (const outfile of bundles.values()) expect(statSync(outfile).size).toBeLessThan(1.5 * 1024 * 1024);
