@@ -1,10 +1,11 @@
 import { defineConfig } from 'vitest/config';
+import LongestFirstSequencer from './test/support/sequencer.ts';
 
 /**
  * Test tiers, each runnable alone (`npx vitest run --project unit`):
  * unit (aws-sdk-client-mock, no I/O), integration (DynamoDB Local),
  * e2e (real HTTP against the local stack), infra (CDK template and cdk-nag).
- * One DynamoDB Local serves every tier that needs one (test/support/global-setup.ts);
+ * The tiers that need DynamoDB Local get one per worker (test/support/global-setup.ts);
  * each of their test files gets a table of its own (test/support/setup.ts).
  */
 // The AWS SDK warns about Node 20, this machine's runtime by design (Lambda runs 24).
@@ -20,8 +21,12 @@ const withDynamoDb = { setupFiles: ['test/support/setup.ts'], env: quiet };
 export default defineConfig({
   test: {
     globalSetup: ['test/support/global-setup.ts'],
-    // One file at a time on 2 cores (Vitest's default, `availableParallelism - 1`): with more, the e2e
-    // files' queue and stream pipelines starve each other on a loaded machine. VITEST_MAX_WORKERS overrides it.
+    // Vitest runs `availableParallelism - 1` files at once by default: one at a time on 2 cores. Most e2e
+    // time is waiting (on DynamoDB Local, queues, child processes), so more files than cores run at once;
+    // VITEST_MAX_WORKERS overrides it.
+    maxWorkers: 3,
+    // The longest files first, whatever their tier, so that none is left to run alone at the end.
+    sequence: { sequencer: LongestFirstSequencer },
     projects: [
       {
         test: {

@@ -5,6 +5,7 @@ import { upsertJobs } from '#domain/jobs.ts';
 import { createOrganization } from '#domain/organizations.ts';
 import type { JobInput } from '#schemas/import.ts';
 import type { LocalStack } from '../../infra/local/stack.ts';
+import { apiClient } from '../support/api-client.ts';
 import { smallDocument } from '../support/fixtures.ts';
 import { startTestStack } from '../support/local-stack.ts';
 
@@ -39,13 +40,8 @@ beforeAll(async () => {
 });
 afterAll(() => stack.stop());
 
-async function call(method: string, path: string, options: { body?: unknown; key?: string } = {}) {
-  const response = await fetch(`${stack.apiUrl}/public/v1${path}`, {
-    method,
-    headers: { 'x-api-key': options.key ?? apiKey, 'content-type': 'application/json' },
-    body: options.body === undefined ? undefined : JSON.stringify(options.body),
-  });
-  return { status: response.status, body: (await response.json()) as Body };
+function call(method: string, path: string, options: { body?: unknown; key?: string } = {}) {
+  return apiClient(stack, options.key ?? apiKey).call<Body>(method, path, options.body);
 }
 
 const ACME = {

@@ -4,6 +4,7 @@ import { createApiKey } from '#domain/api-keys.ts';
 import { createOrganization } from '#domain/organizations.ts';
 import { ASSIGNMENT_STATUSES } from '#schemas/resources.ts';
 import type { LocalStack } from '../../infra/local/stack.ts';
+import { apiClient } from '../support/api-client.ts';
 import {
   expectedAccounts,
   expectedCampaigns,
@@ -91,9 +92,8 @@ interface Body {
   [field: string]: unknown;
 }
 
-async function get(path: string, key = apiKey) {
-  const response = await fetch(`${stack.apiUrl}/public/v1${path}`, { headers: { 'x-api-key': key } });
-  return { status: response.status, body: (await response.json()) as Body };
+function get(path: string, key = apiKey) {
+  return apiClient(stack, key).get<Body>(path);
 }
 
 describe('GET /public/v1/campaigns', () => {

@@ -1,10 +1,6 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import {
   InternalServerError,
   ProvisionedThroughputExceededException,
@@ -18,7 +14,7 @@ import {
 } from '@aws-sdk/client-sqs';
 import { GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { applyImport, validateImport } from '#admin/import.ts';
 import { queueDefinitions } from '#definitions/queues.ts';
 import { createApiKey } from '#domain/api-keys.ts';
@@ -33,12 +29,11 @@ import { dynamo } from '#platform/dynamodb-client.ts';
 import { configuredUrlPolicy } from '#platform/ssrf.ts';
 import { keys } from '#store/keys.ts';
 import type { LocalStack } from '../../infra/local/stack.ts';
-import { PROJECT_ROOT } from '../../infra/paths.ts';
 import { apiClient } from '../support/api-client.ts';
 import { type FaultInjector, injectDynamoFaults, touchesOrganization } from '../support/dynamo-faults.ts';
 import { smallDocument } from '../support/fixtures.ts';
 import { startTestStack } from '../support/local-stack.ts';
-import { settle, stackIn } from '../support/settle.ts';
+import { settle } from '../support/settle.ts';
 import { sqsRecord } from '../support/sqs-record.ts';
 import { waitFor } from '../support/wait.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
@@ -47,8 +42,9 @@ import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-r
  * Faults against the local stack, each with what must hold when it strikes:
  * DynamoDB errors and throttling injected into requests (through the shared
  * client every in-process handler uses), webhook receivers that are down,
- * slow or failing, duplicate queue deliveries, a dispatcher killed mid-batch,
- * and the local stack restarted on its data directory.
+ * slow or failing, duplicate queue deliveries and a dispatcher killed
+ * mid-batch. The local stack restarted on its data directory is in
+ * restart.test.ts.
  */
 
 interface Body {
@@ -169,6 +165,8 @@ describe('DynamoDB errors and throttling inside a request', () => {
     // Warm the authorizer cache, so the faults below only meet the handlers' own calls.
     expect((await api(key, 'GET', '/auth')).status).toBe(200);
   });
+  // Nor the background work of the test before (a reply's mail being sent and recorded).
+  beforeEach(() => settle(stack, receiver));
 
   it('retries throttled reads and a throttled transaction: the reply succeeds and is written and mailed once', async () => {
     // Must hold: a throttle is retried by the SDK (nothing was applied), so the caller sees 200 and one reply.
@@ -583,6 +581,8 @@ describe('a webhook dispatcher killed mid-batch', () => {
     ({ apiKey: key } = await createApiKey(orgId));
     ({ handler: dispatcher } = await import('../../functions/webhook-dispatcher/handler.ts'));
   });
+  // The faults injected below meet only what the test itself does.
+  beforeEach(() => settle(stack, receiver));
 
   /** `count` subscriptions on `/ok/<prefix>-<n>` and one event fanned out to them (not queued: the test drives the dispatcher). */
   async function eventToSubscriptions(prefix: string, count: number) {
@@ -682,189 +682,4 @@ describe('a webhook dispatcher killed mid-batch', () => {
     }
     await cleanUp(hooks);
   });
-});
-
-describe('the local stack restarted on its data directory', () => {
-  const started: ChildProcess[] = [];
-
-  afterAll(async () => {
-    // A stack left running by a failed test is stopped the way Ctrl-C stops it, so its DynamoDB Local goes too.
-    for (const child of started) {
-      if (child.exitCode !== null || child.signalCode !== null) continue;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      // Cleanup only (no assertion waits on it): a grace period before the stack is killed outright.
-      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000).unref())]);
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    }
-  });
-
-  /** `npm start` in its own process (its own DynamoDB Local on `dataDir`); resolves when it is ready. */
-  function startProcess(dataDir: string, localDir: string, environment: Record<string, string> = {}) {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', 'infra/local/start.ts', '--port', '0', '--data-dir', dataDir],
-      {
-        cwd: PROJECT_ROOT,
-        // A small demo (each campaign gets an account): the seed is not what this test is about.
-        env: {
-          ...process.env,
-          OUTREACH_LOCAL_DIR: localDir,
-          OUTREACH_DEMO_ACCOUNTS: '4',
-          POWERTOOLS_LOG_LEVEL: 'SILENT',
-          ...environment,
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    started.push(child);
-    let output = '';
-    child.stdout?.on('data', (chunk) => {
-      output += chunk;
-    });
-    child.stderr?.on('data', (chunk) => {
-      output += chunk;
-    });
-    return new Promise<{ child: ChildProcess; output: string; baseUrl: string }>((resolve, reject) => {
-      child.stdout?.on('data', () => {
-        const match = /Base URL:\s+(\S+)/.exec(output);
-        if (match && /(Try|New key):/.test(output)) resolve({ child, output, baseUrl: match[1]! });
-      });
-      child.once('exit', (code) => reject(new Error(`exited ${code}: ${output}`)));
-    });
-  }
-
-  async function stopProcess(child: ChildProcess) {
-    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    expect(await exited).toBe(0);
-  }
-
-  it('keeps every write across a stop and start: reads are identical and ids continue', async () => {
-    // Must hold: after a clean stop, a start on the same data directory serves exactly what was there (every
-    // read below identical), sends nothing again (no mail, no webhook), and allocates ids after the old ones.
-    const dataDir = mkdtempSync(join(tmpdir(), 'faults-data-'));
-    const localDir = mkdtempSync(join(tmpdir(), 'faults-local-'));
-    const first = await startProcess(dataDir, localDir);
-    const apiKey = /API key:\s+(\S+)/.exec(first.output)![1]!;
-    const call = (method: string, path: string, body?: unknown) =>
-      api(apiKey, method, path, body, {}, first.baseUrl);
-
-    const [campaign] = ((await call('GET', '/campaigns')).body.campaigns as Body[]) ?? [];
-    const campaignId = campaign!.id as number;
-    const pushed = await call('POST', `/campaigns/${campaignId}/raw/contacts`, {
-      contacts: [{ email: 'kept1@restart.example' }, { email: 'kept2@restart.example', firstName: 'Kept' }],
-      triggerIntake: true,
-    });
-    expect(pushed.body).toMatchObject({ created: 2 });
-    const [assignmentId] = pushed.body.assignmentIds as number[];
-    expect(
-      (await call('POST', `/assignments/${assignmentId}/reply`, { body: 'Kept across restarts' })).status,
-    ).toBe(200);
-    const hook = (
-      await call('POST', '/webhooks', { url: `${receiverUrl}/ok/restart`, events: ['first_touch'] })
-    ).body as Body & { id: number };
-    expect((await call('POST', `/webhooks/${hook.id}/test`)).status).toBe(200);
-    const [account] =
-      ((await call('GET', `/campaigns/${campaignId}/accounts`)).body.accounts as Body[]) ?? [];
-    expect((await call('POST', '/accounts/exclude', { company_url: account!.domain })).status).toBe(200);
-    // Everything asynchronous has happened before the stop: the mail is kept as .eml, the webhook delivered.
-    await waitFor(async () => {
-      expect(readdirSync(join(dataDir, 'mail'))).toHaveLength(1);
-      const [delivery] = (await call('GET', `/webhooks/${hook.id}/deliveries`)).body.data as Body[];
-      expect(delivery).toMatchObject({ status: 'delivered' });
-    });
-
-    const reads = [
-      '/campaigns',
-      `/campaigns/${campaignId}`,
-      `/campaigns/${campaignId}/accounts?take=100`,
-      `/campaigns/${campaignId}/contacts?take=100`,
-      `/campaigns/${campaignId}/messages?take=100`,
-      `/accounts?domain=${encodeURIComponent(String(account!.domain))}`,
-      '/analytics/overview',
-      '/webhooks',
-      `/webhooks/${hook.id}/deliveries`,
-    ];
-    const snapshot = async (base: string) =>
-      Promise.all(
-        reads.map(async (path) => {
-          const response = await api(apiKey, 'GET', path, undefined, {}, base);
-          expect(response.status, path).toBe(200);
-          return [path, response.body] as const;
-        }),
-      );
-    const before = await snapshot(first.baseUrl);
-    const restartRequests = receiver.requests.filter((request) => request.path === '/ok/restart').length;
-    await stopProcess(first.child);
-
-    const second = await startProcess(dataDir, localDir);
-    expect(second.output).toMatch(/Demo org:\s+\d+ \(existing data/);
-    expect(await snapshot(second.baseUrl)).toEqual(before);
-    const more = await api(
-      apiKey,
-      'POST',
-      `/campaigns/${campaignId}/raw/contacts`,
-      { contacts: [{ email: 'after@restart.example' }] },
-      {},
-      second.baseUrl,
-    );
-    expect((more.body.assignmentIds as number[])[0]).toBeGreaterThan(
-      Math.max(...(pushed.body.assignmentIds as number[])),
-    );
-    await settle(stackIn(localDir), receiver, apiKey);
-    expect(readdirSync(join(dataDir, 'mail'))).toHaveLength(1);
-    expect(receiver.requests.filter((request) => request.path === '/ok/restart')).toHaveLength(
-      restartRequests,
-    );
-    await stopProcess(second.child);
-  }, 120_000);
-
-  it('finishes after the restart the work that was queued at the stop (the local queues keep nothing)', async () => {
-    // Must hold: a webhook delivery still retrying when the stack stops is delivered once the stack is back
-    // (its outbox item is relayed again from the stream), and a delivery already done is not sent again.
-    const dataDir = mkdtempSync(join(tmpdir(), 'faults-data-'));
-    const localDir = mkdtempSync(join(tmpdir(), 'faults-local-'));
-    // Retries a minute apart: the one pending at the stop is still waiting in the queue.
-    const environment = { WEBHOOK_RETRY_SCHEDULE_SECONDS: '60' };
-    const first = await startProcess(dataDir, localDir, environment);
-    const apiKey = /API key:\s+(\S+)/.exec(first.output)![1]!;
-    const subscribe = async (base: string, path: string) =>
-      (
-        await api(
-          apiKey,
-          'POST',
-          '/webhooks',
-          { url: `${receiverUrl}${path}`, events: ['first_touch'] },
-          {},
-          base,
-        )
-      ).body as Body & { id: number };
-    const done = await subscribe(first.baseUrl, '/ok/before-stop');
-    const pending = await subscribe(first.baseUrl, '/flaky/across-restart');
-    const deliveriesOf = async (base: string, hook: { id: number }) =>
-      (await api(apiKey, 'GET', `/webhooks/${hook.id}/deliveries`, undefined, {}, base)).body.data as Body[];
-    for (const hook of [done, pending]) {
-      expect(
-        (await api(apiKey, 'POST', `/webhooks/${hook.id}/test`, undefined, {}, first.baseUrl)).status,
-      ).toBe(200);
-    }
-    await waitFor(async () => {
-      expect(await deliveriesOf(first.baseUrl, done)).toMatchObject([{ status: 'delivered' }]);
-      expect(await deliveriesOf(first.baseUrl, pending)).toMatchObject([{ status: 'retrying', attempts: 1 }]);
-    });
-    await stopProcess(first.child);
-
-    receiver.heal();
-    const second = await startProcess(dataDir, localDir, environment);
-    await waitFor(async () => {
-      expect(await deliveriesOf(second.baseUrl, pending)).toMatchObject([
-        { status: 'delivered', attempts: 2 },
-      ]);
-    });
-    await settle(stackIn(localDir), receiver, apiKey);
-    expect(receiver.requests.filter((request) => request.path === '/ok/before-stop')).toHaveLength(1);
-    expect(receiver.requests.filter((request) => request.path === '/flaky/across-restart')).toHaveLength(2);
-    await stopProcess(second.child);
-  }, 120_000);
 });

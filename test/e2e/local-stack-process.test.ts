@@ -1,4 +1,4 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../infra/paths.ts';
+import { exitOf, startStackProcess, stopStartedStackProcesses } from '../support/stack-process.ts';
 import { waitFor } from '../support/wait.ts';
 
 /**
@@ -14,44 +15,6 @@ import { waitFor } from '../support/wait.ts';
  */
 
 const run = promisify(execFile);
-const started: ChildProcess[] = [];
-
-interface RunningStack {
-  child: ChildProcess;
-  output: () => string;
-  baseUrl: string;
-}
-
-function startProcess(args: string[], env: Record<string, string>): Promise<RunningStack> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'infra/local/start.ts', ...args], {
-    cwd: PROJECT_ROOT,
-    // A small demo (four accounts): the seed is not what these tests are about.
-    env: { ...process.env, OUTREACH_DEMO_ACCOUNTS: '4', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  started.push(child);
-  let output = '';
-  child.stdout?.on('data', (chunk) => {
-    output += chunk;
-  });
-  child.stderr?.on('data', (chunk) => {
-    output += chunk;
-  });
-  return new Promise((resolve, reject) => {
-    const onData = () => {
-      const match = /Base URL:\s+(\S+)/.exec(output);
-      if (match && /(Try|New key):/.test(output))
-        resolve({ child, output: () => output, baseUrl: match[1]! });
-    };
-    child.stdout?.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`exited ${code}: ${output}`)));
-  });
-}
-
-function exitOf(child: ChildProcess): Promise<number | null> {
-  if (child.exitCode !== null) return Promise.resolve(child.exitCode);
-  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
-}
 
 /** The DynamoDB Local (java) children of a process. */
 async function javaChildren(pid: number): Promise<number[]> {
@@ -117,14 +80,12 @@ const alive = (pid: number) => {
   }
 };
 
-afterEach(() => {
-  for (const child of started.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
-});
+afterEach(() => stopStartedStackProcesses());
 
 describe('npm start', () => {
   it('prints the base URL and a working demo API key, serves the CLI, and stops everything on SIGTERM', async () => {
     const localDir = mkdtempSync(join(tmpdir(), 'outreach-local-'));
-    const stack = await startProcess(['--port', '0'], { OUTREACH_LOCAL_DIR: localDir });
+    const stack = await startStackProcess(['--port', '0'], { OUTREACH_LOCAL_DIR: localDir });
     const apiKey = /API key:\s+(\S+)/.exec(stack.output())![1]!;
     const response = await fetch(`${stack.baseUrl}/auth`, { headers: { 'x-api-key': apiKey } });
     expect(await response.json()).toEqual({ signed_in: true });
@@ -150,7 +111,7 @@ describe('npm start', () => {
   });
 
   it('listens on loopback only, every part of it, and leaves no DynamoDB Local behind when it is killed', async () => {
-    const stack = await startProcess(['--port', '0'], {
+    const stack = await startStackProcess(['--port', '0'], {
       OUTREACH_LOCAL_DIR: mkdtempSync(join(tmpdir(), 'outreach-local-')),
     });
     const pid = stack.child.pid!;
@@ -171,12 +132,12 @@ describe('npm start', () => {
   it('keeps data across restarts with a data directory', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'outreach-data-'));
     const env = { OUTREACH_LOCAL_DIR: mkdtempSync(join(tmpdir(), 'outreach-local-')) };
-    const first = await startProcess(['--port', '0', '--data-dir', dataDir], env);
+    const first = await startStackProcess(['--port', '0', '--data-dir', dataDir], env);
     const apiKey = /API key:\s+(\S+)/.exec(first.output())![1]!;
     first.child.kill('SIGTERM');
     await exitOf(first.child);
 
-    const second = await startProcess(['--port', '0', '--data-dir', dataDir], env);
+    const second = await startStackProcess(['--port', '0', '--data-dir', dataDir], env);
     expect(second.output()).toMatch(/Demo org:\s+1 \(existing data/);
     const response = await fetch(`${second.baseUrl}/auth`, { headers: { 'x-api-key': apiKey } });
     expect(response.status).toBe(200);

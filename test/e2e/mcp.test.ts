@@ -15,6 +15,7 @@ import { hashSecret } from '#platform/secret-hash.ts';
 import { keys } from '#store/keys.ts';
 import { clientCredentialsToken } from '../../infra/local/route-requests.ts';
 import type { LocalStack } from '../../infra/local/stack.ts';
+import { apiClient } from '../support/api-client.ts';
 import { smallDocument } from '../support/fixtures.ts';
 import { startTestStack } from '../support/local-stack.ts';
 
@@ -54,8 +55,7 @@ async function connect(clientId = credentials.clientId, clientSecret = credentia
 }
 
 async function rest(path: string) {
-  const response = await fetch(`${stack.apiUrl}/public/v1${path}`, { headers: { 'x-api-key': apiKey } });
-  return response.json();
+  return (await apiClient(stack, apiKey).get(path)).body;
 }
 
 const tokenFor = (clientId: string, clientSecret: string) =>

@@ -6,6 +6,7 @@ import { getAssignment } from '#domain/assignments.ts';
 import { getContact } from '#domain/contacts.ts';
 import { createOrganization } from '#domain/organizations.ts';
 import type { LocalStack } from '../../infra/local/stack.ts';
+import { apiClient } from '../support/api-client.ts';
 import { startTestStack } from '../support/local-stack.ts';
 import { maintainedAndRecomputed } from '../support/recompute.ts';
 
@@ -79,13 +80,8 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => stack.stop());
 
-async function call(method: string, path: string, body?: unknown) {
-  const response = await fetch(`${stack.apiUrl}/public/v1${path}`, {
-    method,
-    headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
-    body: typeof body === 'string' || body === undefined ? body : JSON.stringify(body),
-  });
-  return { status: response.status, body: (await response.json()) as Body };
+function call(method: string, path: string, body?: unknown) {
+  return apiClient(stack, apiKey).call<Body>(method, path, body);
 }
 
 const push = (campaignId: number, body: unknown) =>

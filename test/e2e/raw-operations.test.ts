@@ -1,12 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { applyImport, validateImport } from '#admin/import.ts';
 import { createApiKey } from '#domain/api-keys.ts';
 import { getAssignment } from '#domain/assignments.ts';
 import { getContact } from '#domain/contacts.ts';
 import { createOrganization } from '#domain/organizations.ts';
 import type { LocalStack } from '../../infra/local/stack.ts';
+import { apiClient } from '../support/api-client.ts';
 import { startTestStack } from '../support/local-stack.ts';
 import { countRequests } from '../support/request-counter.ts';
+import { settle } from '../support/settle.ts';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
 
 /**
  * The raw push and its dry run over HTTP against the local stack: every
@@ -20,6 +23,8 @@ interface Body {
 }
 
 let stack: LocalStack;
+/** Only for `settle`'s barrier. */
+let receiver: WebhookReceiver;
 let apiKey: string;
 let otherKey: string;
 let orgId: number;
@@ -143,23 +148,18 @@ async function seedOrganization(name: string) {
 
 beforeAll(async () => {
   stack = await startTestStack();
+  receiver = await startWebhookReceiver();
   ({ orgId, apiKey } = await seedOrganization('Raw Inc'));
   const other = await createOrganization('Other Inc');
   ({ apiKey: otherKey } = await createApiKey(other.orgId));
 }, 120_000);
-afterAll(() => stack.stop());
+afterAll(async () => {
+  await stack.stop();
+  await receiver.stop();
+});
 
-async function post(
-  path: string,
-  body: unknown,
-  options: { key?: string; headers?: Record<string, string> } = {},
-) {
-  const response = await fetch(`${stack.apiUrl}/public/v1${path}`, {
-    method: 'POST',
-    headers: { 'x-api-key': options.key ?? apiKey, 'content-type': 'application/json', ...options.headers },
-    body: typeof body === 'string' ? body : JSON.stringify(body),
-  });
-  return { status: response.status, body: (await response.json()) as Body };
+function post(path: string, body: unknown, options: { key?: string; headers?: Record<string, string> } = {}) {
+  return apiClient(stack, options.key ?? apiKey).post<Body>(path, body, { headers: options.headers });
 }
 
 const check = (body: unknown, key?: string) =>
@@ -283,18 +283,14 @@ describe('POST /public/v1/campaigns/{id}/raw/contacts', () => {
   });
 
   it('approves and schedules new assignments at once with triggerIntake', async () => {
-    const before = (await (
-      await fetch(`${stack.apiUrl}/public/v1/campaigns/101`, { headers: { 'x-api-key': apiKey } })
-    ).json()) as {
+    const before = (await apiClient(stack, apiKey).get('/campaigns/101')).body as {
       contacts: { scheduled: number };
     };
     const response = await push({ contacts: [{ email: 'intake@fresh.com' }], triggerIntake: true });
     const assignment = await getAssignment(orgId, (response.body.assignmentIds as number[])[0]!);
     expect(assignment.status).toBe('scheduled');
     expect(assignment.approvedAt).not.toBeNull();
-    const after = (await (
-      await fetch(`${stack.apiUrl}/public/v1/campaigns/101`, { headers: { 'x-api-key': apiKey } })
-    ).json()) as {
+    const after = (await apiClient(stack, apiKey).get('/campaigns/101')).body as {
       contacts: { scheduled: number };
     };
     expect(after.contacts.scheduled).toBe(before.contacts.scheduled + 1);
@@ -326,9 +322,7 @@ describe('POST /public/v1/campaigns/{id}/raw/contacts', () => {
     const before = await getContact(orgId, { id: 0, email: 'pending@ok.com' });
     const pendingIds = Object.keys(before!.assignments).map(Number);
     const campaign102 = async () =>
-      (await (
-        await fetch(`${stack.apiUrl}/public/v1/campaigns/102`, { headers: { 'x-api-key': apiKey } })
-      ).json()) as {
+      (await apiClient(stack, apiKey).get('/campaigns/102')).body as {
         contacts: { pending_approval: number };
       };
     const pendingBefore = (await campaign102()).contacts.pending_approval;
@@ -464,6 +458,9 @@ async function pushRequests(body: unknown) {
 }
 
 describe('the DynamoDB requests of a push no other request contends with', () => {
+  // The counts are of the push alone: the work earlier tests queued (relay, consumers) is done first.
+  beforeEach(() => settle(stack, receiver));
+
   it('writes 1,000 new contacts in batches and transactions, not a round trip per contact', async () => {
     const contacts = Array.from({ length: 1000 }, (_, index) => ({
       email: `bulk${index}@bulk-push.com`,

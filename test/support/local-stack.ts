@@ -1,8 +1,8 @@
-import { inject } from 'vitest';
 import { STAGE_THROTTLE } from '#definitions/rate-limits.ts';
 import { tableName } from '#platform/config.ts';
 import { type LocalStack, startLocalStack } from '../../infra/local/stack.ts';
 import { recordExchange } from './contract.ts';
+import { dynamodbEndpoint } from './dynamodb-endpoint.ts';
 import { recordTableActions } from './table-actions.ts';
 
 /**
@@ -18,7 +18,7 @@ export async function startTestStack(options: { endpointsDir?: string } = {}): P
   if (options.endpointsDir) process.env.OUTREACH_LOCAL_DIR = options.endpointsDir;
   const stack = await startLocalStack({
     port: 0,
-    dynamodbEndpoint: inject('dynamodbEndpoint'),
+    dynamodbEndpoint: dynamodbEndpoint(),
     tableName: tableName(),
     onResponse: recordExchange,
     writeEndpointsFile: options.endpointsDir !== undefined,

@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { inject } from 'vitest';
 import { ensureTable } from '../../infra/local/dynamodb.ts';
 import { useLocalConfiguration } from '../../infra/local/stack.ts';
+import { dynamodbEndpoint } from './dynamodb-endpoint.ts';
 
 /**
  * Runs in every test file's worker before its tests: installs a configuration
- * that points the service at the run's DynamoDB Local and a table of the
- * file's own, created from the single table definition, so files never see
+ * that points the service at its worker's DynamoDB Local (global-setup.ts)
+ * and a table of the file's own, created from the single table definition, so files never see
  * each other's data.
  */
 const tableName = `test-${randomUUID()}`;
-useLocalConfiguration(inject('dynamodbEndpoint'), tableName);
-await ensureTable(inject('dynamodbEndpoint'), tableName);
+useLocalConfiguration(dynamodbEndpoint(), tableName);
+await ensureTable(dynamodbEndpoint(), tableName);

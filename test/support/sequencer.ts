@@ -1,0 +1,43 @@
+import { relative } from 'node:path';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/**
+ * Starts the longest test files first, whatever their tier. Vitest's own
+ * sequencer queues the tiers one after the other (e2e, infra, integration,
+ * unit), so a long integration file (the full demo seed) only starts once
+ * every e2e file has, and the run waits for it at the end. A file's weight
+ * is its duration in the last run (Vitest's cache), at least the estimate
+ * below: a fresh clone has no cache, and Vitest counts no time spent in a
+ * file's `beforeAll` (where the bundles and synthesized stacks are built).
+ * Ties go to the larger file.
+ */
+
+/** Seconds each slow file takes on two cores beside two other files. */
+const ESTIMATES: Record<string, number> = {
+  'test/integration/demo-seed.test.ts': 130,
+  'test/e2e/bad-input.property.test.ts': 70,
+  'test/e2e/local-stack-process.test.ts': 60,
+  'test/integration/counters.property.test.ts': 55,
+  'test/e2e/restart.test.ts': 45,
+  'test/integration/provider-events.test.ts': 35,
+  'test/e2e/faults.test.ts': 30,
+  'test/e2e/webhooks.test.ts': 20,
+  'test/infra/bundles.test.ts': 15,
+  'test/infra/nag.test.ts': 10,
+  'test/infra/reference-functions.test.ts': 8,
+};
+
+export default class LongestFirstSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const root = this.ctx.config.root;
+    const path = (spec: TestSpecification) => relative(root, spec.moduleId);
+    const weight = (spec: TestSpecification) =>
+      Math.max(
+        this.ctx.cache.getFileTestResults(`${spec.project.name}:${path(spec)}`)?.duration ?? 0,
+        (ESTIMATES[path(spec)] ?? 0) * 1000,
+      );
+    const size = (spec: TestSpecification) =>
+      this.ctx.cache.getFileStats(`${spec.project.name}:${path(spec)}`)?.size ?? 0;
+    return [...files].sort((a, b) => weight(b) - weight(a) || size(b) - size(a));
+  }
+}
