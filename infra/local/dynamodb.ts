@@ -52,6 +52,14 @@ function dynamoDbLocalHome(): string {
  * which binds its server to 127.0.0.1 and stops it when its standard input
  * closes, so it never outlives this process, however this process ends.
  */
+/**
+ * A small local server's JVM: the quick compiler only (the optimizing one's
+ * warm-up costs more CPU than a test run or a local session ever wins back)
+ * and the single-threaded collector, so that several instances on two cores
+ * do not compete with each other's background threads.
+ */
+const JVM_OPTIONS = ['-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC'];
+
 export async function startDynamoDbLocal(options: { dataDir?: string } = {}): Promise<DynamoDbLocal> {
   const port = await freePort();
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
@@ -60,6 +68,7 @@ export async function startDynamoDbLocal(options: { dataDir?: string } = {}): Pr
   const child: ChildProcess = spawn(
     'java',
     [
+      ...JVM_OPTIONS,
       `-Djava.library.path=${join(home, 'DynamoDBLocal_lib')}`,
       '-cp',
       [join(home, 'DynamoDBLocal.jar'), join(home, 'DynamoDBLocal_lib', '*')].join(delimiter),

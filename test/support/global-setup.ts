@@ -17,17 +17,14 @@ const TIERS_WITH_DYNAMODB = ['integration', 'e2e'];
  * tables together, and a local stack's stream relay, which starts at the
  * stream's end, loses its place when another table is written at the same
  * moment (GetRecords then fails as "trimmed", for good); and one file's load
- * would slow another's transactions into conflicts. Integration files use
- * no stream and share one.
+ * would slow another's transactions into conflicts. Integration files get
+ * one each too: the seeding files' writes would otherwise queue behind each
+ * other in a single JVM.
  */
 export default async function setup(project: TestProject) {
   const selected = project.vitest.projects.map((candidate) => candidate.name);
   if (!selected.some((name) => TIERS_WITH_DYNAMODB.includes(name))) return;
-  // The e2e files start local stacks, whose stream relay and request counts need DynamoDB Local to
-  // themselves; integration files share one (a JVM's start and warm-up cost more than they would gain).
-  const count = selected.includes('e2e')
-    ? Math.max(1, Math.floor(Number(project.vitest.config.maxWorkers) || 1))
-    : 1;
+  const count = Math.max(1, Math.floor(Number(project.vitest.config.maxWorkers) || 1));
   const instances = await Promise.all(Array.from({ length: count }, () => startDynamoDbLocal()));
   project.provide(
     'dynamodbEndpoints',
