@@ -37,6 +37,9 @@ export const VARIABLES = {
   restApiId: 'API_GATEWAY_REST_API_ID',
   stage: 'API_GATEWAY_STAGE',
   defaultUsagePlanId: 'DEFAULT_USAGE_PLAN_ID',
+  secretsKmsKeyId: 'SECRETS_KMS_KEY_ID',
+  secretsMacKeyId: 'SECRETS_MAC_KEY_ID',
+  secretsLocalKey: 'SECRETS_LOCAL_KEY',
 } as const;
 
 const QUEUE_NAMES = Object.keys(queueDefinitions) as [QueueName, ...QueueName[]];
@@ -86,6 +89,19 @@ export const configurationSchema = z.strictObject({
   }),
   /** The API's own URL (a custom domain); absent, it is taken from each request's context. */
   publicBaseUrl: url.optional(),
+  /**
+   * The keys of secrets at rest (shared/platform/secrets.ts): on AWS the KMS key that wraps the data keys
+   * of provider API keys and the KMS HMAC key of provider webhook URLs; in the local stack and tests one
+   * local key (32 bytes, base64) does both. The local key wins when both are set.
+   */
+  secrets: z.strictObject({
+    kmsKeyId: text.optional(),
+    macKeyId: text.optional(),
+    localKey: z
+      .base64()
+      .refine((value) => Buffer.from(value, 'base64').length === 32, 'must be 32 bytes')
+      .optional(),
+  }),
   /** The operator CLI's settings. */
   admin: z.strictObject({
     /** The folder of a running local stack's endpoints file. */
@@ -205,6 +221,11 @@ export function loadConfiguration(env: Environment = process.env, defaults: Envi
       retryScheduleSeconds,
     },
     publicBaseUrl: urlVariable(VARIABLES.publicBaseUrl),
+    secrets: {
+      kmsKeyId: string(VARIABLES.secretsKmsKeyId),
+      macKeyId: string(VARIABLES.secretsMacKeyId),
+      localKey: string(VARIABLES.secretsLocalKey),
+    },
     admin: {
       localDir: string(VARIABLES.localDir) ?? '.local',
       deployedApi:
