@@ -61,6 +61,8 @@ export function validateImport(raw: unknown): ValidationResult {
 
   unique(document.campaigns, (campaign) => campaign.id, 'campaigns');
   const sequences = new Map<number, { campaignId: number; sequence: SequenceInput }>();
+  // One provider campaign is one sequence: its webhooks must name one.
+  const externalIds = new Map<string, number>();
   for (const [campaignIndex, campaign] of document.campaigns.entries()) {
     for (const [sequenceIndex, sequence] of campaign.sequences.entries()) {
       if (sequences.has(sequence.id)) {
@@ -70,6 +72,15 @@ export function validateImport(raw: unknown): ValidationResult {
         );
       }
       sequences.set(sequence.id, { campaignId: campaign.id, sequence });
+      if (!sequence.external_id) continue;
+      const external = `${sequence.provider} campaign ${sequence.external_id}`;
+      const holder = externalIds.get(external);
+      if (holder !== undefined) {
+        error(
+          ['campaigns', campaignIndex, 'sequences', sequenceIndex, 'external_id'],
+          `${external} is also sequence ${holder}'s`,
+        );
+      } else externalIds.set(external, sequence.id);
     }
   }
   const campaignIds = new Set(document.campaigns.map((campaign) => campaign.id));

@@ -2,7 +2,8 @@ import type { CampaignInput } from '#schemas/import.ts';
 import type { CampaignDetail, CampaignSummary } from '#schemas/resources.ts';
 import { type CampaignRecord, campaigns, type StoredSequence } from '#store/campaigns.ts';
 import { organizations } from '#store/organizations.ts';
-import { TransactionConflictError, transact } from '#store/transactions.ts';
+import { sequenceLinks } from '#store/sequence-links.ts';
+import { type TransactItem, TransactionConflictError, transact } from '#store/transactions.ts';
 import { CampaignNotFound } from './errors.ts';
 
 /**
@@ -17,7 +18,9 @@ export type { CampaignRecord };
 /**
  * Creates the campaign, or updates its name, signals and sequences if it
  * exists (counters untouched). A new campaign counts in the organization's
- * total_campaigns in the same transaction.
+ * total_campaigns in the same transaction. Each sequence with an
+ * `external_id` gets its link (shared/store/sequence-links.ts) in the same
+ * request; a sequence given without one keeps the link it has.
  */
 export async function upsertCampaign(orgId: number, input: CampaignInput): Promise<'created' | 'updated'> {
   const fields = {
@@ -25,6 +28,7 @@ export async function upsertCampaign(orgId: number, input: CampaignInput): Promi
     signals: input.signals,
     sequences: input.sequences,
   };
+  const links = linkPuts(orgId, input);
   try {
     await transact([
       campaigns.putNew(orgId, input.id, {
@@ -32,13 +36,51 @@ export async function upsertCampaign(orgId: number, input: CampaignInput): Promi
         createdAt: input.created_at ?? new Date().toISOString(),
       }),
       organizations.analyticsCounters(orgId, { totalCampaigns: 1 })!,
+      ...links,
     ]);
     return 'created';
   } catch (error) {
     if (!(error instanceof TransactionConflictError && error.failedConditions.includes(0))) throw error;
   }
-  await campaigns.updateDefinition(orgId, input.id, fields);
+  const definition = { ...fields, sequences: await withKeptLinks(orgId, input) };
+  if (links.length === 0) await campaigns.updateDefinition(orgId, input.id, definition);
+  else await transact([campaigns.definitionUpdate(orgId, input.id, definition), ...links]);
   return 'updated';
+}
+
+/** The link puts of the campaign's sequences that name their provider campaign. */
+function linkPuts(orgId: number, input: CampaignInput): TransactItem[] {
+  return input.sequences.flatMap((sequence) =>
+    sequence.external_id
+      ? [
+          sequenceLinks.put(orgId, {
+            provider: sequence.provider,
+            externalId: sequence.external_id,
+            campaignId: input.id,
+            sequenceId: sequence.id,
+            connectionId: sequence.connection_id ?? null,
+          }),
+        ]
+      : [],
+  );
+}
+
+/**
+ * The sequences to store on a re-import: one given without `external_id`
+ * keeps the link it has (made by an earlier import or `linkSequence`), so
+ * re-importing an older file does not unlink it; `null` unlinks it. Reads
+ * the campaign only when some sequence is given without one.
+ */
+async function withKeptLinks(orgId: number, input: CampaignInput): Promise<unknown[]> {
+  if (input.sequences.every((sequence) => sequence.external_id !== undefined)) return input.sequences;
+  const stored = await campaigns.get(orgId, input.id, { consistent: true });
+  return input.sequences.map((sequence) => {
+    const before = stored && findSequence(stored, sequence.id);
+    if (sequence.external_id !== undefined || !before?.external_id || before.provider !== sequence.provider) {
+      return sequence;
+    }
+    return { ...sequence, external_id: before.external_id, connection_id: before.connection_id };
+  });
 }
 
 /** Reads one of the organization's campaigns; another organization's is not found. */

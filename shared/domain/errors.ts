@@ -103,11 +103,30 @@ export class OAuthClientNotFound extends NotFound {
   }
 }
 
+export class ProviderConnectionNotFound extends NotFound {
+  constructor(connectionId: number) {
+    super(`Provider connection ${connectionId} not found`);
+  }
+}
+
+export class SequenceNotFound extends NotFound {
+  constructor(sequenceId: number) {
+    super(`Sequence ${sequenceId} not found`);
+  }
+}
+
 /** A setting outside its bounds (cooldown days, a rate limit). */
 export class SettingOutOfRange extends Invalid {}
 
 /** A push names a sequence the campaign does not have, or the campaign has no sequence to default to. */
 export class SequenceNotInCampaign extends Invalid {}
+
+/** A sequence linked to a campaign of another provider than its own. */
+export class SequenceProviderMismatch extends Invalid {
+  constructor(sequenceId: number, sequenceProvider: string, provider: string) {
+    super(`Sequence ${sequenceId} is a ${sequenceProvider} sequence, not ${provider}`);
+  }
+}
 
 /** A reply that cannot be sent as asked (too large once rendered, no recipient). */
 export class ReplyNotSendable extends Invalid {}
@@ -116,6 +135,13 @@ export class ReplyNotSendable extends Invalid {}
 export class WebhookUrlRefused extends Invalid {
   constructor(reason: string) {
     super(reason, { in: 'body', name: 'url' });
+  }
+}
+
+/** A provider API base URL the SSRF rules refuse. */
+export class ProviderBaseUrlRefused extends Invalid {
+  constructor(reason: string) {
+    super(reason, { in: 'body', name: 'base_url' });
   }
 }
 
@@ -158,6 +184,12 @@ export class QualificationTargetMissing extends Conflict {}
 export class WebhookLimitReached extends Conflict {
   constructor(limit: number) {
     super(`An organization can have at most ${limit} webhooks`);
+  }
+}
+
+export class ProviderConnectionLimitReached extends Conflict {
+  constructor(max: number) {
+    super(`The organization has ${max} provider connections already; disconnect one first`);
   }
 }
 

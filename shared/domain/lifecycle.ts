@@ -34,6 +34,8 @@ export const LIFECYCLE: Record<ProviderEventType, Transition> = {
   opened: { from: AFTER_FIRST_SEND },
   clicked: { from: AFTER_FIRST_SEND },
   reply_received: { from: ['scheduled', 'in-progress', 'completed', 'replied'], to: 'replied' },
+  // A classification only relabels a reply (or waits for it): it may arrive before the reply, or long after.
+  reply_classified: { from: ASSIGNMENT_STATUSES },
   forwarded: { from: ['in-progress', 'completed', 'replied'] },
   bounced: { from: ['scheduled', 'in-progress', 'completed'], to: 'bounced', stamp: 'bouncedAt' },
   unsubscribed: {

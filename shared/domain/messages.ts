@@ -77,16 +77,17 @@ export function messageEffects(
 }
 
 /**
- * The assignment update of a message batch: counters, the thread pointer and
- * the version check that makes concurrent writers retry.
+ * The assignment update of a message batch: counters, the thread pointer,
+ * other attributes to set or remove, and the version check that makes
+ * concurrent writers retry.
  */
 export function assignmentMessageUpdate(
   orgId: number,
   assignment: AssignmentRecord,
   effects: MessageEffects,
-  extra: { set?: Record<string, unknown> } = {},
+  extra: { set?: Record<string, unknown>; remove?: readonly string[] } = {},
 ): TransactItem {
-  return assignments.messageUpdate(orgId, assignment, effects, extra.set);
+  return assignments.messageUpdate(orgId, assignment, effects, extra.set, extra.remove);
 }
 
 /** Messages per transaction in a history import (room for the assignment, campaign and analytics updates). */

@@ -16,12 +16,13 @@ import { AssignmentNotFound, EventNotRecordable, TransitionNotAllowed } from './
 import { LIFECYCLE, transition } from './lifecycle.ts';
 import {
   assignmentMessageUpdate,
+  type MessageEffects,
   messageEffects,
   messageRecord,
   type NewMessage,
   toCampaignMessage,
 } from './messages.ts';
-import { messageEventWrites } from './webhook-events.ts';
+import { assignmentMessageEventWrite, messageEventWrites } from './webhook-events.ts';
 
 /**
  * The one write path for what providers report about an assignment. It
@@ -132,6 +133,9 @@ async function eventWrites(
     const contact = await getContact(orgId, assignment.contact);
     return [marker, ...(contact ? blockContactWrites(orgId, contact) : [])];
   }
+  if (event.type === 'reply_classified') {
+    return [marker, ...(await classificationWrites(orgId, event, assignment, emitEvents))];
+  }
 
   const writes: TransactItem[] = [marker];
   const set: Record<string, unknown> = {};
@@ -142,21 +146,17 @@ async function eventWrites(
   }
   if (next.stamp) set[next.stamp] = at;
 
+  const remove: string[] = [];
   let messages: (NewMessage & { id: number })[] = [];
   if (event.type === 'message_sent' || event.type === 'reply_received' || event.type === 'forwarded') {
-    const type =
-      event.type === 'message_sent' ? 'sent' : event.type === 'reply_received' ? 'received' : 'forward';
-    const message: NewMessage & { id: number } = {
-      ...event.message,
-      type,
-      id: event.message.id ?? (await allocateId('message')),
-      created_at: event.message.created_at ?? at,
-      open_count: event.message.open_count ?? 0,
-      response_type:
-        event.type === 'reply_received' ? event.response_type : (event.message.response_type ?? null),
-    };
+    const message = await messageOf(event, assignment, at);
     messages = [message];
     writes.push(storedMessages.putNew(orgId, assignment, message));
+    if (event.type === 'reply_received') {
+      set.lastReceivedMessageId = message.id;
+      // The reply took the pending classification, or brought its own, which supersedes it.
+      if (assignment.pendingResponseType !== null) remove.push('pendingResponseType');
+    }
   }
   const effects = messageEffects(assignment, messages);
   let clicks = 0;
@@ -174,7 +174,7 @@ async function eventWrites(
   }
   if (clicks > 0) set.clickCount = assignment.clickCount + clicks;
 
-  writes.push(assignmentMessageUpdate(orgId, assignment, effects, { set }));
+  writes.push(assignmentMessageUpdate(orgId, assignment, effects, { set, remove }));
   const deltas = assignmentDeltas(factsOf(assignment), after);
   const campaignWrite = campaigns.counters(orgId, assignment.campaignId, {
     ...deltas.campaign,
@@ -197,6 +197,74 @@ async function eventWrites(
   if (emitEvents) {
     const recorded = messages.map((message) => toCampaignMessage(messageRecord(assignment, message)));
     writes.push(...messageEventWrites(orgId, assignment, recorded));
+  }
+  return writes;
+}
+
+type MessageEvent = Extract<ProviderEvent, { type: 'message_sent' | 'reply_received' | 'forwarded' }>;
+
+/**
+ * The message an event records. A reply without its own response type (the
+ * event's, else its message's) takes the classification that arrived before
+ * it, else it is `neutral` until a `reply_classified` says otherwise.
+ */
+async function messageOf(
+  event: MessageEvent,
+  assignment: AssignmentRecord,
+  at: string,
+): Promise<NewMessage & { id: number }> {
+  const type =
+    event.type === 'message_sent' ? 'sent' : event.type === 'reply_received' ? 'received' : 'forward';
+  return {
+    ...event.message,
+    type,
+    id: event.message.id ?? (await allocateId('message')),
+    created_at: event.message.created_at ?? at,
+    open_count: event.message.open_count ?? 0,
+    response_type:
+      event.type === 'reply_received'
+        ? (event.response_type ?? event.message.response_type ?? assignment.pendingResponseType ?? 'neutral')
+        : (event.message.response_type ?? null),
+  };
+}
+
+const NO_MESSAGE_EFFECTS: MessageEffects = { sent: 0, opens: 0, last: null };
+
+/**
+ * The writes of a `reply_classified` (besides its marker): it sets the
+ * response type of the assignment's latest received message, or, before any
+ * reply, keeps it pending on the assignment for the next one. Either way the
+ * assignment's version moves, so a concurrent reply or classification retries
+ * on the state this one left. Positive Reply is announced the first time a
+ * message becomes positive (a reply that took a positive pending
+ * classification was announced when it was recorded).
+ */
+async function classificationWrites(
+  orgId: number,
+  event: Extract<ProviderEvent, { type: 'reply_classified' }>,
+  assignment: AssignmentRecord,
+  emitEvents: boolean,
+): Promise<TransactItem[]> {
+  const message =
+    assignment.lastReceivedMessageId === null
+      ? null
+      : await storedMessages.get(orgId, assignment.lastReceivedMessageId);
+  if (!message) {
+    const set = { pendingResponseType: event.response_type };
+    return [assignmentMessageUpdate(orgId, assignment, NO_MESSAGE_EFFECTS, { set })];
+  }
+  const wasPositive = message.everPositive || message.responseType === 'positive';
+  const positive = event.response_type === 'positive';
+  const writes = [
+    storedMessages.classify(orgId, message.messageId, assignment.assignmentId, {
+      responseType: event.response_type,
+      everPositive: wasPositive || positive,
+    }),
+    assignmentMessageUpdate(orgId, assignment, NO_MESSAGE_EFFECTS),
+  ];
+  if (emitEvents && positive && !wasPositive) {
+    const classified = toCampaignMessage({ ...message, responseType: event.response_type });
+    writes.push(assignmentMessageEventWrite(orgId, 'positive_reply', assignment, classified));
   }
   return writes;
 }

@@ -27,6 +27,7 @@ export const stepType = z.enum(STEP_TYPES);
 
 export const PROVIDERS = ['smartlead', 'instantly', 'lemlist', 'heyreach'] as const;
 export const provider = z.enum(PROVIDERS);
+export type Provider = z.infer<typeof provider>;
 
 export const sequenceStepInput = z.object({
   type: stepType,
@@ -42,6 +43,14 @@ export const sequenceInput = z.object({
   provider,
   channel,
   steps: z.array(sequenceStepInput).max(100),
+  /**
+   * The provider's id of the campaign this sequence is (Smartlead's numeric id
+   * as a string, Instantly's UUID, lemlist's `cam_…`, HeyReach's id): provider
+   * webhooks name it. Unique per provider; absent on a re-import keeps the stored one.
+   */
+  external_id: text(200).min(1).nullable().optional(),
+  /** The provider connection the campaign belongs to, when the organization has several of the provider. */
+  connection_id: id.nullable().optional(),
 });
 export type SequenceInput = z.infer<typeof sequenceInput>;
 
@@ -145,6 +154,7 @@ export const PROVIDER_EVENT_TYPES = [
   'opened',
   'clicked',
   'reply_received',
+  'reply_classified',
   'forwarded',
   'bounced',
   'unsubscribed',
@@ -162,9 +172,12 @@ export const providerEvent = z.discriminatedUnion('type', [
   z.object({
     ...eventBase,
     type: z.literal('reply_received'),
-    response_type: responseType,
+    /** Absent: the classification that arrived before the reply (`reply_classified`), else `neutral`. */
+    response_type: responseType.optional(),
     message: eventMessage.extend({ step_type: stepType.default('reply') }),
   }),
+  /** The classification of the assignment's latest reply, which providers send apart from the reply, in either order. */
+  z.object({ ...eventBase, type: z.literal('reply_classified'), response_type: responseType }),
   z.object({
     ...eventBase,
     type: z.literal('forwarded'),

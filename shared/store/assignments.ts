@@ -1,7 +1,13 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { z } from 'zod';
 import { provider } from '#schemas/import.ts';
-import { type AssignmentStatus, assignmentStatus, type ContactFields, channel } from '#schemas/resources.ts';
+import {
+  type AssignmentStatus,
+  assignmentStatus,
+  type ContactFields,
+  channel,
+  responseType,
+} from '#schemas/resources.ts';
 import type { SnippetVariables } from '#schemas/variables.ts';
 import type { SequenceRef } from './campaigns.ts';
 import { CONTACT_FIELDS, contactFieldsItem } from './contacts.ts';
@@ -50,6 +56,10 @@ export const assignmentItem = z.object({
   lastMessageAt: optionalText,
   /** The newest subject in the thread (replies answer it). */
   lastSubject: optionalText,
+  /** The message the latest `reply_received` recorded: a `reply_classified` sets its response type. */
+  lastReceivedMessageId: z.number().nullable().default(null),
+  /** A classification that arrived before any reply: the next reply without its own response type takes it. */
+  pendingResponseType: responseType.nullable().default(null),
   version: z.number().default(0),
 });
 export type AssignmentRecord = z.infer<typeof assignmentItem>;
@@ -208,14 +218,16 @@ export function assignmentStore(table: TableSource = tableContext) {
 
     /**
      * The update of an assignment by a batch of messages (counters, thread
-     * pointer) and any other attributes in `set`; it requires the version the
-     * assignment was read at, so concurrent writers retry.
+     * pointer), any other attributes in `set` and the removal of those in
+     * `remove`; it requires the version the assignment was read at, so
+     * concurrent writers retry.
      */
     messageUpdate(
       orgId: number,
       assignment: Pick<AssignmentRecord, 'assignmentId' | 'version'>,
       effects: MessageEffects,
       set: Record<string, unknown> = {},
+      remove: readonly string[] = [],
     ): TransactItem {
       const names: Record<string, string> = {};
       const values: Record<string, unknown> = { ':version': assignment.version, ':one': 1 };
@@ -247,11 +259,20 @@ export function assignmentStore(table: TableSource = tableContext) {
         values[`:x${index}`] = value;
         sets.push(`#x${index} = :x${index}`);
       });
+      const removals = remove.map((name, index) => {
+        names[`#r${index}`] = name;
+        return `#r${index}`;
+      });
+      const clauses = [
+        sets.length > 0 ? `SET ${sets.join(', ')}` : '',
+        removals.length > 0 ? `REMOVE ${removals.join(', ')}` : '',
+        `ADD ${adds.join(', ')}`,
+      ];
       return {
         Update: {
           TableName: table().name,
           Key: keys.assignment(orgId, assignment.assignmentId),
-          UpdateExpression: `${sets.length > 0 ? `SET ${sets.join(', ')} ` : ''}ADD ${adds.join(', ')}`,
+          UpdateExpression: clauses.filter(Boolean).join(' '),
           ConditionExpression: 'version = :version',
           ExpressionAttributeNames: Object.keys(names).length > 0 ? names : undefined,
           ExpressionAttributeValues: values,

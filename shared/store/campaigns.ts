@@ -37,6 +37,10 @@ export const storedSequence = z.object({
   provider,
   channel,
   steps: z.array(z.unknown()),
+  /** The provider's campaign id, which its webhooks name (shared/store/sequence-links.ts); never shown by the API. */
+  external_id: z.string().nullable().default(null),
+  /** The provider connection the campaign runs on, when known. */
+  connection_id: z.number().nullable().default(null),
 });
 export type StoredSequence = z.infer<typeof storedSequence>;
 /** What an assignment or a check needs of its sequence. */
@@ -68,7 +72,27 @@ export interface CampaignDefinition {
   sequences: unknown[];
 }
 
+/** A sequence's new provider link, at its position in the campaign's list of sequences. */
+export interface SequenceLinkChange {
+  index: number;
+  sequenceId: number;
+  externalId: string | null;
+  connectionId: number | null;
+}
+
 export function campaignStore(table: TableSource = tableContext) {
+  const definitionUpdate = (orgId: number, campaignId: number, definition: CampaignDefinition) => ({
+    TableName: table().name,
+    Key: keys.campaign(orgId, campaignId),
+    UpdateExpression: 'SET #name = :name, signals = :signals, sequences = :sequences',
+    ConditionExpression: 'attribute_exists(pk)',
+    ExpressionAttributeNames: { '#name': 'name' },
+    ExpressionAttributeValues: {
+      ':name': definition.name,
+      ':signals': definition.signals,
+      ':sequences': definition.sequences,
+    },
+  });
   return {
     /** The put of a new campaign (its id must be new in the organization). */
     putNew(
@@ -96,38 +120,69 @@ export function campaignStore(table: TableSource = tableContext) {
 
     /** Replaces an existing campaign's name, signals and sequences (its counters untouched). */
     async updateDefinition(orgId: number, campaignId: number, definition: CampaignDefinition): Promise<void> {
-      const { name, client } = table();
-      await client.send(
-        new UpdateCommand({
-          TableName: name,
-          Key: keys.campaign(orgId, campaignId),
-          UpdateExpression: 'SET #name = :name, signals = :signals, sequences = :sequences',
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeNames: { '#name': 'name' },
-          ExpressionAttributeValues: {
-            ':name': definition.name,
-            ':signals': definition.signals,
-            ':sequences': definition.sequences,
-          },
-        }),
-      );
+      const { client } = table();
+      await client.send(new UpdateCommand(definitionUpdate(orgId, campaignId, definition)));
     },
 
-    async get(orgId: number, campaignId: number): Promise<CampaignRecord | null> {
+    /** The same replacement as an item of a transaction (with the writes that go with it). */
+    definitionUpdate(orgId: number, campaignId: number, definition: CampaignDefinition): TransactItem {
+      return { Update: definitionUpdate(orgId, campaignId, definition) };
+    },
+
+    /**
+     * The update that sets sequences' provider campaign ids and connections,
+     * each addressed by its position in the campaign's list; it fails when a
+     * position no longer holds the sequence read there (a concurrent import
+     * replaced the list), so the caller reads again.
+     */
+    linkSequences(orgId: number, campaignId: number, links: SequenceLinkChange[]): TransactItem {
+      const sets: string[] = [];
+      const conditions: string[] = [];
+      const values: Record<string, unknown> = {};
+      links.forEach((link, index) => {
+        const path = `sequences[${link.index}]`;
+        sets.push(`${path}.external_id = :e${index}`, `${path}.connection_id = :c${index}`);
+        conditions.push(`${path}.id = :s${index}`);
+        values[`:e${index}`] = link.externalId;
+        values[`:c${index}`] = link.connectionId;
+        values[`:s${index}`] = link.sequenceId;
+      });
+      return {
+        Update: {
+          TableName: table().name,
+          Key: keys.campaign(orgId, campaignId),
+          UpdateExpression: `SET ${sets.join(', ')}`,
+          ConditionExpression: conditions.join(' AND '),
+          ExpressionAttributeValues: values,
+        },
+      };
+    },
+
+    /** Reads a campaign; `consistent` for a read-modify-write. */
+    async get(
+      orgId: number,
+      campaignId: number,
+      options: { consistent?: boolean } = {},
+    ): Promise<CampaignRecord | null> {
       const { name, client } = table();
       const { Item } = await client.send(
-        new GetCommand({ TableName: name, Key: keys.campaign(orgId, campaignId) }),
+        new GetCommand({
+          TableName: name,
+          Key: keys.campaign(orgId, campaignId),
+          ...(options.consistent && { ConsistentRead: true }),
+        }),
       );
       return Item ? campaignItem.parse(Item) : null;
     },
 
-    /** Every campaign of the organization, by id (one Query of its partition). */
-    async list(orgId: number): Promise<CampaignRecord[]> {
+    /** Every campaign of the organization, by id (one Query of its partition); `consistent` for a read-modify-write. */
+    async list(orgId: number, options: { consistent?: boolean } = {}): Promise<CampaignRecord[]> {
       const { pk, skPrefix } = keys.campaignsOfOrganization(orgId);
       const items = await queryAll(
         {
           KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
           ExpressionAttributeValues: { ':pk': pk, ':prefix': skPrefix },
+          ...(options.consistent && { ConsistentRead: true }),
         },
         table(),
       );

@@ -1,9 +1,10 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { z } from 'zod';
 import { assignmentStatus, type ContactFields, channel } from '#schemas/resources.ts';
 import { batchGet } from './batch.ts';
 import { keys } from './keys.ts';
+import { normalizeLinkedinUrl } from './linkedin-urls.ts';
 import { type TableSource, tableContext } from './table-context.ts';
 import type { TransactItem } from './transactions.ts';
 
@@ -21,6 +22,18 @@ import type { TransactItem } from './transactions.ts';
 
 /** Emails are compared case-insensitively everywhere. */
 export const normalizeEmail = (email: string): string => email.trim().toLowerCase();
+
+/** LinkedIn profile URLs are compared in their normalized form (shared/store/linkedin-urls.ts). */
+export { normalizeLinkedinUrl };
+
+/**
+ * The gsi2 keys of a contact found by its LinkedIn profile URL; null when it
+ * has none, or one that is no profile URL (it is then not in the index).
+ */
+function linkedinKeys(orgId: number, contact: { id: number; linkedin_url: string | null }) {
+  const normalized = contact.linkedin_url === null ? null : normalizeLinkedinUrl(contact.linkedin_url);
+  return normalized === null ? null : keys.contactLinkedin(orgId, normalized, contact.id);
+}
 
 /** The item key of a contact. */
 export const contactKey = (orgId: number, contact: { id: number; email: string | null }) =>
@@ -138,12 +151,19 @@ export function contactStore(table: TableSource = tableContext) {
         values[`:f${index}`] = field === 'email' ? email : fields[field];
         sets.push(`#f${index} = :f${index}`);
       });
+      // The LinkedIn index keys follow the URL in the same write: set with it, removed without it.
+      const linkedin = linkedinKeys(orgId, fields);
+      if (linkedin) {
+        values[':gsi2pk'] = linkedin.gsi2pk;
+        values[':gsi2sk'] = linkedin.gsi2sk;
+        sets.push('gsi2pk = :gsi2pk', 'gsi2sk = :gsi2sk');
+      }
       try {
         const { Attributes } = await client.send(
           new UpdateCommand({
             TableName: name,
             Key: contactKey(orgId, { id: fields.id, email }),
-            UpdateExpression: `SET ${sets.join(', ')}`,
+            UpdateExpression: `SET ${sets.join(', ')}${linkedin ? '' : ' REMOVE gsi2pk, gsi2sk'}`,
             ConditionExpression: 'attribute_not_exists(pk) OR #id = :id',
             ExpressionAttributeNames: names,
             ExpressionAttributeValues: values,
@@ -186,6 +206,31 @@ export function contactStore(table: TableSource = tableContext) {
       return found;
     },
 
+    /**
+     * The contact with the LinkedIn profile URL (in any spelling that
+     * normalizes alike), by one Query of gsi2; null when none has it or `url`
+     * is no profile URL. Contacts sharing a URL: the one with the lowest id.
+     * An index read is eventually consistent: a contact written a moment ago
+     * may not be found yet.
+     */
+    async findByLinkedinUrl(orgId: number, url: string): Promise<ContactRecord | null> {
+      const normalized = normalizeLinkedinUrl(url);
+      if (normalized === null) return null;
+      const { name, client } = table();
+      const { Items = [] } = await client.send(
+        new QueryCommand({
+          TableName: name,
+          IndexName: 'gsi2',
+          KeyConditionExpression: 'gsi2pk = :pk',
+          ExpressionAttributeValues: { ':pk': keys.contactsByLinkedin(orgId, normalized).gsi2pk },
+          // Ascending by gsi2sk, which orders the contacts of one URL by id.
+          ScanIndexForward: true,
+          Limit: 1,
+        }),
+      );
+      return Items[0] ? contactItem.parse(Items[0]) : null;
+    },
+
     /** The put of a contact a push creates (`newContact`); fails when the key is taken. */
     putNew(orgId: number, contact: ContactRecord): TransactItem {
       return {
@@ -193,6 +238,7 @@ export function contactStore(table: TableSource = tableContext) {
           TableName: table().name,
           Item: {
             ...contactKey(orgId, contact),
+            ...linkedinKeys(orgId, contact),
             type: 'contact',
             orgId,
             id: contact.id,

@@ -15,7 +15,8 @@ export type IdEntity =
   | 'message'
   | 'job'
   | 'webhook'
-  | 'delivery';
+  | 'delivery'
+  | 'providerConnection';
 
 /**
  * Allocates `count` consecutive ids for an entity type with one atomic counter

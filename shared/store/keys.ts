@@ -123,6 +123,18 @@ export const keys = {
     contact.email
       ? { pk: `${org(orgId)}#EMAIL#${contact.email.toLowerCase()}`, sk: 'CONTACT' }
       : { pk: `${org(orgId)}#CONTACT#${contact.id}`, sk: 'CONTACT' },
+  /**
+   * gsi2 of a contact with a LinkedIn profile URL (normalized: shared/store/linkedin-urls.ts):
+   * HeyReach's events name a lead by it. A sparse index: a contact without one has no gsi2 keys.
+   * Contacts sharing a URL list by id, so the lowest id reads first.
+   */
+  contactLinkedin: (orgId: number, normalizedUrl: string, contactId: number) => ({
+    gsi2pk: `${org(orgId)}#LINKEDIN#${normalizedUrl}`,
+    gsi2sk: `CONTACT#${sortableNumber(contactId)}`,
+  }),
+  contactsByLinkedin: (orgId: number, normalizedUrl: string) => ({
+    gsi2pk: `${org(orgId)}#LINKEDIN#${normalizedUrl}`,
+  }),
 
   /**
    * An assignment (a contact in a campaign's sequence). gsi1 lists a campaign's
@@ -251,5 +263,42 @@ export const keys = {
   webhookEvent: (orgId: number, eventId: string) => ({
     pk: `${org(orgId)}#WEBHOOKEVENT#${eventId}`,
     sk: 'WEBHOOKEVENT',
+  }),
+
+  /**
+   * A provider connection (its sealed API key, its webhook URL's generation).
+   * An organization's connections share a partition with their count, as its
+   * webhook subscriptions do.
+   */
+  providerConnection: (orgId: number, connectionId: number) => ({
+    pk: `${org(orgId)}#PROVIDERCONNECTIONS`,
+    sk: `CONNECTION#${sortableNumber(connectionId)}`,
+  }),
+  providerConnectionsOf: (orgId: number) => ({
+    pk: `${org(orgId)}#PROVIDERCONNECTIONS`,
+    skPrefix: 'CONNECTION#',
+  }),
+  providerConnectionCount: (orgId: number) => ({ pk: `${org(orgId)}#PROVIDERCONNECTIONS`, sk: 'COUNT' }),
+  /** A provider event that matched nothing, kept 14 days (TTL) in its connection's partition, oldest first. */
+  unmatchedProviderEvent: (orgId: number, connectionId: number, receivedAt: string, eventKey: string) => ({
+    pk: `${org(orgId)}#CONNECTION#${connectionId}#UNMATCHED`,
+    sk: `${receivedAt}#${eventKey}`,
+  }),
+  unmatchedProviderEventsOf: (orgId: number, connectionId: number) => ({
+    pk: `${org(orgId)}#CONNECTION#${connectionId}#UNMATCHED`,
+  }),
+  /**
+   * Which sequence a provider's campaign id (a sequence's `external_id`) is:
+   * provider webhooks name the campaign. One per provider and id; the
+   * campaign's sequence is the truth, so a stale one is ignored.
+   */
+  sequenceLink: (orgId: number, provider: string, externalId: string) => ({
+    pk: `${org(orgId)}#SEQUENCELINK#${provider}#${externalId}`,
+    sk: 'SEQUENCELINK',
+  }),
+  /** Which message of ours a provider's message id is, so its opens and clicks land on it. */
+  providerMessage: (orgId: number, provider: string, providerMessageId: string) => ({
+    pk: `${org(orgId)}#PROVIDERMESSAGE#${provider}#${providerMessageId}`,
+    sk: 'PROVIDERMESSAGE',
   }),
 } as const;

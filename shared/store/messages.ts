@@ -28,6 +28,12 @@ export const messageItem = z.object({
   openCount: z.number().default(0),
   senderEmail: optionalText,
   createdAt: optionalText,
+  /**
+   * Whether a classification (`reply_classified`) ever made or found the
+   * received message positive: Positive Reply is announced once per message,
+   * however often it is classified again.
+   */
+  everPositive: z.boolean().default(false),
 });
 export type MessageRecord = z.infer<typeof messageItem>;
 
@@ -100,6 +106,41 @@ export function messageStore(table: TableSource = tableContext) {
         openCount: message.open_count,
         senderEmail: message.sender_email ?? null,
         createdAt: message.created_at,
+        everPositive: false,
+      };
+    },
+
+    /** Reads a message consistently; null when the organization has none with the id. */
+    async get(orgId: number, messageId: number): Promise<MessageRecord | null> {
+      const { name, client } = table();
+      const { Item } = await client.send(
+        new GetCommand({ TableName: name, Key: keys.message(orgId, messageId), ConsistentRead: true }),
+      );
+      return Item ? messageItem.parse(Item) : null;
+    },
+
+    /**
+     * The update that sets a received message's response type (and marks it
+     * once positive); the message must belong to the assignment.
+     */
+    classify(
+      orgId: number,
+      messageId: number,
+      assignmentId: number,
+      classification: { responseType: string; everPositive: boolean },
+    ): TransactItem {
+      return {
+        Update: {
+          TableName: table().name,
+          Key: keys.message(orgId, messageId),
+          UpdateExpression: 'SET responseType = :responseType, everPositive = :everPositive',
+          ConditionExpression: 'assignmentId = :assignment',
+          ExpressionAttributeValues: {
+            ':responseType': classification.responseType,
+            ':everPositive': classification.everPositive,
+            ':assignment': assignmentId,
+          },
+        },
       };
     },
 

@@ -74,8 +74,11 @@ const stepArbitrary = fc.record({
   explicitMessageId: fc.boolean(),
   openCount: fc.constantFrom(0, 0, 0, 1, 2),
   responseType: fc.constantFrom(...RESPONSE_TYPES),
+  /** For reply_received: whether it carries its response type (else it takes a pending classification). */
+  replyTyped: fc.boolean(),
 });
 
+type ResponseType = (typeof RESPONSE_TYPES)[number];
 type Setup = typeof setupArbitrary extends fc.Arbitrary<infer T> ? T : never;
 type Step = typeof stepArbitrary extends fc.Arbitrary<infer T> ? T : never;
 
@@ -83,7 +86,17 @@ type Step = typeof stepArbitrary extends fc.Arbitrary<infer T> ? T : never;
 interface Model {
   assignments: Map<
     number,
-    { contact: number; status: AssignmentStatus; sent: number; opens: number; clicks: number }
+    {
+      contact: number;
+      status: AssignmentStatus;
+      sent: number;
+      opens: number;
+      clicks: number;
+      /** The body of its latest received message (bodies are unique per step), which a classification relabels. */
+      lastReply: string | null;
+      /** A classification that arrived before any reply. */
+      pending: ResponseType | null;
+    }
   >;
   blocked: Map<number, boolean>;
   contactEmails: Map<number, string | null>;
@@ -91,6 +104,8 @@ interface Model {
   messages: Map<number, { assignmentId: number; opens: number }>;
   /** Messages written, with or without a chosen id. */
   messageCount: number;
+  /** The response type of each received message, by body. */
+  replyTypes: Map<string, ResponseType>;
   appliedEventIds: Set<string>;
 }
 
@@ -114,13 +129,22 @@ function imported(setup: Setup): { document: unknown; model: Model } {
     assignments: new Map(
       assignments.map((assignment, index) => [
         index + 1,
-        { contact: assignment.contact.id, status: assignment.status, sent: 0, opens: 0, clicks: 0 },
+        {
+          contact: assignment.contact.id,
+          status: assignment.status,
+          sent: 0,
+          opens: 0,
+          clicks: 0,
+          lastReply: null,
+          pending: null,
+        },
       ]),
     ),
     blocked: new Map(contacts.map((contact) => [contact.id, contact.blocked])),
     contactEmails: new Map(contacts.map((contact) => [contact.id, contact.email])),
     messages: new Map(),
     messageCount: 0,
+    replyTypes: new Map(),
     appliedEventIds: new Set(),
   };
   const document = {
@@ -189,7 +213,11 @@ function eventOf(step: Step, index: number, model: Model, sent: ProviderEvent[])
     message_sent: { message },
     opened: messageId === undefined ? {} : { message_id: messageId },
     clicked: messageId === undefined ? {} : { message_id: messageId },
-    reply_received: { response_type: step.responseType, message: { ...message, step_type: 'reply' } },
+    reply_received: {
+      ...(step.replyTyped && { response_type: step.responseType }),
+      message: { ...message, step_type: 'reply' },
+    },
+    reply_classified: { response_type: step.responseType },
     forwarded: { message: { ...message, step_type: 'reply' } },
     bounced: {},
     unsubscribed: {},
@@ -221,6 +249,15 @@ function expectedOutcome(event: ProviderEvent, model: Model): Outcome {
   if (event.type === 'opened') {
     assignment.opens += 1;
     if (event.message_id !== undefined) model.messages.get(event.message_id)!.opens += 1;
+  }
+  if (event.type === 'reply_received') {
+    model.replyTypes.set(event.message.body!, event.response_type ?? assignment.pending ?? 'neutral');
+    assignment.lastReply = event.message.body!;
+    assignment.pending = null;
+  }
+  if (event.type === 'reply_classified') {
+    if (assignment.lastReply === null) assignment.pending = event.response_type;
+    else model.replyTypes.set(assignment.lastReply, event.response_type);
   }
   if (message) {
     model.messageCount += 1;
@@ -298,6 +335,9 @@ describe('maintained counters', () => {
               clickCount: expected.clicks,
               contactBlocked: model.blocked.get(expected.contact),
             });
+            expect(item.pendingResponseType ?? null, `pending of ${item.assignmentId}`).toBe(
+              expected.pending,
+            );
           }
           const messages = [...raw.messages.values()].flat();
           expect(messages).toHaveLength(model.messageCount);
@@ -306,6 +346,11 @@ describe('maintained counters', () => {
               assignmentId: expected.assignmentId,
               openCount: expected.opens,
             });
+          }
+          for (const message of messages.filter((each) => each.messageType === 'received')) {
+            expect(message.responseType, `response type of ${message.body}`).toBe(
+              model.replyTypes.get(message.body as string),
+            );
           }
           for (const [contactId, email] of model.contactEmails) {
             const contact = raw.contacts.get(keys.contact(orgId, { id: contactId, email }).pk);

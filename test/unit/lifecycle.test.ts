@@ -36,6 +36,7 @@ const EXPECTED: Record<ProviderEventType, Row> = {
   opened:          [__,                         __,                                   to('in-progress'),                  to('completed'),                    to('replied'),      to('bounced'),     to('unsubscribed')],
   clicked:         [__,                         __,                                   to('in-progress'),                  to('completed'),                    to('replied'),      to('bounced'),     to('unsubscribed')],
   reply_received:  [__,                         to('replied'),                        to('replied'),                      to('replied'),                      to('replied'),      __,                __],
+  reply_classified: [to('pending-approval'),    to('scheduled'),                      to('in-progress'),                  to('completed'),                    to('replied'),      to('bounced'),     to('unsubscribed')],
   forwarded:       [__,                         __,                                   to('in-progress'),                  to('completed'),                    to('replied'),      __,                __],
   bounced:         [__,                         to('bounced', 'bouncedAt'),           to('bounced', 'bouncedAt'),         to('bounced', 'bouncedAt'),         __,                 __,                __],
   unsubscribed:    [__,                         to('unsubscribed', 'unsubscribedAt'), to('unsubscribed', 'unsubscribedAt'), to('unsubscribed', 'unsubscribedAt'), __,             __,                __],
@@ -57,7 +58,7 @@ describe('assignment lifecycle', () => {
     // Assess
     expect(statuses).toEqual([...ASSIGNMENT_STATUSES].sort());
     expect(events).toEqual([...PROVIDER_EVENT_TYPES].sort());
-    expect(CASES).toHaveLength(7 * 11);
+    expect(CASES).toHaveLength(7 * 12);
   });
 
   it.each(CASES.filter((entry) => entry.expected !== null))(

@@ -1,0 +1,115 @@
+import type { Provider } from '#schemas/import.ts';
+import {
+  type CampaignRecord,
+  campaigns,
+  type SequenceLinkChange,
+  type StoredSequence,
+} from '#store/campaigns.ts';
+import { retryOnConflict } from '#store/conflicts.ts';
+import { sequenceLinks } from '#store/sequence-links.ts';
+import { type TransactItem, transact } from '#store/transactions.ts';
+import { findSequence } from './campaigns.ts';
+import { SequenceNotFound, SequenceProviderMismatch } from './errors.ts';
+
+/**
+ * Sequences linked to their provider's campaign: the provider's campaign id
+ * (`external_id`, Smartlead's numeric id, Instantly's UUID, lemlist's
+ * `cam_…`, HeyReach's id) and the connection it runs on are kept on the
+ * campaign's sequence, and a link item per provider and id finds the sequence
+ * when a provider webhook names the campaign. One provider campaign is one
+ * sequence: linking it to another moves it (the last link wins).
+ */
+
+/** A sequence's link to its provider campaign. */
+export interface SequenceLink {
+  campaignId: number;
+  sequenceId: number;
+  provider: Provider;
+  externalId: string;
+  connectionId: number | null;
+}
+
+/** The sequence a provider campaign is linked to, with its campaign. */
+export interface LinkedSequence {
+  campaign: CampaignRecord;
+  sequence: StoredSequence;
+  connectionId: number | null;
+}
+
+/** Tries of a link whose campaign changed between the read and the write (a concurrent import or link). */
+const LINK_ATTEMPTS = 5;
+
+/**
+ * Links one of the organization's sequences to the provider campaign
+ * `externalId` (on the connection `connectionId`, which the caller checked is
+ * of `provider`). The sequence must exist (SequenceNotFound) and be of
+ * `provider` (SequenceProviderMismatch). Another sequence linked to the same
+ * provider campaign loses the link, in the same transaction.
+ *
+ * Primary course: 1. read the organization's campaigns (one Query) 2. find the
+ * sequence 3. set its link, clear the other holder's and put the link item in
+ * one transaction, conditioned on the sequences being where they were read.
+ */
+export async function linkSequence(
+  orgId: number,
+  link: { sequenceId: number; connectionId: number | null; provider: Provider; externalId: string },
+): Promise<SequenceLink> {
+  return retryOnConflict(
+    async () => {
+      const all = await campaigns.list(orgId, { consistent: true });
+      const campaign = all.find((each) => findSequence(each, link.sequenceId));
+      const sequence = campaign && findSequence(campaign, link.sequenceId);
+      if (!campaign || !sequence) throw new SequenceNotFound(link.sequenceId);
+      if (sequence.provider !== link.provider) {
+        throw new SequenceProviderMismatch(link.sequenceId, sequence.provider, link.provider);
+      }
+      await transact([
+        ...linkUpdates(orgId, all, link),
+        sequenceLinks.put(orgId, { ...link, campaignId: campaign.campaignId }),
+      ]);
+      return { ...link, campaignId: campaign.campaignId };
+    },
+    { attempts: LINK_ATTEMPTS, baseDelayMs: 10, retryIf: () => true },
+  );
+}
+
+/** Per campaign, one update: the linked sequence gets the link, any other holder of it loses it. */
+function linkUpdates(
+  orgId: number,
+  all: CampaignRecord[],
+  link: { sequenceId: number; connectionId: number | null; provider: Provider; externalId: string },
+): TransactItem[] {
+  return all.flatMap((campaign) => {
+    const changes = campaign.sequences.flatMap((sequence, index): SequenceLinkChange[] => {
+      if (sequence.id === link.sequenceId) {
+        return [
+          { index, sequenceId: sequence.id, externalId: link.externalId, connectionId: link.connectionId },
+        ];
+      }
+      const holder = sequence.provider === link.provider && sequence.external_id === link.externalId;
+      return holder ? [{ index, sequenceId: sequence.id, externalId: null, connectionId: null }] : [];
+    });
+    return changes.length > 0 ? [campaigns.linkSequences(orgId, campaign.campaignId, changes)] : [];
+  });
+}
+
+/**
+ * The sequence linked to a provider campaign, with its campaign and
+ * connection: one GetItem of the link, one of the campaign. Null when none
+ * is, or when the link is stale (the sequence no longer carries the id, after
+ * a relink or a re-import).
+ */
+export async function findLinkedSequence(
+  orgId: number,
+  provider: Provider,
+  externalId: string,
+): Promise<LinkedSequence | null> {
+  const link = await sequenceLinks.get(orgId, provider, externalId);
+  if (!link) return null;
+  const campaign = await campaigns.get(orgId, link.campaignId);
+  const sequence = campaign && findSequence(campaign, link.sequenceId);
+  if (!campaign || !sequence || sequence.provider !== provider || sequence.external_id !== externalId) {
+    return null;
+  }
+  return { campaign, sequence, connectionId: sequence.connection_id };
+}

@@ -1,0 +1,59 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { z } from 'zod';
+import { type Provider, provider } from '#schemas/import.ts';
+import { keys } from './keys.ts';
+import { type TableSource, tableContext } from './table-context.ts';
+import type { TransactItem } from './transactions.ts';
+
+/**
+ * Sequence links: which sequence a provider's campaign id is, one item per
+ * provider and id, so a provider webhook naming its campaign finds the
+ * sequence with one GetItem. The campaign's sequence (its `external_id`) is
+ * the truth: a link is written with it, and one the sequence no longer
+ * carries (after a relink or a re-import) is stale and ignored by readers.
+ */
+
+export const sequenceLinkItem = z.object({
+  orgId: z.number(),
+  provider,
+  externalId: z.string(),
+  campaignId: z.number(),
+  sequenceId: z.number(),
+  connectionId: z.number().nullable().default(null),
+});
+export type SequenceLinkRecord = z.infer<typeof sequenceLinkItem>;
+
+export function sequenceLinkStore(table: TableSource = tableContext) {
+  return {
+    /** The put of a link; a link of the same provider and id is replaced (the last link wins). */
+    put(orgId: number, link: Omit<SequenceLinkRecord, 'orgId'>): TransactItem {
+      return {
+        Put: {
+          TableName: table().name,
+          Item: {
+            ...keys.sequenceLink(orgId, link.provider, link.externalId),
+            type: 'sequenceLink',
+            orgId,
+            provider: link.provider,
+            externalId: link.externalId,
+            campaignId: link.campaignId,
+            sequenceId: link.sequenceId,
+            connectionId: link.connectionId,
+          },
+        },
+      };
+    },
+
+    /** The link of a provider's campaign id; null when there is none. */
+    async get(orgId: number, providerName: Provider, externalId: string): Promise<SequenceLinkRecord | null> {
+      const { name, client } = table();
+      const { Item } = await client.send(
+        new GetCommand({ TableName: name, Key: keys.sequenceLink(orgId, providerName, externalId) }),
+      );
+      return Item ? sequenceLinkItem.parse(Item) : null;
+    },
+  };
+}
+
+/** The sequence links of the configured table. */
+export const sequenceLinks = sequenceLinkStore();

@@ -1,0 +1,355 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
+import { applyImport, validateImport } from '#admin/import.ts';
+import { getCampaign } from '#domain/campaigns.ts';
+import { DomainError, SequenceNotFound, SequenceProviderMismatch } from '#domain/errors.ts';
+import { createOrganization } from '#domain/organizations.ts';
+import { findLinkedSequence, linkSequence } from '#domain/sequence-links.ts';
+import { tableName } from '#platform/config.ts';
+import { dynamo } from '#platform/dynamodb-client.ts';
+import { keys } from '#store/keys.ts';
+import { handler as getCampaignHandler } from '../../functions/get-campaign/handler.ts';
+import { handler as listCampaignsHandler } from '../../functions/list-campaigns/handler.ts';
+import { invoke } from '../support/invoke.ts';
+import { countRequests } from '../support/request-counter.ts';
+
+/*
+ * Sequences linked to their provider's campaign (`external_id`): by the
+ * import and by linkSequence, found by findLinkedSequence with two GetItems.
+ *
+ *   campaign 101: sequence 201 (smartlead, external id "1001"), 202 (heyreach)
+ *   campaign 102: sequence 203 (instantly, a UUID on connection 7), 204 (smartlead)
+ */
+
+type Item = Record<string, unknown>;
+
+const INSTANTLY_ID = '8f14e45f-ceea-467a-9575-b3e1d8a2c0aa';
+
+const document = (): Item => ({
+  campaigns: [
+    {
+      id: 101,
+      name: 'Fintech CFOs',
+      sequences: [
+        { id: 201, provider: 'smartlead', channel: 'email', steps: [], external_id: '1001' },
+        { id: 202, provider: 'heyreach', channel: 'linkedin', steps: [] },
+      ],
+    },
+    {
+      id: 102,
+      name: 'Retail Ops',
+      sequences: [
+        {
+          id: 203,
+          provider: 'instantly',
+          channel: 'email',
+          steps: [],
+          external_id: INSTANTLY_ID,
+          connection_id: 7,
+        },
+        { id: 204, provider: 'smartlead', channel: 'email', steps: [] },
+      ],
+    },
+  ],
+});
+
+async function importDocument(orgId: number, raw: Item): Promise<void> {
+  const result = validateImport(raw);
+  if (!result.ok) throw new Error(JSON.stringify(result.errors));
+  await applyImport(orgId, result.document);
+}
+
+async function prepare(): Promise<number> {
+  const { orgId } = await createOrganization('Links Inc');
+  await importDocument(orgId, document());
+  return orgId;
+}
+
+const getItem = async (key: Record<string, string>): Promise<Item | undefined> =>
+  (await dynamo.send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }))).Item;
+
+/** Which campaign and sequence a provider campaign finds, and on which connection. */
+async function found(
+  orgId: number,
+  provider: 'smartlead' | 'instantly' | 'lemlist' | 'heyreach',
+  id: string,
+) {
+  const linked = await findLinkedSequence(orgId, provider, id);
+  return (
+    linked && {
+      campaignId: linked.campaign.campaignId,
+      sequenceId: linked.sequence.id,
+      connectionId: linked.connectionId,
+    }
+  );
+}
+
+describe('sequence links', () => {
+  it('finds the sequences an import names with their provider campaign ids', async () => {
+    // Prepare
+    const orgId = await prepare();
+
+    // Act
+    const smartlead = await found(orgId, 'smartlead', '1001');
+    const instantly = await found(orgId, 'instantly', INSTANTLY_ID);
+    const otherProvider = await found(orgId, 'instantly', '1001');
+    const unknown = await found(orgId, 'smartlead', '9999');
+
+    // Assess
+    expect(smartlead).toEqual({ campaignId: 101, sequenceId: 201, connectionId: null });
+    expect(instantly).toEqual({ campaignId: 102, sequenceId: 203, connectionId: 7 });
+    expect(otherProvider).toBeNull();
+    expect(unknown).toBeNull();
+    expect(await getItem(keys.sequenceLink(orgId, 'smartlead', '1001'))).toMatchObject({
+      campaignId: 101,
+      sequenceId: 201,
+      connectionId: null,
+    });
+  });
+
+  it('finds a linked sequence with two GetItems', async () => {
+    // Prepare
+    const orgId = await prepare();
+
+    // Act
+    const counted = await countRequests(() => findLinkedSequence(orgId, 'smartlead', '1001'));
+    const missing = await countRequests(() => findLinkedSequence(orgId, 'smartlead', 'nope'));
+
+    // Assess
+    expect(counted.result?.sequence.id).toBe(201);
+    expect(counted.byCommand).toEqual({ GetItem: 2 });
+    expect(missing.byCommand).toEqual({ GetItem: 1 });
+  });
+
+  it('links a sequence with linkSequence', async () => {
+    // Prepare
+    const orgId = await prepare();
+
+    // Act
+    const linked = await linkSequence(orgId, {
+      sequenceId: 202,
+      connectionId: 3,
+      provider: 'heyreach',
+      externalId: '55501',
+    });
+
+    // Assess
+    expect(linked).toEqual({
+      campaignId: 101,
+      sequenceId: 202,
+      provider: 'heyreach',
+      externalId: '55501',
+      connectionId: 3,
+    });
+    expect(await found(orgId, 'heyreach', '55501')).toEqual({
+      campaignId: 101,
+      sequenceId: 202,
+      connectionId: 3,
+    });
+    const campaign = await getCampaign(orgId, 101);
+    expect(campaign.sequences.map((sequence) => [sequence.id, sequence.external_id])).toEqual([
+      [201, '1001'],
+      [202, '55501'],
+    ]);
+  });
+
+  it('moves a provider campaign linked to another sequence, which loses it', async () => {
+    // Prepare
+    const orgId = await prepare();
+
+    // Act
+    await linkSequence(orgId, {
+      sequenceId: 204,
+      connectionId: 2,
+      provider: 'smartlead',
+      externalId: '1001',
+    });
+
+    // Assess
+    expect(await found(orgId, 'smartlead', '1001')).toEqual({
+      campaignId: 102,
+      sequenceId: 204,
+      connectionId: 2,
+    });
+    expect((await getCampaign(orgId, 101)).sequences[0]).toMatchObject({
+      id: 201,
+      external_id: null,
+      connection_id: null,
+    });
+  });
+
+  it('ignores the old provider campaign of a relinked sequence', async () => {
+    // Prepare
+    const orgId = await prepare();
+
+    // Act
+    await linkSequence(orgId, {
+      sequenceId: 201,
+      connectionId: null,
+      provider: 'smartlead',
+      externalId: '2002',
+    });
+
+    // Assess
+    expect(await getItem(keys.sequenceLink(orgId, 'smartlead', '1001'))).toBeDefined();
+    expect(await found(orgId, 'smartlead', '1001')).toBeNull();
+    expect(await found(orgId, 'smartlead', '2002')).toEqual({
+      campaignId: 101,
+      sequenceId: 201,
+      connectionId: null,
+    });
+  });
+
+  it('keeps links on a re-import of a file without external ids, and follows one that changes them', async () => {
+    // Prepare
+    const orgId = await prepare();
+    await linkSequence(orgId, {
+      sequenceId: 202,
+      connectionId: 3,
+      provider: 'heyreach',
+      externalId: '55501',
+    });
+    const withoutIds = document();
+    for (const campaign of withoutIds.campaigns as { sequences: Item[] }[]) {
+      for (const sequence of campaign.sequences) {
+        delete sequence.external_id;
+        delete sequence.connection_id;
+      }
+    }
+    const changed = document();
+    const smartlead = (changed.campaigns as { sequences: Item[] }[])[0]!.sequences[0]!;
+    smartlead.external_id = '3003';
+
+    // Act
+    await importDocument(orgId, withoutIds);
+    const afterOldFile = await Promise.all([
+      found(orgId, 'smartlead', '1001'),
+      found(orgId, 'heyreach', '55501'),
+      found(orgId, 'instantly', INSTANTLY_ID),
+    ]);
+    await importDocument(orgId, changed);
+
+    // Assess
+    expect(afterOldFile).toEqual([
+      { campaignId: 101, sequenceId: 201, connectionId: null },
+      { campaignId: 101, sequenceId: 202, connectionId: 3 },
+      { campaignId: 102, sequenceId: 203, connectionId: 7 },
+    ]);
+    expect(await found(orgId, 'smartlead', '1001')).toBeNull();
+    expect(await found(orgId, 'smartlead', '3003')).toMatchObject({ sequenceId: 201 });
+  });
+
+  it('unlinks a sequence re-imported with a null external id', async () => {
+    // Prepare
+    const orgId = await prepare();
+    const unlinked = document();
+    (unlinked.campaigns as { sequences: Item[] }[])[0]!.sequences[0]!.external_id = null;
+
+    // Act
+    await importDocument(orgId, unlinked);
+
+    // Assess
+    expect(await found(orgId, 'smartlead', '1001')).toBeNull();
+  });
+
+  it('does not find an unknown sequence', async () => {
+    // Prepare
+    const orgId = await prepare();
+
+    // Act
+    const attempt = linkSequence(orgId, {
+      sequenceId: 999,
+      connectionId: 1,
+      provider: 'smartlead',
+      externalId: 'x',
+    });
+
+    // Assess
+    await expect(attempt).rejects.toBeInstanceOf(SequenceNotFound);
+    await expect(attempt).rejects.toThrow('Sequence 999 not found');
+    expect(await getItem(keys.sequenceLink(orgId, 'smartlead', 'x'))).toBeUndefined();
+  });
+
+  it('does not find another organization’s sequence', async () => {
+    // Prepare
+    await prepare();
+    const { orgId: other } = await createOrganization('Other Inc');
+
+    // Act
+    const attempt = linkSequence(other, {
+      sequenceId: 201,
+      connectionId: 1,
+      provider: 'smartlead',
+      externalId: 'x',
+    });
+
+    // Assess
+    await expect(attempt).rejects.toBeInstanceOf(SequenceNotFound);
+  });
+
+  it('refuses to link a sequence to another provider’s campaign', async () => {
+    // Prepare
+    const orgId = await prepare();
+    const before = await getCampaign(orgId, 101);
+
+    // Act
+    const attempt = linkSequence(orgId, {
+      sequenceId: 201,
+      connectionId: 1,
+      provider: 'lemlist',
+      externalId: 'cam_x',
+    });
+
+    // Assess
+    await expect(attempt).rejects.toBeInstanceOf(SequenceProviderMismatch);
+    await expect(attempt).rejects.toSatisfy(
+      (error: unknown) => error instanceof DomainError && error.kind === 'invalid',
+    );
+    await expect(attempt).rejects.toThrow('Sequence 201 is a smartlead sequence, not lemlist');
+    expect(await getCampaign(orgId, 101)).toEqual(before);
+  });
+
+  it('refuses a file that gives one provider campaign to two sequences', () => {
+    // Prepare
+    const raw = document();
+    (raw.campaigns as { sequences: Item[] }[])[1]!.sequences[1]!.external_id = '1001';
+
+    // Act
+    const result = validateImport(raw);
+
+    // Assess
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.errors).toEqual([
+      {
+        path: '$.campaigns[1].sequences[1].external_id',
+        message: "smartlead campaign 1001 is also sequence 201's",
+      },
+    ]);
+  });
+
+  it('shows no external id or connection in the API’s campaign resources', async () => {
+    // Prepare
+    const orgId = await prepare();
+    await linkSequence(orgId, {
+      sequenceId: 202,
+      connectionId: 3,
+      provider: 'heyreach',
+      externalId: '55501',
+    });
+
+    // Act
+    const detail = await invoke(getCampaignHandler, { orgId, path: { id: '101' } });
+    const list = await invoke(listCampaignsHandler, { orgId });
+
+    // Assess
+    expect(detail.status).toBe(200);
+    expect(list.status).toBe(200);
+    for (const body of [detail.body, list.body]) {
+      const text = JSON.stringify(body);
+      for (const hidden of ['external_id', 'connection_id', '1001', '55501', INSTANTLY_ID]) {
+        expect(text).not.toContain(hidden);
+      }
+    }
+  });
+});
