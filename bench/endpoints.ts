@@ -4,9 +4,11 @@ import { createApiKey } from '#domain/api-keys.ts';
 import { getCampaign } from '#domain/campaigns.ts';
 import { createOAuthClient } from '#domain/oauth-clients.ts';
 import { createOrganization } from '#domain/organizations.ts';
+import { MAX_PROVIDER_CONNECTIONS_PER_ORGANIZATION } from '#domain/provider-connections.ts';
 import { MAX_WEBHOOKS_PER_ORGANIZATION } from '#domain/webhooks.ts';
 import {
   clientCredentialsToken,
+  providerWebhookOf,
   type RequestTarget,
   type RouteName,
   validRequest,
@@ -19,8 +21,9 @@ import { CONCURRENCY } from './load.ts';
  * the bad-input and tenant-isolation tests vary too. Reads repeat it; writes
  * vary what must differ so every request does real work without conflicting
  * with the others in flight (new contacts for a push, replies and secret
- * rotations spread over many assignments and subscriptions, a subscription
- * created per request in organizations with room for it).
+ * rotations spread over many assignments and subscriptions, URL rotations over
+ * many provider connections, a subscription and a provider connection created
+ * per request in organizations with room for them).
  */
 
 /** One HTTP request, relative to the stack's base URL. */
@@ -66,7 +69,17 @@ export interface BenchFixtures {
     replyAssignmentIds: number[];
   };
   hooks: { apiKey: string; webhookIds: number[] };
-  /** Organizations with room for subscriptions, for the create endpoint. */
+  /**
+   * Provider connections: the demo organization's one, whose webhook URL the inbound endpoint is sent
+   * to (never rotated), and an organization's many, read and rotated.
+   */
+  providers: {
+    demoConnectionId: number;
+    demoWebhook: RequestTarget['providerWebhook'];
+    apiKey: string;
+    connectionIds: number[];
+  };
+  /** Organizations with room for subscriptions and provider connections, for the create endpoints. */
   creators: string[];
   oauth: { clientId: string; clientSecret: string; redirectUri: string; mcpToken: string };
   docsAssetPath: string | null;
@@ -77,7 +90,9 @@ const REDIRECT_URI = 'https://assistant.bench.example/callback';
 const HOOKS = MAX_WEBHOOKS_PER_ORGANIZATION - 1;
 /** Replies the reply endpoint sends (each one is an email the local mail sender delivers afterwards). */
 const REPLIES = 240;
-/** Organizations whose room the create endpoint fills (and the delete endpoint empties again). */
+/** Connections of the organization whose provider connections are read and rotated. */
+const PROVIDER_CONNECTIONS = MAX_PROVIDER_CONNECTIONS_PER_ORGANIZATION - 1;
+/** Organizations whose room the create endpoints fill (and the delete endpoints empty again). */
 const CREATOR_ORGANIZATIONS = 24;
 
 const json = (apiKey: string, extra: Record<string, string> = {}) => ({
@@ -161,6 +176,19 @@ export async function prepareFixtures(
     });
     webhookIds.push(created.id as number);
   }
+  const connect = (apiKey: string, name: string) =>
+    callJson(apiUrl, {
+      method: 'POST',
+      path: '/public/v1/provider-connections',
+      headers: json(apiKey),
+      body: JSON.stringify({ provider: 'smartlead', api_key: `bench-${name}-provider-key` }),
+    });
+  const demoConnection = await connect(demo.apiKey, 'demo');
+  const { orgId: providersOrg } = await createOrganization('Bench Providers');
+  const { apiKey: providersKey } = await createApiKey(providersOrg);
+  const connectionIds: number[] = [];
+  for (let index = 0; index < PROVIDER_CONNECTIONS; index++)
+    connectionIds.push((await connect(providersKey, `providers-${index}`)).id as number);
   const creators: string[] = [];
   for (let index = 0; index < CREATOR_ORGANIZATIONS; index++) {
     const { orgId } = await createOrganization(`Bench Creator ${index}`);
@@ -188,6 +216,12 @@ export async function prepareFixtures(
       ),
     },
     hooks: { apiKey: hooksKey, webhookIds },
+    providers: {
+      demoConnectionId: demoConnection.id as number,
+      demoWebhook: providerWebhookOf(demoConnection.webhook_url as string),
+      apiKey: providersKey,
+      connectionIds,
+    },
     creators,
     oauth: { ...client, redirectUri: REDIRECT_URI, mcpToken: accessToken },
     docsAssetPath: await docsAsset(apiUrl),
@@ -211,7 +245,7 @@ function cycle<T>(values: readonly T[]): () => T {
 
 /** Every endpoint's spec, in the order the bench runs them (reads, then writes, creates before deletes). */
 export function endpointSpecs(fixtures: BenchFixtures, runId: string): EndpointSpec[] {
-  const { demo, hooks, oauth } = fixtures;
+  const { demo, hooks, oauth, providers } = fixtures;
   /** The demo organization's resources, for the catalogue's requests. */
   const base: RequestTarget = {
     apiUrl: fixtures.apiUrl,
@@ -232,6 +266,8 @@ export function endpointSpecs(fixtures: BenchFixtures, runId: string): EndpointS
       accessToken: oauth.mcpToken,
     },
     docsAsset: fixtures.docsAssetPath?.replace(/^\/docs\//, '') ?? '',
+    providerConnectionId: providers.demoConnectionId,
+    providerWebhook: providers.demoWebhook,
   };
   /**
    * The route's valid request (a fresh object each time: autocannon writes the content length into the
@@ -257,12 +293,16 @@ export function endpointSpecs(fixtures: BenchFixtures, runId: string): EndpointS
       request(route, at);
   const hook = cycle(hooks.webhookIds);
   const ofHooks = () => ({ apiKey: hooks.apiKey, webhookId: hook() });
+  const providerConnection = cycle(providers.connectionIds);
+  const ofProviders = () => ({ apiKey: providers.apiKey, providerConnectionId: providerConnection() });
   const reply = cycle(demo.replyAssignmentIds);
   const excluded = cycle(Array.from({ length: 20 }, (_, index) => `exclude-${index}.bench.example`));
   let pushed = 0;
   const testDeliveries: { webhookId: number; deliveryId: number }[] = [];
   const created: { apiKey: string; id: number }[] = [];
   let creates = 0;
+  const createdConnections: { apiKey: string; id: number }[] = [];
+  let connectionCreates = 0;
   const name = (route: RouteName, suffix = '') => {
     const { method, path } = routes.find((candidate) => candidate.name === route)!;
     return `${method === 'ANY' ? 'POST' : method} ${path}${suffix}`;
@@ -327,6 +367,17 @@ export function endpointSpecs(fixtures: BenchFixtures, runId: string): EndpointS
       name: name('list-webhook-deliveries'),
       route: 'list-webhook-deliveries',
       next: () => request('list-webhook-deliveries', ofHooks()),
+    },
+    {
+      name: name('list-provider-connections'),
+      route: 'list-provider-connections',
+      next: read('list-provider-connections', { apiKey: providers.apiKey }),
+      note: `${PROVIDER_CONNECTIONS} connections`,
+    },
+    {
+      name: name('get-provider-connection'),
+      route: 'get-provider-connection',
+      next: () => request('get-provider-connection', ofProviders()),
     },
     { name: `${name('mcp')} (tools/call get_campaign)`, route: 'mcp', next: read('mcp') },
     ...(
@@ -430,6 +481,26 @@ export function endpointSpecs(fixtures: BenchFixtures, runId: string): EndpointS
       note: 'over the test deliveries; each delivered again',
     },
     {
+      name: name('receive-provider-webhook'),
+      route: 'receive-provider-webhook',
+      next: read('receive-provider-webhook'),
+      queuesWork: true,
+      note: "the catalogue's payload; each kept as unmatched by the queue's consumer",
+    },
+    {
+      // A read, measured here so that the page is a full one: the inbound endpoint just filled it.
+      name: name('list-provider-unmatched'),
+      route: 'list-provider-unmatched',
+      next: read('list-provider-unmatched'),
+      note: 'first page (25), after the inbound webhooks above',
+    },
+    {
+      // Over another organization's connections than the one the inbound endpoint is sent to.
+      name: name('rotate-provider-webhook-url'),
+      route: 'rotate-provider-webhook-url',
+      next: () => request('rotate-provider-webhook-url', ofProviders()),
+    },
+    {
       name: name('create-webhook'),
       route: 'create-webhook',
       next: () => {
@@ -466,6 +537,49 @@ export function endpointSpecs(fixtures: BenchFixtures, runId: string): EndpointS
       // Requests autocannon builds ahead and never sends still take a subscription off the list.
       amount: () => created.length - CONCURRENCY - 1,
       note: 'the subscriptions just created',
+    },
+    {
+      name: name('create-provider-connection'),
+      route: 'create-provider-connection',
+      next: () => {
+        // Fills each organization up to the limit, one after the other, as the subscriptions above.
+        const apiKey =
+          fixtures.creators[Math.floor(connectionCreates / MAX_PROVIDER_CONNECTIONS_PER_ORGANIZATION)] ??
+          fixtures.creators[0]!;
+        connectionCreates += 1;
+        return request('create-provider-connection', { apiKey });
+      },
+      // What is left of the organizations' room, less the requests autocannon builds ahead and never sends.
+      amount: () =>
+        fixtures.creators.length * MAX_PROVIDER_CONNECTIONS_PER_ORGANIZATION -
+        connectionCreates -
+        CONCURRENCY -
+        1,
+      note: `up to ${MAX_PROVIDER_CONNECTIONS_PER_ORGANIZATION} in each of ${fixtures.creators.length} organizations`,
+    },
+    {
+      name: name('delete-provider-connection'),
+      route: 'delete-provider-connection',
+      prepare: async () => {
+        for (const apiKey of fixtures.creators) {
+          const { connections } = await callJson(fixtures.apiUrl, {
+            method: 'GET',
+            path: '/public/v1/provider-connections',
+            headers: { 'x-api-key': apiKey },
+          });
+          for (const { id } of connections as { id: number }[]) createdConnections.push({ apiKey, id });
+        }
+      },
+      next: () => {
+        const target = createdConnections.shift();
+        return request('delete-provider-connection', {
+          apiKey: target?.apiKey ?? fixtures.creators[0]!,
+          providerConnectionId: target?.id ?? 0,
+        });
+      },
+      // Requests autocannon builds ahead and never sends still take a connection off the list.
+      amount: () => createdConnections.length - CONCURRENCY - 1,
+      note: 'the connections just created',
     },
     {
       name: name('oauth-authorize-submit'),

@@ -58,7 +58,8 @@ async function measureOnStack(stack: LocalStack) {
   const receiver = await startReceiver();
   const fixtures = await prepareFixtures(stack.apiUrl, receiver.url, demo);
   const specs = endpointSpecs(fixtures, runId);
-  const queues = [stack.queueUrls.mail, stack.queueUrls.webhooks];
+  // The provider events queue too: the inbound provider webhooks queue their payloads.
+  const queues = [stack.queueUrls.mail, stack.queueUrls.webhooks, stack.queueUrls.providerEvents];
   const quiet = () => waitForQuiet(queues);
 
   const ratio = (api: Percentiles, floor: Percentiles): Percentiles => ({

@@ -43,11 +43,18 @@ export async function sustainedLoad(
     onSample?: () => void;
   },
 ): Promise<SustainedResult> {
-  // Creations are paired with deletions within a pass, in an organization of their own.
+  // Creations are paired with deletions within a pass, in an organization of their own (each connection
+  // has at most one subscription and one provider connection of its own at a time, within the limits).
   const { orgId } = await createOrganization('Bench Sustained');
   const { apiKey } = await createApiKey(orgId);
+  const paired = [
+    'create-webhook',
+    'delete-webhook',
+    'create-provider-connection',
+    'delete-provider-connection',
+  ];
   const entries: { name: string; expected: number; request: AutocannonRequest }[] = specs
-    .filter((spec) => spec.route !== 'create-webhook' && spec.route !== 'delete-webhook')
+    .filter((spec) => !paired.includes(spec.route))
     .map((spec) => ({
       name: spec.name,
       expected: spec.expectedStatus ?? 200,
@@ -70,6 +77,34 @@ export async function sustainedLoad(
       onResponse: (status, body, context) => {
         if (status === 200) context.webhookId = (JSON.parse(body) as { id: number }).id;
       },
+    },
+  });
+  entries.unshift({
+    name: 'POST /public/v1/provider-connections',
+    expected: 200,
+    request: {
+      setupRequest: (request) => ({
+        ...request,
+        method: 'POST',
+        path: '/public/v1/provider-connections',
+        headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+        body: JSON.stringify({ provider: 'smartlead', api_key: 'bench-sustained-provider-key' }),
+      }),
+      onResponse: (status, body, context) => {
+        if (status === 200) context.providerConnectionId = (JSON.parse(body) as { id: number }).id;
+      },
+    },
+  });
+  entries.push({
+    name: 'DELETE /public/v1/provider-connections/{id}',
+    expected: 200,
+    request: {
+      setupRequest: (request, context) => ({
+        ...request,
+        method: 'DELETE',
+        path: `/public/v1/provider-connections/${String(context.providerConnectionId ?? 0)}`,
+        headers: { 'x-api-key': apiKey },
+      }),
     },
   });
   entries.push({

@@ -15,6 +15,7 @@ import {
 } from 'aws-cdk-lib/aws-apigateway';
 import { AttributeType, BillingMode, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { Key, KeySpec, KeyUsage } from 'aws-cdk-lib/aws-kms';
 import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -24,7 +25,13 @@ import type { Construct } from 'constructs';
 import { type GatewayResponseType, gatewayResponses } from '#definitions/gateway-responses.ts';
 import { DEAD_LETTER_RETENTION_DAYS, type QueueName, queueDefinitions } from '#definitions/queues.ts';
 import { DEFAULT_ORGANIZATION_THROTTLE, STAGE_THROTTLE } from '#definitions/rate-limits.ts';
-import { API_KEY_HEADER, AUTHORIZER_CACHE_TTL_SECONDS, handlerEntry, routes } from '#definitions/routes.ts';
+import {
+  API_KEY_HEADER,
+  AUTHORIZER_CACHE_TTL_SECONDS,
+  handlerEntry,
+  routes,
+  type SecretUse,
+} from '#definitions/routes.ts';
 import { queueOutputKeys, STACK_OUTPUTS } from '#definitions/stack-outputs.ts';
 import { tableDefinition } from '#definitions/table.ts';
 import { OperationalAlarms } from './constructs/alarms.ts';
@@ -84,6 +91,46 @@ export class OutreachApiStack extends Stack {
       });
     }
 
+    // Secrets at rest (shared/platform/secrets.ts): the key that wraps provider API keys' data keys, and
+    // the HMAC key of provider webhook URL tokens. Each function gets only the uses its route names.
+    const secretsKey = new Key(this, 'ProviderSecretsKey', {
+      description: 'Wraps the data keys of provider API keys',
+      enableKeyRotation: true,
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    const webhookUrlKey = new Key(this, 'ProviderWebhookUrlKey', {
+      description: 'Tags provider webhook URL tokens',
+      keySpec: KeySpec.HMAC_256,
+      keyUsage: KeyUsage.GENERATE_VERIFY_MAC,
+      removalPolicy,
+    });
+    const grantSecretUses = (fn: ServiceFunction, uses: readonly SecretUse[]) => {
+      const apiKeysOnly = { StringEquals: { 'kms:EncryptionContext:purpose': 'provider-api-key' } };
+      if (uses.includes('seal')) {
+        fn.addToRolePolicy(
+          new PolicyStatement({
+            actions: ['kms:GenerateDataKey'],
+            resources: [secretsKey.keyArn],
+            conditions: apiKeysOnly,
+          }),
+        );
+      }
+      if (uses.includes('open')) {
+        fn.addToRolePolicy(
+          new PolicyStatement({
+            actions: ['kms:Decrypt'],
+            resources: [secretsKey.keyArn],
+            conditions: apiKeysOnly,
+          }),
+        );
+      }
+      if (uses.includes('mac')) {
+        fn.addToRolePolicy(
+          new PolicyStatement({ actions: ['kms:GenerateMac'], resources: [webhookUrlKey.keyArn] }),
+        );
+      }
+    };
+
     const queues = {} as Record<QueueName, Queue>;
     const deadLetterQueues: Record<string, Queue> = {};
     const consumers = {} as Record<QueueName, ServiceFunction>;
@@ -92,6 +139,8 @@ export class OutreachApiStack extends Stack {
       MAIL_DEFAULT_FROM: props.mailDefaultFrom ?? 'outreach@example.com',
       MAIL_MESSAGE_ID_DOMAIN: props.mailMessageIdDomain ?? 'outreach.example.com',
       ...(props.publicBaseUrl && { PUBLIC_BASE_URL: props.publicBaseUrl }),
+      SECRETS_KMS_KEY_ID: secretsKey.keyArn,
+      SECRETS_MAC_KEY_ID: webhookUrlKey.keyArn,
     };
     for (const [name, definition] of Object.entries(queueDefinitions) as [
       QueueName,
@@ -101,12 +150,14 @@ export class OutreachApiStack extends Stack {
         retentionPeriod: Duration.days(DEAD_LETTER_RETENTION_DAYS),
         encryption: QueueEncryption.SQS_MANAGED,
         enforceSSL: true,
+        ...('maxMessageBytes' in definition && { maxMessageSizeBytes: definition.maxMessageBytes }),
       });
       const queue = new Queue(this, `${constructId(name)}Queue`, {
         visibilityTimeout: Duration.seconds(definition.visibilityTimeoutSeconds),
         encryption: QueueEncryption.SQS_MANAGED,
         enforceSSL: true,
         deadLetterQueue: { queue: deadLetters, maxReceiveCount: definition.maxReceiveCount },
+        ...('maxMessageBytes' in definition && { maxMessageSizeBytes: definition.maxMessageBytes }),
       });
       queues[name] = queue;
       deadLetterQueues[constructId(name)] = deadLetters;
@@ -251,6 +302,11 @@ export class OutreachApiStack extends Stack {
       }).bindTable(this.table, route.table);
       for (const [variable, value] of Object.entries(serviceEnvironment))
         handler.addEnvironment(variable, value);
+      for (const queue of 'sends' in route ? route.sends : []) {
+        queues[queue].grantSendMessages(handler);
+        handler.addEnvironment(queueDefinitions[queue].urlVariable, queues[queue].queueUrl);
+      }
+      grantSecretUses(handler, 'secrets' in route ? route.secrets : []);
       const pathParameters = [...route.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!);
       const method = this.api.root
         .resourceForPath(route.path)
@@ -346,11 +402,13 @@ export class OutreachApiStack extends Stack {
       onAlarm: alarms.page,
     });
     new CfnOutput(this, 'AlarmTopicArn', { value: alarms.topic.topicArn });
-    new CfnOutput(this, 'ApiUrl', { value: this.api.url });
+    new CfnOutput(this, STACK_OUTPUTS.apiUrl, { value: this.api.url });
     new CfnOutput(this, 'McpUrl', { value: this.api.urlForPath('/mcp') });
     new CfnOutput(this, STACK_OUTPUTS.tableName, { value: this.table.tableName });
     new CfnOutput(this, STACK_OUTPUTS.restApiId, { value: this.api.restApiId });
     new CfnOutput(this, STACK_OUTPUTS.stage, { value: this.api.deploymentStage.stageName });
     new CfnOutput(this, STACK_OUTPUTS.defaultUsagePlanId, { value: defaultUsagePlan.usagePlanId });
+    new CfnOutput(this, STACK_OUTPUTS.secretsKmsKeyId, { value: secretsKey.keyArn });
+    new CfnOutput(this, STACK_OUTPUTS.secretsMacKeyId, { value: webhookUrlKey.keyArn });
   }
 }

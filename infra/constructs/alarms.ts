@@ -12,6 +12,10 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { CfnSubscription, Topic } from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { METRICS_NAMESPACE, METRICS_SERVICE } from '#definitions/metrics.ts';
+
+/** Unmatched provider events per 15 minutes above which the operator is paged. */
+const UNMATCHED_SURGE_PER_15_MINUTES = 500;
 
 export interface OperationalAlarmsProps {
   api: RestApi;
@@ -110,6 +114,25 @@ export class OperationalAlarms extends Construct {
           evaluationPeriods: 3,
           treatMissingData: TreatMissingData.NOT_BREACHING,
         }),
+    );
+
+    // Provider events that matched nothing are kept and listed per connection; a surge means a campaign
+    // or its contacts were never linked, or a provider changed its payloads (docs/providers.md).
+    alarm(
+      new Metric({
+        namespace: METRICS_NAMESPACE,
+        metricName: 'ProviderEventUnmatched',
+        dimensionsMap: { service: METRICS_SERVICE },
+        period: Duration.minutes(15),
+        statistic: 'Sum',
+      }).createAlarm(this, 'ProviderEventsUnmatchedSurge', {
+        alarmDescription:
+          'More than 500 provider events matched nothing in 15 minutes, twice in a row: check the connections’ unmatched lists.',
+        threshold: UNMATCHED_SURGE_PER_15_MINUTES,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+        evaluationPeriods: 2,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+      }),
     );
 
     for (const [name, fn] of Object.entries(props.watchedFunctions)) {

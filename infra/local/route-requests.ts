@@ -37,6 +37,9 @@ export interface RequestTarget {
   oauth: { clientId: string; clientSecret: string; redirectUri: string; accessToken: string };
   /** A file of the reference page, e.g. `swagger-ui.css`. */
   docsAsset: string;
+  /** A provider connection, and the parts of its webhook URL (its organization, id and current token). */
+  providerConnectionId: number;
+  providerWebhook: { organization: number; connection: number; token: string };
 }
 
 export interface RouteRequest {
@@ -109,6 +112,7 @@ function entries(target: RequestTarget): Record<RouteName, Entry> {
   });
   const campaign = { pathParameters: { id: target.campaignId } };
   const webhook = { pathParameters: { id: target.webhookId } };
+  const connection = { pathParameters: { id: target.providerConnectionId } };
   const open = (path: string, more: Omit<Entry, 'method' | 'path'> = {}): Entry => ({
     method: 'GET',
     path,
@@ -182,6 +186,22 @@ function entries(target: RequestTarget): Record<RouteName, Entry> {
     'redeliver-webhook-delivery': api('POST', '/webhooks/{id}/deliveries/{deliveryId}/redeliver', {
       pathParameters: { id: target.webhookId, deliveryId: target.deliveryId },
     }),
+    'list-provider-connections': api('GET', '/provider-connections'),
+    'create-provider-connection': api('POST', '/provider-connections', {
+      json: { provider: 'smartlead', api_key: 'example-provider-key', base_url: null },
+    }),
+    'get-provider-connection': api('GET', '/provider-connections/{id}', connection),
+    'delete-provider-connection': api('DELETE', '/provider-connections/{id}', connection),
+    'rotate-provider-webhook-url': api('POST', '/provider-connections/{id}/rotate-webhook-url', connection),
+    'list-provider-unmatched': api('GET', '/provider-connections/{id}/unmatched', connection),
+    'receive-provider-webhook': {
+      method: 'POST',
+      path: '/provider-webhooks/{organization}/{connection}/{token}',
+      pathParameters: target.providerWebhook,
+      headers: { 'content-type': 'application/json' },
+      // A payload of an event type the service does not record: accepted, kept as unmatched.
+      json: { event_type: 'EXAMPLE_EVENT', campaign_id: 1 },
+    },
     mcp: {
       method: 'POST',
       path: '/mcp',
@@ -264,4 +284,11 @@ export async function clientCredentialsToken(
   });
   if (response.status !== 200) throw new Error(`POST /oauth/token answered ${response.status}`);
   return ((await response.json()) as { access_token: string }).access_token;
+}
+
+/** The parts of a provider connection's webhook URL, as the catalogue's target holds them. */
+export function providerWebhookOf(webhookUrl: string): RequestTarget['providerWebhook'] {
+  const match = /\/provider-webhooks\/(\d+)\/(\d+)\/([^/?#]+)$/.exec(webhookUrl);
+  if (!match) throw new Error(`Not a provider webhook URL: ${webhookUrl}`);
+  return { organization: Number(match[1]), connection: Number(match[2]), token: match[3]! };
 }

@@ -47,7 +47,12 @@ export async function startLocalQueues(region: string): Promise<LocalQueues> {
       const deadLetter = await client.send(
         new CreateQueueCommand({
           QueueName: `${name}-dlq`,
-          Attributes: { MessageRetentionPeriod: String(DEAD_LETTER_RETENTION_DAYS * 86_400) },
+          Attributes: {
+            MessageRetentionPeriod: String(DEAD_LETTER_RETENTION_DAYS * 86_400),
+            ...('maxMessageBytes' in definition && {
+              MaximumMessageSize: String(definition.maxMessageBytes),
+            }),
+          },
         }),
       );
       const { Attributes } = await client.send(
@@ -58,6 +63,9 @@ export async function startLocalQueues(region: string): Promise<LocalQueues> {
           QueueName: name,
           Attributes: {
             VisibilityTimeout: String(definition.visibilityTimeoutSeconds),
+            ...('maxMessageBytes' in definition && {
+              MaximumMessageSize: String(definition.maxMessageBytes),
+            }),
             RedrivePolicy: JSON.stringify({
               deadLetterTargetArn: Attributes?.QueueArn,
               maxReceiveCount: String(definition.maxReceiveCount),
@@ -91,7 +99,18 @@ function toRecord(message: Message, queueArn: string): SQSRecord {
       SenderId: attributes.SenderId ?? 'local',
       ApproximateFirstReceiveTimestamp: attributes.ApproximateFirstReceiveTimestamp ?? String(Date.now()),
     },
-    messageAttributes: {},
+    // As Lambda hands them over: string attributes only (the service sends no others).
+    messageAttributes: Object.fromEntries(
+      Object.entries(message.MessageAttributes ?? {}).map(([name, value]) => [
+        name,
+        {
+          stringValue: value.StringValue,
+          dataType: value.DataType ?? 'String',
+          stringListValues: [],
+          binaryListValues: [],
+        },
+      ]),
+    ),
     md5OfBody: message.MD5OfBody ?? '',
     eventSource: 'aws:sqs',
     eventSourceARN: queueArn,
@@ -121,6 +140,7 @@ export function startQueuePoller(
             MaxNumberOfMessages: options.batchSize,
             WaitTimeSeconds: 1,
             MessageSystemAttributeNames: ['All'],
+            MessageAttributeNames: ['All'],
           }),
         );
         if (Messages.length === 0 || !running) continue;

@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { dirname, resolve } from 'node:path';
 import { SQSClient } from '@aws-sdk/client-sqs';
@@ -7,6 +7,7 @@ import { type QueueName, queueDefinitions } from '#definitions/queues.ts';
 import type { Throttle } from '#definitions/rate-limits.ts';
 import { handlerEntry, routes } from '#definitions/routes.ts';
 import { loadConfiguration, useConfiguration } from '#platform/config.ts';
+import { newLocalKey } from '#platform/secrets.ts';
 import { PROJECT_ROOT } from '../paths.ts';
 import {
   type DynamoDbLocal,
@@ -103,6 +104,7 @@ export function useLocalConfiguration(dynamodbEndpoint: string, tableName: strin
   const base = loadConfiguration();
   useConfiguration({
     ...base,
+    secrets: { localKey: localSecretsKey() },
     aws: {
       region: LOCAL_REGION,
       credentials: { ...LOCAL_CREDENTIALS },
@@ -119,6 +121,28 @@ async function loadRoutes(): Promise<LocalRoute[]> {
       return { ...route, invoke: module.handler };
     }),
   );
+}
+
+/** This process's local secrets key, when no data folder keeps one: one for the whole process. */
+let processSecretsKey: string | undefined;
+
+/**
+ * The local stack's secrets key (shared/platform/secrets.ts): kept in the data
+ * folder when there is one, so provider connections and their webhook URLs
+ * survive a restart; otherwise one per process (the stack and the tests of a
+ * file share it).
+ */
+export function localSecretsKey(dataDir?: string): string {
+  if (!dataDir) {
+    processSecretsKey ??= newLocalKey();
+    return processSecretsKey;
+  }
+  const file = resolve(dataDir, 'secrets.key');
+  if (!existsSync(file)) {
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(file, newLocalKey(), { mode: 0o600 });
+  }
+  return readFileSync(file, 'utf8').trim();
 }
 
 /** Starts the local stack; `stop()` shuts every part down. */
@@ -157,6 +181,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     queues = await startLocalQueues(LOCAL_REGION);
     smtp = await startSmtpSink({ saveTo: options.mailDir });
     const emulators: LocalEndpointsFile = {
+      secretsKey: localSecretsKey(options.dataDir),
       region: LOCAL_REGION,
       tableName,
       dynamodbEndpoint,
@@ -217,6 +242,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : options.port;
     const endpoints: LocalEndpoints = {
+      secretsKey: emulators.secretsKey,
       apiUrl: `http://127.0.0.1:${port}`,
       region: LOCAL_REGION,
       tableName,
@@ -228,7 +254,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     };
     if (options.writeEndpointsFile) {
       mkdirSync(dirname(endpointsFile), { recursive: true });
-      writeFileSync(endpointsFile, `${JSON.stringify(endpoints, null, 2)}\n`);
+      // It holds the local secrets key: readable by this user only.
+      writeFileSync(endpointsFile, `${JSON.stringify(endpoints, null, 2)}\n`, { mode: 0o600 });
     }
     return { ...endpoints, freshStore, smtp, stop };
   } catch (error) {

@@ -7,6 +7,7 @@ import { importCommands } from './commands/import.ts';
 import { jobCommands } from './commands/jobs.ts';
 import { oauthClientCommands } from './commands/oauth-clients.ts';
 import { organizationCommands } from './commands/organizations.ts';
+import { providerCommands } from './commands/providers.ts';
 import { webhookCommands } from './commands/webhooks.ts';
 
 /**
@@ -26,6 +27,7 @@ export const commands: Record<string, Command> = {
   ...oauthClientCommands,
   ...demoCommands,
   ...webhookCommands,
+  ...providerCommands,
 };
 
 export type { Command, CommandResult } from './command.ts';

@@ -22,6 +22,10 @@ export interface LocalEndpointsFile {
   queueUrls?: Partial<Record<QueueName, string>>;
   deadLetterQueueUrls?: Partial<Record<QueueName, string>>;
   smtpUrl?: string;
+  /** The API's URL, once it listens. */
+  apiUrl?: string;
+  /** The stack's local secrets key (base64), so the CLI seals and tags as the stack does. */
+  secretsKey?: string;
 }
 
 /**
@@ -69,6 +73,9 @@ export function localConfiguration(base: Configuration, endpoints: LocalEndpoint
     ) as Configuration['queues'],
     mail: endpoints.smtpUrl ? { ...base.mail, transport: 'smtp', smtpUrl: endpoints.smtpUrl } : base.mail,
     webhooks: { ...base.webhooks, allowHttpLoopback: true },
+    // The stack's own URL once it listens (the CLI shows provider webhook URLs below it).
+    publicBaseUrl: endpoints.apiUrl ?? base.publicBaseUrl,
+    secrets: endpoints.secretsKey ? { localKey: endpoints.secretsKey } : base.secrets,
   };
 }
 
@@ -90,8 +97,15 @@ async function deployedConfiguration(
     const restApiId = outputs.get(STACK_OUTPUTS.restApiId);
     const stage = outputs.get(STACK_OUTPUTS.stage);
     const defaultUsagePlanId = outputs.get(STACK_OUTPUTS.defaultUsagePlanId);
+    const apiUrl = outputs.get(STACK_OUTPUTS.apiUrl);
     return {
       ...base,
+      // Without a custom domain, provider webhook URLs are the API's own (its stage in the path).
+      publicBaseUrl: base.publicBaseUrl ?? apiUrl?.replace(/\/$/, ''),
+      secrets: {
+        kmsKeyId: outputs.get(STACK_OUTPUTS.secretsKmsKeyId) ?? base.secrets.kmsKeyId,
+        macKeyId: outputs.get(STACK_OUTPUTS.secretsMacKeyId) ?? base.secrets.macKeyId,
+      },
       aws: { ...base.aws, region },
       tableName: table,
       // Queue URLs for the commands that move messages (webhook redrive).

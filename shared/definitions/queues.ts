@@ -30,6 +30,21 @@ export const queueDefinitions = {
     maxReceiveCount: 8,
     batchSize: 10,
   },
+  /**
+   * What providers' webhooks reported, as received: the inbound endpoint only checks and enqueues, the
+   * consumer maps each payload to provider events and records them (docs/providers.md).
+   */
+  providerEvents: {
+    consumer: 'functions/provider-event-consumer/handler.ts',
+    urlVariable: 'PROVIDER_EVENTS_QUEUE_URL',
+    visibilityTimeoutSeconds: 60,
+    consumerTimeoutSeconds: 30,
+    /** A payload that keeps failing (not one that merely matches nothing: that is kept as unmatched) goes to the DLQ. */
+    maxReceiveCount: 5,
+    batchSize: 10,
+    /** A 256,000-byte body, its characters beyond ASCII escaped (up to three times as long), with its attributes. */
+    maxMessageBytes: 1024 * 1024,
+  },
 } as const;
 
 export type QueueName = keyof typeof queueDefinitions;

@@ -4,3 +4,9 @@
  * endpoint wrapper enforce the same bound and answer 413.
  */
 export const MAX_BODY_BYTES = 6 * 1024 * 1024;
+
+/**
+ * A provider webhook's body (256 KB): far above any documented payload, and with the connection's
+ * message attributes still within one SQS message (256 KiB).
+ */
+export const MAX_PROVIDER_WEBHOOK_BYTES = 256_000;

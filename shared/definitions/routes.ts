@@ -1,3 +1,4 @@
+import type { QueueName } from './queues.ts';
 import { SWAGGER_UI_FILES } from './swagger-ui.ts';
 
 /**
@@ -49,7 +50,17 @@ export interface RouteDefinition {
    * as it does in the project.
    */
   packageFiles?: readonly string[];
+  /** The queues the function sends to itself (the stack grants sending and passes their URLs). */
+  sends?: readonly QueueName[];
+  /**
+   * What the function does with secrets (shared/platform/secrets.ts): `seal` new ones, `open` sealed
+   * ones, `mac` tag or check webhook URL tokens. The stack grants exactly these KMS uses.
+   */
+  secrets?: readonly SecretUse[];
 }
+
+/** A function's use of the secrets keys (see RouteDefinition.secrets). */
+export type SecretUse = 'seal' | 'open' | 'mac';
 
 export const routes = [
   { name: 'auth', method: 'GET', path: '/public/v1/auth', auth: 'apiKey', table: [] },
@@ -176,6 +187,64 @@ export const routes = [
     path: '/public/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver',
     auth: 'apiKey',
     table: ['GetItem', 'PutItem', 'UpdateItem'],
+  },
+  // Provider connections and the providers' own webhooks (docs/providers.md).
+  {
+    name: 'list-provider-connections',
+    method: 'GET',
+    path: '/public/v1/provider-connections',
+    auth: 'apiKey',
+    table: ['Query'],
+    secrets: ['mac'],
+  },
+  {
+    name: 'create-provider-connection',
+    method: 'POST',
+    path: '/public/v1/provider-connections',
+    auth: 'apiKey',
+    // GetItem: the organization's count of connections, read before the transaction that holds the limit.
+    table: ['GetItem', 'PutItem', 'UpdateItem'],
+    secrets: ['seal', 'mac'],
+  },
+  {
+    name: 'get-provider-connection',
+    method: 'GET',
+    path: '/public/v1/provider-connections/{id}',
+    auth: 'apiKey',
+    table: ['GetItem'],
+    secrets: ['mac'],
+  },
+  {
+    name: 'delete-provider-connection',
+    method: 'DELETE',
+    path: '/public/v1/provider-connections/{id}',
+    auth: 'apiKey',
+    table: ['DeleteItem', 'UpdateItem'],
+  },
+  {
+    name: 'rotate-provider-webhook-url',
+    method: 'POST',
+    path: '/public/v1/provider-connections/{id}/rotate-webhook-url',
+    auth: 'apiKey',
+    table: ['UpdateItem'],
+    secrets: ['mac'],
+  },
+  {
+    name: 'list-provider-unmatched',
+    method: 'GET',
+    path: '/public/v1/provider-connections/{id}/unmatched',
+    auth: 'apiKey',
+    table: ['GetItem', 'Query'],
+  },
+  {
+    // The URL a provider posts to: its token is the credential (lemlist and HeyReach cannot sign).
+    name: 'receive-provider-webhook',
+    method: 'POST',
+    path: '/provider-webhooks/{organization}/{connection}/{token}',
+    auth: 'none',
+    table: ['GetItem'],
+    sends: ['providerEvents'],
+    secrets: ['mac'],
   },
   // The MCP server and its OAuth endpoints, outside /public/v1 and without the API key.
   {

@@ -6,6 +6,10 @@ export const STACK_OUTPUTS = {
   restApiId: 'RestApiId',
   stage: 'ApiStage',
   defaultUsagePlanId: 'DefaultUsagePlanId',
+  /** Where provider webhook URLs point (the API's URL), for `outreach-admin provider …`. */
+  apiUrl: 'ApiUrl',
+  secretsKmsKeyId: 'SecretsKmsKeyId',
+  secretsMacKeyId: 'SecretsMacKeyId',
 } as const;
 
 /** The output keys of a queue's URL and its dead-letter queue's URL (`webhooks` → `WebhooksQueueUrl`). */

@@ -3,6 +3,7 @@ import { Tracer } from '@aws-lambda-powertools/tracer';
 import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
+import { METRICS_NAMESPACE, METRICS_SERVICE } from '#definitions/metrics.ts';
 
 /**
  * Metrics and traces (Powertools), beside the logger (logger.ts). Metrics are
@@ -13,9 +14,7 @@ import type { Context } from 'aws-lambda';
  * where Lambda's environment says so).
  */
 
-export const METRICS_NAMESPACE = 'OutreachPublicApi';
-
-export const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: 'outreach-public-api' });
+export const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: METRICS_SERVICE });
 
 // Outgoing HTTP is not patched: the webhook client pins the resolved address itself (ssrf.ts).
 export const tracer = new Tracer({ serviceName: 'outreach-public-api', captureHTTPsRequests: false });
@@ -32,7 +31,11 @@ export type CountMetric =
   | 'WebhookDelivered'
   | 'WebhookRetried'
   | 'WebhookGone'
-  | 'WebhookDropped';
+  | 'WebhookDropped'
+  | 'ProviderWebhookRejected'
+  | 'ProviderEventRecorded'
+  | 'ProviderEventDuplicate'
+  | 'ProviderEventUnmatched';
 
 /** Counts `value` occurrences of `name` in this invocation (published when it ends). */
 export function count(name: CountMetric, value = 1): void {

@@ -7,6 +7,7 @@ import { createOAuthClient } from '#domain/oauth-clients.ts';
 import { createOrganization } from '#domain/organizations.ts';
 import {
   clientCredentialsToken,
+  providerWebhookOf,
   type RequestTarget,
   validRequest,
 } from '../../infra/local/route-requests.ts';
@@ -50,7 +51,13 @@ beforeAll(async () => {
   });
   const redirectUri = 'https://assistant.example/callback';
   const client = await createOAuthClient(orgId, 'Assistant', [redirectUri]);
+  const connection = await api.post('/provider-connections', {
+    provider: 'smartlead',
+    api_key: 'catalogue-key',
+  });
   target = {
+    providerConnectionId: connection.body.id,
+    providerWebhook: providerWebhookOf(connection.body.webhook_url),
     apiUrl: stack.apiUrl,
     apiKey,
     campaignId: 101,
@@ -73,10 +80,11 @@ afterAll(async () => {
 });
 
 describe('the request catalogue', () => {
-  // The webhook is deleted last: the requests before it name it.
-  const ordered = [...routes].sort(
-    (a, b) => Number(a.name === 'delete-webhook') - Number(b.name === 'delete-webhook'),
-  );
+  // The requests that end what others name come last, in this order: the provider connection's URL is
+  // rotated after the inbound webhook was posted to it (the old token is refused since), and the
+  // connection and the webhook are deleted after every request naming them.
+  const LAST = ['rotate-provider-webhook-url', 'delete-provider-connection', 'delete-webhook'];
+  const ordered = [...routes].sort((a, b) => LAST.indexOf(a.name) - LAST.indexOf(b.name));
 
   it.each(ordered.map((route) => [`${route.method} ${route.path} (${route.name})`, route] as const))(
     "%s: the catalogue's request gets the catalogue's status",

@@ -1,8 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routes } from '#definitions/routes.ts';
+import { providerWebhookOf, validRequest } from '../../infra/local/route-requests.ts';
 import type { LocalStack } from '../../infra/local/stack.ts';
+import { apiClient, send } from '../support/api-client.ts';
 import { startTestStack } from '../support/local-stack.ts';
 import { settle } from '../support/settle.ts';
+import { waitFor } from '../support/wait.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
 import { check } from './tenant-isolation/checks.ts';
 import { matrix, mcpProbes, type ProbeContext, tool } from './tenant-isolation/probes.ts';
@@ -18,7 +21,10 @@ import { createTenants, rawItemsOfA, restViewOfA, targetOfB } from './tenant-iso
  * not B's, as documented), never a byte of A's data; and A is byte-identical
  * afterwards, through its REST reads and its raw items. Routes that act on the
  * caller's organization by nature (exclusions, job search, the dry run and
- * push with A's addresses) act on B only.
+ * push with A's addresses) act on B only. A's provider connection is hidden
+ * from B like its other resources, and a provider webhook URL mixing A's and
+ * B's organization, connection and token is refused: what B posts to its own
+ * URL, even about A's contacts, becomes B's alone, and A's URL still works.
  *
  * A route added to the manifest without a matrix entry fails its test, and so
  * does an MCP tool without probes. The tenants are set up in
@@ -75,10 +81,34 @@ describe('tenant isolation', () => {
   );
 
   it('leaves A byte-identical: its REST reads and its items', async () => {
+    // Every queue drained: the provider webhooks B got accepted are recorded (as B's) by now.
     await settle(stack, receiver);
     expect(await restViewOfA(stack, ctx.a)).toEqual(before.rest);
     expect(await rawItemsOfA(ctx.a)).toEqual(before.raw);
     // No mail was sent for any of A's assignments.
     expect(stack.smtp.messages).toEqual([]);
+    const unmatched = await apiClient(stack, ctx.a.apiKey).get(
+      `/provider-connections/${ctx.a.providerConnectionId}/unmatched`,
+    );
+    expect(unmatched.body).toEqual({ data: [], next: null });
+  });
+
+  // After the comparison above, which this changes: A's provider webhook URL was neither rotated nor
+  // deleted by B, so a payload posted to it is still accepted, and kept as A's.
+  it("still takes A's provider webhooks at A's URL", async () => {
+    const request = validRequest('receive-provider-webhook', {
+      ...ctx.target,
+      providerWebhook: providerWebhookOf(ctx.a.providerWebhookUrl),
+    });
+    const answer = await send(stack.apiUrl, request);
+    expect(answer.status, answer.text).toBe(200);
+    const api = apiClient(stack, ctx.a.apiKey);
+    await waitFor(
+      async () => {
+        const page = await api.get(`/provider-connections/${ctx.a.providerConnectionId}/unmatched`);
+        expect(page.body.data).toHaveLength(1);
+      },
+      { what: "A's unmatched event" },
+    );
   });
 });

@@ -209,6 +209,57 @@ describe('the CDK stack', () => {
     expect(roles.size).toBe(routes.length);
   });
 
+  it('grants each function exactly the secrets uses its route names, and no function may decrypt yet', () => {
+    const functions = Object.values(template.findResources('AWS::Lambda::Function')) as {
+      Properties: { Description?: string; Role: { 'Fn::GetAtt': [string, string] } };
+    }[];
+    const policies = Object.values(template.findResources('AWS::IAM::Policy')) as {
+      Properties: {
+        Roles: { Ref: string }[];
+        PolicyDocument: { Statement: { Action: string | string[]; Condition?: unknown }[] };
+      };
+    }[];
+    const kmsStatements = (role: string) =>
+      policies
+        .filter((policy) => policy.Properties.Roles.some((candidate) => candidate.Ref === role))
+        .flatMap((policy) => policy.Properties.PolicyDocument.Statement)
+        .filter((statement) => [statement.Action].flat().some((action) => action.startsWith('kms:')));
+    const USE_ACTIONS = { seal: 'kms:GenerateDataKey', open: 'kms:Decrypt', mac: 'kms:GenerateMac' };
+    for (const route of routes) {
+      const fn = functions.find(
+        (candidate) => candidate.Properties.Description === `${route.method} ${route.path}`,
+      );
+      const statements = kmsStatements(fn!.Properties.Role['Fn::GetAtt'][0]);
+      const uses = 'secrets' in route ? route.secrets : [];
+      expect({
+        route: route.name,
+        actions: statements.flatMap((statement) => [statement.Action].flat()).sort(),
+      }).toEqual({
+        route: route.name,
+        actions: uses.map((use) => USE_ACTIONS[use]).sort(),
+      });
+      // Data keys only for provider API keys (the encryption context), never any other use of the key.
+      for (const statement of statements.filter((candidate) => candidate.Action === 'kms:GenerateDataKey')) {
+        expect(statement.Condition).toEqual({
+          StringEquals: { 'kms:EncryptionContext:purpose': 'provider-api-key' },
+        });
+      }
+    }
+    const decrypting = policies.filter((policy) =>
+      JSON.stringify(policy.Properties.PolicyDocument).includes('kms:Decrypt'),
+    );
+    expect(decrypting).toEqual([]);
+    template.hasResourceProperties('AWS::KMS::Key', { KeySpec: 'HMAC_256', KeyUsage: 'GENERATE_VERIFY_MAC' });
+    template.hasResourceProperties('AWS::KMS::Key', { EnableKeyRotation: true, KeySpec: Match.absent() });
+  });
+
+  it('lets only the inbound provider webhook function send to the provider events queue, of all routes', () => {
+    const inbound = routes.find((route) => route.name === 'receive-provider-webhook')!;
+    expect(inbound).toMatchObject({ auth: 'none', sends: ['providerEvents'] });
+    expect(routes.filter((route) => 'sends' in route).map((route) => route.name)).toEqual([inbound.name]);
+    template.hasResourceProperties('AWS::SQS::Queue', { MaximumMessageSize: 1024 * 1024 });
+  });
+
   it('lets the authorizer only read a key and write its last-used time', () => {
     const policies = Object.values(template.findResources('AWS::IAM::Policy')).filter((policy) =>
       JSON.stringify(policy.Properties.Roles).includes('AuthorizerServiceRole'),

@@ -28,6 +28,8 @@ const LAMBDA_ENVIRONMENT = {
   MAIL_DEFAULT_FROM: 'outreach@example.com',
   MAIL_MESSAGE_ID_DOMAIN: 'outreach.example.com',
   PUBLIC_BASE_URL: 'https://api.example.com',
+  SECRETS_KMS_KEY_ID: 'arn:aws:kms:eu-west-1:123456789012:key/secrets',
+  SECRETS_MAC_KEY_ID: 'arn:aws:kms:eu-west-1:123456789012:key/mac',
   // Not the service's: Powertools and the runtime read their own.
   POWERTOOLS_SERVICE_NAME: 'outreach-public-api',
   NODE_OPTIONS: '--enable-source-maps',
@@ -54,6 +56,7 @@ describe('loading the configuration from the environment', () => {
       queues: {
         mail: { url: LAMBDA_ENVIRONMENT.MAIL_QUEUE_URL },
         webhooks: { url: LAMBDA_ENVIRONMENT.WEBHOOKS_QUEUE_URL },
+        providerEvents: {},
       },
       mail: {
         transport: 'ses',
@@ -63,6 +66,10 @@ describe('loading the configuration from the environment', () => {
       },
       webhooks: { allowHttpLoopback: false, retryScheduleSeconds: [...DEFAULT_RETRY_SCHEDULE_SECONDS] },
       publicBaseUrl: 'https://api.example.com',
+      secrets: {
+        kmsKeyId: LAMBDA_ENVIRONMENT.SECRETS_KMS_KEY_ID,
+        macKeyId: LAMBDA_ENVIRONMENT.SECRETS_MAC_KEY_ID,
+      },
       admin: { localDir: '.local' },
     } satisfies Configuration);
   });

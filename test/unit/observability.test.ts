@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { METRICS_NAMESPACE } from '#definitions/metrics.ts';
 
 /**
  * The metrics every function publishes: CloudWatch embedded-metric records on
@@ -30,7 +31,7 @@ const records = () =>
 
 describe('observed handlers', () => {
   it("publish the invocation's counters in the service's namespace, and not the response", async () => {
-    const { count, observed, METRICS_NAMESPACE } = await import('#platform/observability.ts');
+    const { count, observed } = await import('#platform/observability.ts');
     const handler = observed(async () => {
       count('WebhookDelivered');
       count('WebhookDelivered');

@@ -7,6 +7,7 @@ import { logger } from '#platform/logger.ts';
 import { observability } from '#platform/observability.ts';
 import type { EndpointSchemas } from '#schemas/endpoint.ts';
 import { BODY_INPUT, describeIssue, type InputLocation, PATH_INPUT, QUERY_INPUT } from '#schemas/issues.ts';
+import { publicBaseUrl } from './base-url.ts';
 import { BadRequestError, HttpError, PayloadTooLargeError, UnauthorizedError } from './errors.ts';
 import { JSON_TOO_DEEP_MESSAGE, nestsDeeperThan } from './json-depth.ts';
 import { bodyText, lowerCaseHeaders } from './request.ts';
@@ -29,6 +30,8 @@ export interface EndpointInput<S extends EndpointSchemas> {
   /** Request headers with lower-cased names. */
   headers: Record<string, string>;
   requestId: string;
+  /** Where the service is reachable (base-url.ts), for resources that carry a URL of it. */
+  baseUrl: () => string;
 }
 
 export type ApiHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
@@ -151,6 +154,7 @@ export function defineEndpoint<S extends EndpointSchemas>(
       body: schemas.body ? validate(schemas.body, parseBody(event), BODY_INPUT) : undefined,
       headers: lowerCaseHeaders(event.headers),
       requestId: event.requestContext?.requestId ?? context.awsRequestId,
+      baseUrl: () => publicBaseUrl(event),
     } as EndpointInput<S>;
     const result = await operation(input);
     return jsonResponse(200, schemas.response.parse(result));

@@ -2,6 +2,7 @@ import { MAX_JSON_DEPTH } from '#api/http/json-depth.ts';
 import { MAX_PARAMETER_BODY_BYTES } from '#api/oauth/requests.ts';
 import { DEFAULT_MCP_CLIENT_RATE } from '#definitions/mcp-limits.ts';
 import { MCP_SCOPE } from '#definitions/oauth-scope.ts';
+import { MAX_PROVIDER_WEBHOOK_BYTES } from '#definitions/request-limits.ts';
 import { API_KEY_HEADER, type routes } from '#definitions/routes.ts';
 import { excludeAccountEndpoint, lookupAccountEndpoint } from '#schemas/accounts.ts';
 import { authEndpoint } from '#schemas/auth.ts';
@@ -15,6 +16,14 @@ import {
 } from '#schemas/campaigns.ts';
 import type { EndpointSchemas } from '#schemas/endpoint.ts';
 import { searchJobsEndpoint } from '#schemas/jobs.ts';
+import {
+  createProviderConnectionEndpoint,
+  deleteProviderConnectionEndpoint,
+  getProviderConnectionEndpoint,
+  listProviderConnectionsEndpoint,
+  listProviderUnmatchedEndpoint,
+  rotateProviderWebhookUrlEndpoint,
+} from '#schemas/provider-connections.ts';
 import {
   checkEligibilityEndpoint,
   MAX_CONTACTS_PER_REQUEST,
@@ -61,6 +70,8 @@ export const TAGS = {
   Analytics: 'Organization-wide counts.',
   Webhooks:
     'Subscriptions to outgoing webhooks, their deliveries log and redelivery. What subscribers receive is in the webhooks section.',
+  'Provider connections':
+    'Your Smartlead, Instantly, lemlist and HeyReach accounts: the webhook URL each posts its events to, and the events that matched nothing.',
   MCP: 'The Model Context Protocol server for AI assistants.',
   OAuth: 'OAuth 2.1 for the MCP server: discovery, consent and tokens.',
   Reference: 'This document and the reference page rendering it.',
@@ -398,6 +409,91 @@ export const operations: { [Name in (typeof routes)[number]['name']]: OperationD
     errors: {
       404: 'No such webhook or delivery in the organization.',
       409: 'The event is older than 30 days, or a redelivery of it is running.',
+    },
+  },
+  'list-provider-connections': {
+    tag: 'Provider connections',
+    summary: 'List provider connections',
+    description:
+      'The organization’s provider connections by id, each with its webhook URL; never an API key.',
+    endpoint: listProviderConnectionsEndpoint,
+    returns: 'The connections.',
+  },
+  'create-provider-connection': {
+    tag: 'Provider connections',
+    summary: 'Connect a provider account',
+    description:
+      'Stores the provider API key encrypted (it is never returned) and answers the `webhook_url` to paste into the provider’s webhook settings. Several connections per provider are allowed, at most 20 in all. `base_url` (the provider API’s, for a regional or self-hosted endpoint) must pass the same address checks as webhook URLs.',
+    endpoint: createProviderConnectionEndpoint,
+    returns: 'The connection with its webhook URL.',
+    errors: {
+      400: 'Also: a `base_url` refused by the address check, saying why.',
+      409: 'The organization has 20 provider connections already.',
+    },
+  },
+  'get-provider-connection': {
+    tag: 'Provider connections',
+    summary: 'Get a provider connection',
+    description: 'One connection with its current webhook URL.',
+    endpoint: getProviderConnectionEndpoint,
+    returns: 'The connection.',
+    errors: { 404: 'No provider connection with this id in the organization.' },
+  },
+  'delete-provider-connection': {
+    tag: 'Provider connections',
+    summary: 'Disconnect a provider account',
+    description:
+      'Deletes the connection and its encrypted API key; its webhook URL is refused (401) from now on.',
+    endpoint: deleteProviderConnectionEndpoint,
+    returns: 'The connection is deleted.',
+    errors: { 404: 'No provider connection with this id in the organization.' },
+  },
+  'rotate-provider-webhook-url': {
+    tag: 'Provider connections',
+    summary: 'Rotate a connection’s webhook URL',
+    description:
+      'Gives the connection a new webhook URL, to paste into the provider; the previous URL is refused (401) at once.',
+    endpoint: rotateProviderWebhookUrlEndpoint,
+    returns: 'The connection with its new webhook URL.',
+    errors: { 404: 'No provider connection with this id in the organization.' },
+  },
+  'list-provider-unmatched': {
+    tag: 'Provider connections',
+    summary: 'List a connection’s unmatched events',
+    description:
+      'Events the provider sent that could not be recorded (an unknown campaign, lead or assignment, an event the assignment’s lifecycle refuses, an event type the service does not record), newest first, each with the reason. Kept 14 days.',
+    endpoint: listProviderUnmatchedEndpoint,
+    returns: 'A page of unmatched events and the cursor of the next (`null` on the last).',
+    errors: { 404: 'No provider connection with this id in the organization.' },
+  },
+  'receive-provider-webhook': {
+    tag: 'Provider connections',
+    summary: 'Receive a provider webhook',
+    description: [
+      'Where a provider posts its events: the complete `webhook_url` of a connection. No API key: the URL’s token is the credential (lemlist and HeyReach cannot sign). For Smartlead, a `secret_key` in the payload must equal the token.',
+      `The body (at most ${MAX_PROVIDER_WEBHOOK_BYTES} bytes) is the provider’s native payload; it is queued and answered at once, then mapped and recorded (docs/providers.md). Events that match nothing are listed under the connection’s unmatched events.`,
+    ].join('\n\n'),
+    parameters: [
+      { ...text('organization', 'The organization id.'), in: 'path', required: true },
+      { ...text('connection', 'The provider connection id.'), in: 'path', required: true },
+      { ...text('token', 'The connection’s current token.'), in: 'path', required: true },
+    ],
+    requestBody: {
+      required: true,
+      content: {
+        'application/json': {
+          schema: { type: 'object', description: 'The provider’s webhook payload, as it documents it.' },
+        },
+      },
+    },
+    responses: {
+      200: json(
+        { type: 'object', properties: { received: { type: 'boolean' } }, required: ['received'] },
+        'Queued.',
+      ),
+      400: errorResponse('The body is not a JSON object.'),
+      401: errorResponse('Unknown connection, or a wrong or rotated token; nothing is written.'),
+      413: errorResponse(`The body is over ${MAX_PROVIDER_WEBHOOK_BYTES} bytes.`),
     },
   },
   mcp: {

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import { JSON_TOO_DEEP_MESSAGE } from '#api/http/json-depth.ts';
+import { MAX_PROVIDER_CONNECTIONS_PER_ORGANIZATION } from '#domain/provider-connections.ts';
 import { MAX_WEBHOOKS_PER_ORGANIZATION } from '#domain/webhooks.ts';
 import { MAX_JOBS_PAGE } from '#schemas/jobs.ts';
 import { MAX_PAGE_SIZE } from '#schemas/params.ts';
@@ -27,8 +28,18 @@ import {
   unknownId,
   unknownParameters,
 } from './arbitraries.ts';
-import type { Case, RouteName } from './cases.ts';
-import { badAddressList, badEvents, badWebhookUrl, invalidContact } from './field-arbitraries.ts';
+import type { BadRequest, Case, RouteName } from './cases.ts';
+import {
+  badAddressList,
+  badBaseUrl,
+  badEvents,
+  badProvider,
+  badProviderApiKey,
+  badUnmatchedCursor,
+  badWebhookUrl,
+  invalidContact,
+  UNMATCHED_CURSOR,
+} from './field-arbitraries.ts';
 import { RUNNING_PUSH, target, world } from './world.ts';
 
 /**
@@ -51,9 +62,13 @@ export const bypassFlags = {
   takeoverUnapproved: optionalBoolean,
 };
 
-/** The routes outside `/public/v1`, whose errors speak other protocols (mcp-cases.ts, oauth-cases.ts, generators.ts). */
+/**
+ * The routes outside `/public/v1`, whose errors speak other protocols or that take no API key
+ * (mcp-cases.ts, oauth-cases.ts, provider-webhook-cases.ts, generators.ts).
+ */
 export type NonApiRoute =
   | 'mcp'
+  | 'receive-provider-webhook'
   | 'oauth-token'
   | 'oauth-authorize'
   | 'oauth-authorize-submit'
@@ -69,6 +84,31 @@ export function apiEndpoints(): Record<Exclude<RouteName, NonApiRoute>, ApiEndpo
   const { accountDomain, accountId, campaignId } = target();
   const campaign = { id: ID };
   const webhook = { id: ID };
+  const connection = { id: ID };
+  /**
+   * Connections that exist but are not the organization's to use: another organization's, and one
+   * deleted since. Both are 404, as an unknown id is (and nothing is changed).
+   */
+  const otherConnections = (valid: BadRequest) =>
+    fc
+      .constantFrom(
+        { flaw: "another organization's connection", id: world.otherProviderWebhook.connection },
+        { flaw: 'a deleted connection', id: world.deletedProviderWebhook.connection },
+      )
+      .map(
+        ({ flaw, id }): Case => ({
+          flaw,
+          request: {
+            ...valid,
+            url: valid.url.replace(
+              `/provider-connections/${world.providerConnectionId}`,
+              `/provider-connections/${id}`,
+            ),
+          },
+          status: 404,
+          protocol: 'message',
+        }),
+      );
   return {
     auth: {},
     'list-campaigns': {},
@@ -403,6 +443,45 @@ export function apiEndpoints(): Record<Exclude<RouteName, NonApiRoute>, ApiEndpo
     'list-webhook-deliveries': {
       path: webhook,
       query: { take: TAKE, cursor: { bad: badIdText } },
+    },
+    'list-provider-connections': {},
+    'create-provider-connection': {
+      body: {
+        provider: { required: true, bad: badProvider },
+        api_key: { required: true, bad: badProviderApiKey },
+        base_url: { required: false, bad: badBaseUrl },
+      },
+      extra: (valid) => [
+        fc.constant<Case>({
+          flaw: `an organization with ${MAX_PROVIDER_CONNECTIONS_PER_ORGANIZATION} connections already`,
+          request: { ...valid, headers: { ...valid.headers, 'x-api-key': world.fullApiKey } },
+          status: 409,
+          protocol: 'message',
+        }),
+      ],
+    },
+    'get-provider-connection': { path: connection, extra: (valid) => [otherConnections(valid)] },
+    'delete-provider-connection': { path: connection, extra: (valid) => [otherConnections(valid)] },
+    'rotate-provider-webhook-url': { path: connection, extra: (valid) => [otherConnections(valid)] },
+    'list-provider-unmatched': {
+      path: connection,
+      query: { take: TAKE, cursor: { bad: badUnmatchedCursor } },
+      extra: (valid) => [
+        otherConnections(valid),
+        // A cursor of the right shape is a position, whatever it names: a page (maybe empty), never an error.
+        fc.stringMatching(UNMATCHED_CURSOR).map(
+          (cursor): Case => ({
+            flaw: `cursor ${cursor.slice(0, 100)} of no page`,
+            request: { ...valid, url: `${valid.url}${queryString([['cursor', cursor]])}` },
+            status: 200,
+            protocol: 'ignored',
+            ignoredBody: (body) => {
+              expect(Object.keys(body).sort()).toEqual(['data', 'next']);
+              expect(body.data).toEqual(expect.any(Array));
+            },
+          }),
+        ),
+      ],
     },
     'redeliver-webhook-delivery': {
       path: { id: ID, deliveryId: ID },

@@ -1,4 +1,6 @@
 import fc from 'fast-check';
+import { PROVIDERS } from '#schemas/import.ts';
+import { MAX_PROVIDER_API_KEY_LENGTH, MAX_PROVIDER_BASE_URL_LENGTH } from '#schemas/provider-connections.ts';
 import { MAX_VARIABLE_BYTES, MAX_VARIABLES } from '#schemas/variables.ts';
 import { MAX_WEBHOOK_URL_LENGTH, WEBHOOK_EVENT_TYPES } from '#schemas/webhooks.ts';
 import {
@@ -15,7 +17,10 @@ import {
   unicode,
 } from './arbitraries.ts';
 
-/** Bad values of particular API fields: a push's contacts, reply recipients, webhook URLs and event types. */
+/**
+ * Bad values of particular API fields: a push's contacts, reply recipients, webhook URLs and event
+ * types, provider connections' fields and the unmatched events' cursor.
+ */
 
 /** A contact of a push that fails validation on its own (it lands in `errors`, the push goes on). */
 export const invalidContact = fc.oneof(
@@ -150,4 +155,60 @@ export const badEvents = fc.oneof(
       { minLength: 1, maxLength: 4 },
     )
     .map(json),
+);
+
+/** Anything but one of the provider names, exactly. */
+export const badProvider = fc.oneof(
+  notAString,
+  fc.constantFrom(
+    '""',
+    '"Smartlead"',
+    '"SMARTLEAD"',
+    '"smartlead "',
+    '" smartlead"',
+    '"mailchimp"',
+    '"apollo"',
+  ),
+  unicode(30)
+    .filter((name) => !(PROVIDERS as readonly string[]).includes(name))
+    .map(json),
+);
+
+/** Provider API keys the endpoint refuses: not a string, blank once trimmed, too long once trimmed. */
+export const badProviderApiKey = fc.oneof(
+  notAString,
+  fc.constantFrom('""', '" "', '"\\t\\n "', json('\u00a0\u3000\u2028\ufeff')),
+  // Framed by letters, so trimming leaves it as long.
+  longerThan(MAX_PROVIDER_API_KEY_LENGTH).map((key) => json(`k${key}`)),
+);
+
+/** Base URLs the endpoint refuses: not a string (null is valid: the public API), empty, too long, or an address the SSRF rules refuse. */
+export const badBaseUrl = fc.oneof(
+  notAString.filter((value) => value !== 'null'),
+  fc.constant('""'),
+  longerThan(MAX_PROVIDER_BASE_URL_LENGTH).map((url) => json(`https://${url}.example`)),
+  refusedUrl.map(json),
+);
+
+/** The shape of the unmatched events' cursor (the `next` of a previous page). */
+export const UNMATCHED_CURSOR = /^[0-9T:.Z-]{1,40}#[A-Za-z0-9:_.-]{1,300}$/;
+
+/** Cursors of no such shape. */
+export const badUnmatchedCursor = fc.oneof(
+  fc.constantFrom(
+    '',
+    '#',
+    '2026-04-01T00:00:00.000Z',
+    '2026-04-01T00:00:00.000Z#',
+    '#a1b2',
+    'yesterday#a1b2',
+    '2026-04-01T00:00:00.000Z#a b',
+    '2026-04-01T00:00:00.000Z#ä',
+    '2026-04-01T00:00:00.000Z#a/b',
+    '2026-04-01T00:00:00.000Z##',
+    `${'1'.repeat(41)}#a`,
+    `1#${'a'.repeat(301)}`,
+    '101',
+  ),
+  unicode(60).filter((text) => !UNMATCHED_CURSOR.test(text)),
 );

@@ -7,12 +7,14 @@ import { asciiLongerThan, queryString, segment, unicode, unknownParameters } fro
 import type { BadRequest, Case, Route, RouteName } from './cases.ts';
 import { mcpCases } from './mcp-cases.ts';
 import { authorizeCases, tokenCases } from './oauth-cases.ts';
+import { providerWebhookCases } from './provider-webhook-cases.ts';
 import { target } from './world.ts';
 
 /**
  * One bad-input generator per route of the manifest: the API routes' from
  * their inputs (api-endpoints.ts), /mcp's (mcp-cases.ts), the OAuth
- * endpoints' (oauth-cases.ts), and the unauthenticated documents' below.
+ * endpoints' (oauth-cases.ts), the providers' inbound webhooks'
+ * (provider-webhook-cases.ts), and the unauthenticated documents' below.
  */
 
 /** The media types of the unauthenticated documents. */
@@ -85,6 +87,7 @@ export function generators(): Record<RouteName, (route: Route) => fc.Arbitrary<C
   return {
     ...forApi,
     mcp: mcpCases,
+    'receive-provider-webhook': providerWebhookCases,
     'oauth-token': tokenCases,
     'oauth-authorize': authorizeCases,
     'oauth-authorize-submit': authorizeCases,

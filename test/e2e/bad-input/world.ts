@@ -7,12 +7,17 @@ import { createApiKey, revokeApiKey } from '#domain/api-keys.ts';
 import { requestFingerprint } from '#domain/idempotency.ts';
 import { createOAuthClient, revokeOAuthClient } from '#domain/oauth-clients.ts';
 import { createOrganization } from '#domain/organizations.ts';
+import { MAX_PROVIDER_CONNECTIONS_PER_ORGANIZATION } from '#domain/provider-connections.ts';
 import { createWebhook, MAX_WEBHOOKS_PER_ORGANIZATION } from '#domain/webhooks.ts';
 import { tableName } from '#platform/config.ts';
 import { dynamo } from '#platform/dynamodb-client.ts';
 import { pushContactsEndpoint } from '#schemas/raw.ts';
 import { keys } from '#store/keys.ts';
-import { clientCredentialsToken, type RequestTarget } from '../../../infra/local/route-requests.ts';
+import {
+  clientCredentialsToken,
+  providerWebhookOf,
+  type RequestTarget,
+} from '../../../infra/local/route-requests.ts';
 import type { LocalStack } from '../../../infra/local/stack.ts';
 import { type ApiClient, apiClient } from '../../support/api-client.ts';
 import { smallDocument } from '../../support/fixtures.ts';
@@ -23,11 +28,14 @@ import type { WebhookReceiver } from '../../support/webhook-receiver.ts';
 /**
  * What the generators aim at: resources that exist, so validation is
  * exercised in front of real data (the small fixture document imported into
- * an organization, a webhook with delivered test events, an OAuth client),
- * and credentials and states that must be refused.
+ * an organization, a webhook with delivered test events, an OAuth client,
+ * provider connections), and credentials and states that must be refused.
  */
 
 export const REDIRECT_URI = 'https://assistant.example/callback';
+
+/** The parts of a provider connection's webhook URL (its organization, id and token). */
+export type ProviderWebhook = RequestTarget['providerWebhook'];
 
 /** The body of the request still "running" under `runningIdempotencyKey`. */
 export const RUNNING_PUSH = { contacts: [{ email: 'running@fresh-example.com' }] };
@@ -40,7 +48,7 @@ export interface World {
   /** A valid key of another organization (the consent form refuses it for this organization's client). */
   otherApiKey: string;
   revokedApiKey: string;
-  /** A key of an organization that has the maximum number of webhooks. */
+  /** A key of an organization that has the maximum number of webhooks and of provider connections. */
   fullApiKey: string;
   receiverUrl: string;
   webhookId: number;
@@ -54,6 +62,18 @@ export interface World {
   usedIdempotencyKey: string;
   /** An Idempotency-Key whose request is still running (the same request again is 409). */
   runningIdempotencyKey: string;
+  /** The organization's Smartlead connection (payloads with a `secret_key` must carry the URL's token). */
+  providerConnectionId: number;
+  /** Its current webhook URL's parts (the URL was rotated once). */
+  providerWebhook: ProviderWebhook;
+  /** Its URL's token before that rotation: refused since. */
+  staleProviderToken: string;
+  /** A lemlist connection of the organization: lemlist payloads carry no secret to check. */
+  lemlistWebhook: ProviderWebhook;
+  /** The URL of a connection of the organization that was deleted since. */
+  deletedProviderWebhook: ProviderWebhook;
+  /** The URL of another organization's connection. */
+  otherProviderWebhook: ProviderWebhook;
 }
 
 /** The world of the running test file (set by `buildWorld`). */
@@ -75,7 +95,20 @@ export function target(): RequestTarget {
     webhookUrl: world.receiverUrl,
     oauth: { ...world.client, redirectUri: REDIRECT_URI, accessToken: world.accessToken },
     docsAsset: REFERENCE_ASSETS[0]!,
+    providerConnectionId: world.providerConnectionId,
+    providerWebhook: world.providerWebhook,
   };
+}
+
+/** Connects a provider through the API; the connection's id and its webhook URL's parts. */
+async function connect(api: ApiClient, provider: string, key?: string) {
+  const created = await api.post(
+    '/provider-connections',
+    { provider, api_key: `bad-input-${provider}-key` },
+    { key },
+  );
+  expect(created.status, created.text).toBe(200);
+  return { id: created.body.id as number, webhook: providerWebhookOf(created.body.webhook_url as string) };
 }
 
 /** Sends a test event to the webhook and waits until it is delivered. */
@@ -121,6 +154,21 @@ export async function buildWorld(stack: LocalStack, receiver: WebhookReceiver): 
   await revokeOAuthClient(orgId, revokedClient.clientId);
   const accessToken = await clientCredentialsToken(stack.apiUrl, client);
 
+  const api = apiClient(stack, apiKey);
+  // Smartlead: the provider whose payloads carry a secret, checked against the URL's token.
+  const smartlead = await connect(api, 'smartlead');
+  const rotated = await api.post(`/provider-connections/${smartlead.id}/rotate-webhook-url`);
+  expect(rotated.status, rotated.text).toBe(200);
+  const providerWebhook = providerWebhookOf(rotated.body.webhook_url as string);
+  expect(providerWebhook.token).not.toBe(smartlead.webhook.token);
+  const lemlist = await connect(api, 'lemlist');
+  const deleted = await connect(api, 'heyreach');
+  expect((await api.delete(`/provider-connections/${deleted.id}`)).status).toBe(200);
+  const otherConnection = await connect(api, 'smartlead', otherApiKey);
+  // The full organization has no room for another connection either (create-provider-connection: 409).
+  for (let index = 0; index < MAX_PROVIDER_CONNECTIONS_PER_ORGANIZATION; index++)
+    await connect(api, 'instantly', fullApiKey);
+
   world = {
     apiUrl: stack.apiUrl,
     orgId,
@@ -137,8 +185,13 @@ export async function buildWorld(stack: LocalStack, receiver: WebhookReceiver): 
     accessToken,
     usedIdempotencyKey: 'bad-input-used-key',
     runningIdempotencyKey: 'bad-input-running-key',
+    providerConnectionId: smartlead.id,
+    providerWebhook,
+    staleProviderToken: smartlead.webhook.token,
+    lemlistWebhook: lemlist.webhook,
+    deletedProviderWebhook: deleted.webhook,
+    otherProviderWebhook: otherConnection.webhook,
   };
-  const api = apiClient(stack, apiKey);
   const webhook = await api.post('/webhooks', { url: receiverUrl, events: ['first_touch'] });
   world.webhookId = webhook.body.id as number;
   world.deliveryId = (await deliveredTestEvent(api, world.webhookId)).deliveryId;

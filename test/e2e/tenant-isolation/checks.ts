@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import { providerWebhookOf } from '../../../infra/local/route-requests.ts';
 import type { Probe, ProbeContext, ProbeRequest } from './probes.ts';
 import { A_IDS, A_WORDS } from './tenants.ts';
 
@@ -20,6 +21,9 @@ function leaksOfA(ctx: ProbeContext, answer: string, request: ProbeRequest): str
     a.accessToken,
     a.apiKey,
     `${ctx.receiverUrl}/alpha-hook`,
+    a.providerApiKey,
+    // The credential of A's provider webhook URL.
+    providerWebhookOf(a.providerWebhookUrl).token,
   ];
   const number = (id: number) => new RegExp(`(?<![0-9])${id}(?![0-9])`);
   const ids = Object.values(A_IDS).flat();

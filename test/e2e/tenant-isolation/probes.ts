@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import { REFERENCE_ASSETS } from '#api/openapi/reference-page.ts';
 import {
+  providerWebhookOf,
   type RequestTarget,
   type RouteName,
   type RouteRequest,
@@ -8,8 +9,10 @@ import {
   validRequest,
   validToolArguments,
 } from '../../../infra/local/route-requests.ts';
+import { apiClient } from '../../support/api-client.ts';
 import { expectedOverview, modelOf } from '../../support/expected.ts';
 import { smallDocument } from '../../support/fixtures.ts';
+import { waitFor } from '../../support/wait.ts';
 import { A_DOMAINS, A_EMAILS, A_IDS, A_REDIRECT, B_DOMAIN, B_REDIRECT, type Tenants } from './tenants.ts';
 
 /**
@@ -224,6 +227,30 @@ export function matrix(ctx: ProbeContext): Record<RouteName, () => Probe[]> {
     };
   };
   const oauthOfA = { ...target.oauth, clientId: a.client.clientId, clientSecret: a.client.clientSecret };
+  const connectionOfA = { providerConnectionId: a.providerConnectionId };
+  const webhookOfA = providerWebhookOf(a.providerWebhookUrl);
+  const webhookOfB = target.providerWebhook;
+  /**
+   * A Smartlead reply about A's first contact in A's first campaign, signed with B's token: whatever B
+   * posts it to, it must never become A's.
+   */
+  const replyAboutA = (providerWebhook: RequestTarget['providerWebhook']) =>
+    withJson(
+      valid('receive-provider-webhook', { providerWebhook }),
+      {
+        event_type: 'EMAIL_REPLY',
+        campaign_id: firstCampaign,
+        to_email: A_EMAILS[0],
+        secret_key: webhookOfB.token,
+        reply_message: { text: 'Stolen reply' },
+      },
+      true,
+    );
+  const deniedWebhook = (what: string, providerWebhook: RequestTarget['providerWebhook']): Probe => ({
+    what,
+    request: replyAboutA(providerWebhook),
+    expect: { kind: 'denied' },
+  });
   const documentProbe = (route: RouteName) => (): Probe[] => [own('the document', asSent(valid(route)))];
   return {
     auth: () => [
@@ -402,6 +429,67 @@ export function matrix(ctx: ProbeContext): Record<RouteName, () => Probe[]> {
         `its delivery under A's webhook`,
         asSent(valid('redeliver-webhook-delivery', { ...ofA, deliveryId: b.deliveryId })),
       ),
+    ],
+    'list-provider-connections': () => [
+      own('its connections', asSent(valid('list-provider-connections')), (body) =>
+        expect((body.connections as { id: number }[]).map((connection) => connection.id)).toEqual([
+          b.providerConnectionId,
+        ]),
+      ),
+    ],
+    'create-provider-connection': () => [
+      own('a connection of its own', asSent(valid('create-provider-connection')), (body) => {
+        expect(body.id).not.toBe(a.providerConnectionId);
+        expect(providerWebhookOf(body.webhook_url as string)).toMatchObject({
+          organization: b.orgId,
+          connection: body.id,
+        });
+      }),
+    ],
+    'get-provider-connection': () => [
+      hidden(`A's connection`, asSent(valid('get-provider-connection', connectionOfA))),
+    ],
+    'delete-provider-connection': () => [
+      hidden(`A's connection`, asSent(valid('delete-provider-connection', connectionOfA))),
+    ],
+    'rotate-provider-webhook-url': () => [
+      hidden(`A's connection`, asSent(valid('rotate-provider-webhook-url', connectionOfA))),
+    ],
+    'list-provider-unmatched': () => [
+      hidden(`A's connection`, asSent(valid('list-provider-unmatched', connectionOfA))),
+      hidden(
+        `A's connection from a cursor`,
+        withQuery(valid('list-provider-unmatched', connectionOfA), [
+          ['cursor', '2099-01-01T00:00:00.000Z#z'],
+        ]),
+      ),
+    ],
+    // Another organization's connection token never touches this organization: A's URL with B's token,
+    // B's connection under A's organization, and A's connection and token under B's are all refused.
+    'receive-provider-webhook': () => [
+      deniedWebhook(`A's connection with its token`, { ...webhookOfA, token: webhookOfB.token }),
+      deniedWebhook(`its connection and token under A's organization`, {
+        ...webhookOfB,
+        organization: a.orgId,
+      }),
+      deniedWebhook(`A's connection and token under its organization`, {
+        ...webhookOfA,
+        organization: b.orgId,
+      }),
+      own(`its own connection, about A's contact`, replyAboutA(webhookOfB), async (body) => {
+        expect(body).toEqual({ received: true });
+        // Queued: once its consumer is done, it is B's, kept as unmatched (B has no such contact or
+        // campaign). A's unmatched events and campaigns are compared at the end.
+        const api = apiClient({ apiUrl: target.apiUrl }, b.apiKey);
+        await waitFor(
+          async () => {
+            const page = await api.get(`/provider-connections/${b.providerConnectionId}/unmatched`);
+            expect(page.status).toBe(200);
+            expect(page.body.data).toHaveLength(1);
+          },
+          { what: "B's unmatched event" },
+        );
+      }),
     ],
     mcp: () => [
       mcpError('no token', {}),

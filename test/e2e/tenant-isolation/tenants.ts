@@ -10,7 +10,11 @@ import { codeChallengeOf, issueAuthorizationCode } from '#domain/oauth-grants.ts
 import { createOrganization } from '#domain/organizations.ts';
 import { tableName } from '#platform/config.ts';
 import { dynamo } from '#platform/dynamodb-client.ts';
-import { clientCredentialsToken, type RequestTarget } from '../../../infra/local/route-requests.ts';
+import {
+  clientCredentialsToken,
+  providerWebhookOf,
+  type RequestTarget,
+} from '../../../infra/local/route-requests.ts';
 import type { LocalStack } from '../../../infra/local/stack.ts';
 import { apiClient } from '../../support/api-client.ts';
 import { smallDocument } from '../../support/fixtures.ts';
@@ -112,6 +116,10 @@ export interface Tenant {
   webhookSecret: string;
   deliveryId: number;
   eventId: string;
+  /** A Smartlead connection, its webhook URL, and the provider API key it was created with. */
+  providerConnectionId: number;
+  providerWebhookUrl: string;
+  providerApiKey: string;
 }
 
 export interface Tenants {
@@ -119,7 +127,10 @@ export interface Tenants {
   b: Tenant;
 }
 
-/** An organization with the document imported, a webhook with one delivered test event, an OAuth client and token. */
+/**
+ * An organization with the document imported, a webhook with one delivered test event, an OAuth
+ * client and token, and a provider connection.
+ */
 async function tenant(
   stack: LocalStack,
   hookUrl: string,
@@ -152,6 +163,12 @@ async function tenant(
   );
   // B's MCP probes are sent back to back, faster than the default per-client rate.
   const client = await createOAuthClient(orgId, 'Assistant', [redirect], { rateLimit: MAX_MCP_CLIENT_RATE });
+  const providerApiKey = `${name.split(' ')[0]!.toLowerCase()}-smartlead-api-key`;
+  const connection = await api.post('/provider-connections', {
+    provider: 'smartlead',
+    api_key: providerApiKey,
+  });
+  expect(connection.status, connection.text).toBe(200);
   return {
     orgId,
     apiKey,
@@ -161,6 +178,9 @@ async function tenant(
     webhookSecret: webhook.secret,
     deliveryId: test.delivery.id,
     eventId: test.delivery.event_id,
+    providerConnectionId: connection.body.id as number,
+    providerWebhookUrl: connection.body.webhook_url as string,
+    providerApiKey,
   };
 }
 
@@ -204,13 +224,19 @@ export function targetOfB(stack: LocalStack, receiver: WebhookReceiver, b: Tenan
     webhookUrl: `${receiver.url}/beta-second`,
     oauth: { ...b.client, redirectUri: B_REDIRECT, accessToken: b.accessToken },
     docsAsset: REFERENCE_ASSETS[0]!,
+    providerConnectionId: b.providerConnectionId,
+    providerWebhook: providerWebhookOf(b.providerWebhookUrl),
   };
 }
 
 // ---------------------------------------------------------------------------
 // What of A must stay as it is
 
-/** A's REST reads, as text: every resource B aims at, and its eligibility and analytics. */
+/**
+ * A's REST reads, as text: every resource B aims at, and its eligibility and analytics. Its provider
+ * connection's reads hold its webhook URL (so its token is still the current one) and its unmatched
+ * events (none: nothing B sent became A's).
+ */
 export async function restViewOfA(stack: LocalStack, a: Tenants['a']): Promise<string[]> {
   const reads: [string, string, unknown?][] = [
     ['GET', '/campaigns'],
@@ -219,6 +245,9 @@ export async function restViewOfA(stack: LocalStack, a: Tenants['a']): Promise<s
     ['GET', `/webhooks/${a.webhookId}`],
     ['GET', `/webhooks/${a.webhookId}/deliveries`],
     ['GET', '/jobs/zorblax.com'],
+    ['GET', '/provider-connections'],
+    ['GET', `/provider-connections/${a.providerConnectionId}`],
+    ['GET', `/provider-connections/${a.providerConnectionId}/unmatched`],
     ...A_IDS.campaigns.flatMap((id): [string, string][] => [
       ['GET', `/campaigns/${id}`],
       ['GET', `/campaigns/${id}/accounts`],

@@ -1,0 +1,188 @@
+import type { Command } from '#admin/command.ts';
+import {
+  expectPositionals,
+  type Flags,
+  optionalString,
+  requiredId,
+  requiredString,
+  UsageError,
+  validatedFlags,
+} from '#admin/flags.ts';
+import { ConfigurationError, configuration, VARIABLES } from '#platform/config.ts';
+import { PROVIDERS } from '#schemas/import.ts';
+import {
+  createProviderConnectionEndpoint,
+  listProviderUnmatchedEndpoint,
+  type ProviderConnection,
+  type UnmatchedProviderEvent,
+} from '#schemas/provider-connections.ts';
+import { createProviderConnectionForOrganization } from '#use-cases/create-provider-connection.ts';
+import { deleteProviderConnection } from '#use-cases/delete-provider-connection.ts';
+import { getProviderConnection } from '#use-cases/get-provider-connection.ts';
+import { linkSequence } from '#use-cases/link-sequence.ts';
+import { listProviderConnections } from '#use-cases/list-provider-connections.ts';
+import { listProviderUnmatched } from '#use-cases/list-provider-unmatched.ts';
+import { rotateProviderWebhookUrl } from '#use-cases/rotate-provider-webhook-url.ts';
+
+/**
+ * `provider …` and `sequence link`: provider connections for operators,
+ * through the same use cases and request schemas as the API. Webhook URLs are
+ * below the target's API URL (the local stack's, or the deployed stack's
+ * `ApiUrl` output, or PUBLIC_BASE_URL).
+ */
+
+/** The target's API URL, for the webhook URLs the commands show. */
+function apiBaseUrl(): string {
+  const url = configuration().publicBaseUrl;
+  if (!url) {
+    throw new ConfigurationError(
+      `No API URL to build webhook URLs with: start the local stack, name a deployed --stack, or set ${VARIABLES.publicBaseUrl}`,
+    );
+  }
+  return url.replace(/\/$/, '');
+}
+
+const location = { baseUrl: apiBaseUrl };
+
+/** A connection as the commands print it with --json. */
+const connectionJson = (connection: ProviderConnection) => ({
+  connectionId: connection.id,
+  provider: connection.provider,
+  webhookUrl: connection.webhook_url,
+  createdAt: connection.created_at,
+});
+
+const describeConnection = (connection: ProviderConnection) =>
+  `${connection.id}\t${connection.provider}\t${connection.created_at}\t${connection.webhook_url}`;
+
+const describeUnmatched = (event: UnmatchedProviderEvent) =>
+  `${event.received_at}\t${event.event_type ?? '-'}\t${event.kind ?? '-'}\t${event.reason}`;
+
+const connectionFlags = { org: { type: 'string' }, connection: { type: 'string' } } as const;
+
+/** `--org` and `--connection`: whose connection. */
+const connectionOf = (flags: Flags) => ({
+  orgId: requiredId(flags, 'org'),
+  path: { id: requiredId(flags, 'connection') },
+});
+
+export const providerCommands: Record<string, Command> = {
+  'provider connect': {
+    usage: `provider connect --org ID --provider ${PROVIDERS.join('|')} --api-key KEY [--base-url URL]`,
+    flags: {
+      org: { type: 'string' },
+      provider: { type: 'string' },
+      'api-key': { type: 'string' },
+      'base-url': { type: 'string' },
+    },
+    async run(flags, positionals) {
+      expectPositionals(positionals, []);
+      const orgId = requiredId(flags, 'org');
+      const body = validatedFlags(createProviderConnectionEndpoint.body, {
+        provider: requiredString(flags, 'provider'),
+        api_key: requiredString(flags, 'api-key'),
+        base_url: optionalString(flags, 'base-url'),
+      });
+      const connection = await createProviderConnectionForOrganization({ orgId, body, ...location });
+      return {
+        json: {
+          connectionId: connection.id,
+          provider: connection.provider,
+          webhookUrl: connection.webhook_url,
+        },
+        text: `Connected ${connection.provider} as connection ${connection.id}\nWebhook URL (paste it into ${connection.provider}): ${connection.webhook_url}`,
+      };
+    },
+  },
+  'provider list': {
+    usage: 'provider list --org ID',
+    flags: { org: { type: 'string' } },
+    async run(flags, positionals) {
+      expectPositionals(positionals, []);
+      const { connections } = await listProviderConnections({ orgId: requiredId(flags, 'org'), ...location });
+      return {
+        json: { connections: connections.map(connectionJson) },
+        text: connections.map(describeConnection).join('\n') || 'No provider connections',
+      };
+    },
+  },
+  'provider get': {
+    usage: 'provider get --org ID --connection ID',
+    flags: connectionFlags,
+    async run(flags, positionals) {
+      expectPositionals(positionals, []);
+      const connection = await getProviderConnection({ ...connectionOf(flags), ...location });
+      return { json: connectionJson(connection), text: describeConnection(connection) };
+    },
+  },
+  'provider disconnect': {
+    usage: 'provider disconnect --org ID --connection ID',
+    flags: connectionFlags,
+    async run(flags, positionals) {
+      expectPositionals(positionals, []);
+      const target = connectionOf(flags);
+      await deleteProviderConnection(target);
+      return {
+        json: { orgId: target.orgId, connectionId: target.path.id, deleted: true },
+        text: `Disconnected provider connection ${target.path.id}`,
+      };
+    },
+  },
+  'provider rotate-webhook-url': {
+    usage: 'provider rotate-webhook-url --org ID --connection ID',
+    flags: connectionFlags,
+    async run(flags, positionals) {
+      expectPositionals(positionals, []);
+      const connection = await rotateProviderWebhookUrl({ ...connectionOf(flags), ...location });
+      return {
+        json: {
+          connectionId: connection.id,
+          provider: connection.provider,
+          webhookUrl: connection.webhook_url,
+        },
+        text: `New webhook URL of connection ${connection.id} (the previous one is refused from now on): ${connection.webhook_url}`,
+      };
+    },
+  },
+  'provider unmatched': {
+    usage: 'provider unmatched --org ID --connection ID [--take N] [--cursor C]',
+    flags: { ...connectionFlags, take: { type: 'string' }, cursor: { type: 'string' } },
+    async run(flags, positionals) {
+      expectPositionals(positionals, []);
+      const query = validatedFlags(listProviderUnmatchedEndpoint.query, {
+        take: optionalString(flags, 'take'),
+        cursor: optionalString(flags, 'cursor'),
+      });
+      const page = await listProviderUnmatched({ ...connectionOf(flags), query });
+      const lines = page.data.map(describeUnmatched);
+      if (page.next) lines.push(`More: --cursor '${page.next}'`);
+      return { json: page, text: lines.join('\n') || 'No unmatched events' };
+    },
+  },
+  'sequence link': {
+    usage: 'sequence link --org ID --sequence ID --connection ID --external-id PROVIDER_CAMPAIGN_ID',
+    flags: {
+      org: { type: 'string' },
+      sequence: { type: 'string' },
+      connection: { type: 'string' },
+      'external-id': { type: 'string' },
+    },
+    async run(flags, positionals) {
+      expectPositionals(positionals, []);
+      const externalId = requiredString(flags, 'external-id').trim();
+      if (externalId === '' || externalId.length > 200) {
+        throw new UsageError('--external-id takes the provider’s campaign id (1 to 200 characters)');
+      }
+      const link = await linkSequence({
+        orgId: requiredId(flags, 'org'),
+        sequenceId: requiredId(flags, 'sequence'),
+        connectionId: requiredId(flags, 'connection'),
+        externalId,
+      });
+      return {
+        json: link,
+        text: `Linked sequence ${link.sequenceId} (campaign ${link.campaignId}) to ${link.provider} campaign ${link.externalId} on connection ${link.connectionId}`,
+      };
+    },
+  },
+};

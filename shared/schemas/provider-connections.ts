@@ -1,0 +1,102 @@
+import { z } from 'zod';
+import type { EndpointSchemas } from './endpoint.ts';
+import { provider } from './import.ts';
+import { DEFAULT_PAGE_SIZE, idParam, integerQuery, MAX_PAGE_SIZE } from './params.ts';
+
+/**
+ * Provider connections (docs/providers.md): the resource, the events that
+ * matched nothing, and the schemas of the `/provider-connections` endpoints.
+ */
+
+const id = z.number().int();
+
+/** A connection; its API key is never part of it. */
+export const providerConnection = z.object({
+  id,
+  provider,
+  /** The complete URL to paste into the provider's webhook settings; it carries the connection's token. */
+  webhook_url: z.string(),
+  created_at: z.string(),
+});
+export type ProviderConnection = z.infer<typeof providerConnection>;
+
+/** An event the provider sent that the service could not record, and why (kept 14 days). */
+export const unmatchedProviderEvent = z.object({
+  received_at: z.string(),
+  /** The provider's own event type, when the payload names one. */
+  event_type: z.string().nullable(),
+  /** The provider event id it would have been recorded with. */
+  event_id: z.string().nullable(),
+  /** The provider event it would have become (`reply_received`, …). */
+  kind: z.string().nullable(),
+  reason: z.string(),
+  campaign_external_id: z.string().nullable(),
+  lead_email: z.string().nullable(),
+  lead_linkedin_url: z.string().nullable(),
+});
+export type UnmatchedProviderEvent = z.infer<typeof unmatchedProviderEvent>;
+
+/** Longest accepted provider API key and base URL. */
+export const MAX_PROVIDER_API_KEY_LENGTH = 500;
+export const MAX_PROVIDER_BASE_URL_LENGTH = 2048;
+
+const connectionPath = z.object({ id: idParam.meta({ description: 'The provider connection id.' }) });
+
+/** GET /public/v1/provider-connections */
+export const listProviderConnectionsEndpoint = {
+  response: z.object({ connections: z.array(providerConnection) }),
+} satisfies EndpointSchemas;
+
+/** POST /public/v1/provider-connections */
+export const createProviderConnectionEndpoint = {
+  body: z.object({
+    provider,
+    api_key: z
+      .string()
+      .trim()
+      .min(1, 'must not be empty')
+      .max(MAX_PROVIDER_API_KEY_LENGTH, `must be at most ${MAX_PROVIDER_API_KEY_LENGTH} characters`),
+    base_url: z
+      .string()
+      .min(1, 'must not be empty')
+      .max(MAX_PROVIDER_BASE_URL_LENGTH, `must be at most ${MAX_PROVIDER_BASE_URL_LENGTH} characters`)
+      .nullable()
+      .optional()
+      .meta({ description: 'The provider API’s base URL; absent, the provider’s public API.' }),
+  }),
+  response: providerConnection,
+} satisfies EndpointSchemas;
+
+/** GET /public/v1/provider-connections/{id} */
+export const getProviderConnectionEndpoint = {
+  path: connectionPath,
+  response: providerConnection,
+} satisfies EndpointSchemas;
+
+/** DELETE /public/v1/provider-connections/{id} */
+export const deleteProviderConnectionEndpoint = {
+  path: connectionPath,
+  response: z.object({ success: z.boolean() }),
+} satisfies EndpointSchemas;
+
+/** POST /public/v1/provider-connections/{id}/rotate-webhook-url */
+export const rotateProviderWebhookUrlEndpoint = {
+  path: connectionPath,
+  response: providerConnection,
+} satisfies EndpointSchemas;
+
+/** GET /public/v1/provider-connections/{id}/unmatched */
+export const listProviderUnmatchedEndpoint = {
+  path: connectionPath,
+  query: z.object({
+    take: integerQuery({ default: DEFAULT_PAGE_SIZE, min: 1, max: MAX_PAGE_SIZE }).meta({
+      description: 'How many to return.',
+    }),
+    cursor: z
+      .string()
+      .regex(/^[0-9T:.Z-]{1,40}#[A-Za-z0-9:_.-]{1,300}$/, 'must be the next of a previous page')
+      .optional()
+      .meta({ description: 'The `next` of the previous page: older events than its last.' }),
+  }),
+  response: z.object({ data: z.array(unmatchedProviderEvent), next: z.string().nullable() }),
+} satisfies EndpointSchemas;

@@ -1,0 +1,248 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { z } from 'zod';
+import { sealedSecret } from '#platform/secrets.ts';
+import { provider } from '#schemas/import.ts';
+import { keys } from './keys.ts';
+import { queryAll } from './query.ts';
+import { type TableSource, tableContext } from './table-context.ts';
+import type { TransactItem } from './transactions.ts';
+
+/**
+ * Provider connections: an organization's account at a provider (its API key,
+ * sealed) and the URL the provider posts its webhooks to. The URL's token is
+ * not stored: it is a tag of the connection and its `urlGeneration`, which a
+ * rotation moves on. Also the events that matched nothing, kept 14 days per
+ * connection.
+ */
+
+export const providerConnectionItem = z.object({
+  orgId: z.number(),
+  connectionId: z.number(),
+  provider,
+  baseUrl: z.string().nullable().default(null),
+  apiKey: sealedSecret,
+  /** The last four characters of the API key, to tell connections apart (never the key). */
+  apiKeyHint: z.string(),
+  urlGeneration: z.number(),
+  createdAt: z.string(),
+});
+export type ProviderConnectionRecord = z.infer<typeof providerConnectionItem>;
+
+const countItem = z.object({ connections: z.number().default(0) });
+
+/** How long an unmatched event is kept. */
+export const UNMATCHED_RETENTION_DAYS = 14;
+
+export const unmatchedEventItem = z.object({
+  connectionId: z.number(),
+  receivedAt: z.string(),
+  /** The native event type, when the payload names one. */
+  eventType: z.string().nullable(),
+  /** The provider event id it would have had, when it was mapped. */
+  eventId: z.string().nullable(),
+  /** What it would have become (`opened`, …), when it was mapped. */
+  kind: z.string().nullable(),
+  reason: z.string(),
+  campaignExternalId: z.string().nullable(),
+  leadEmail: z.string().nullable(),
+  leadLinkedinUrl: z.string().nullable(),
+});
+export type UnmatchedEventRecord = z.infer<typeof unmatchedEventItem>;
+
+export function providerConnectionStore(table: TableSource = tableContext) {
+  return {
+    async get(orgId: number, connectionId: number): Promise<ProviderConnectionRecord | null> {
+      const { name, client } = table();
+      const { Item } = await client.send(
+        new GetCommand({
+          TableName: name,
+          Key: keys.providerConnection(orgId, connectionId),
+          ConsistentRead: true,
+        }),
+      );
+      return Item ? providerConnectionItem.parse(Item) : null;
+    },
+
+    /** Every connection of the organization, by id (one Query of its partition). */
+    async list(orgId: number): Promise<ProviderConnectionRecord[]> {
+      const { pk, skPrefix } = keys.providerConnectionsOf(orgId);
+      const items = await queryAll(
+        {
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+          ExpressionAttributeValues: { ':pk': pk, ':prefix': skPrefix },
+          ConsistentRead: true,
+        },
+        table(),
+      );
+      return items.map((item) => providerConnectionItem.parse(item));
+    },
+
+    putNew(record: ProviderConnectionRecord): TransactItem {
+      return {
+        Put: {
+          TableName: table().name,
+          Item: {
+            ...keys.providerConnection(record.orgId, record.connectionId),
+            type: 'providerConnection',
+            ...record,
+          },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      };
+    },
+
+    /** Counts one more connection; fails when the organization has `max` already. */
+    countOneMore(orgId: number, max: number): TransactItem {
+      return {
+        Update: {
+          TableName: table().name,
+          Key: keys.providerConnectionCount(orgId),
+          UpdateExpression: 'ADD connections :one',
+          ConditionExpression: 'attribute_not_exists(connections) OR connections < :max',
+          ExpressionAttributeValues: { ':one': 1, ':max': max },
+        },
+      };
+    },
+
+    countOneLess(orgId: number): TransactItem {
+      return {
+        Update: {
+          TableName: table().name,
+          Key: keys.providerConnectionCount(orgId),
+          UpdateExpression: 'ADD connections :minusOne',
+          ExpressionAttributeValues: { ':minusOne': -1 },
+        },
+      };
+    },
+
+    /** The delete of a connection; it fails when there is none. */
+    deleteExisting(orgId: number, connectionId: number): TransactItem {
+      return {
+        Delete: {
+          TableName: table().name,
+          Key: keys.providerConnection(orgId, connectionId),
+          ConditionExpression: 'attribute_exists(pk)',
+        },
+      };
+    },
+
+    /** Moves the connection's URL generation on (the old URL stops working); null when there is none. */
+    async nextUrlGeneration(orgId: number, connectionId: number): Promise<ProviderConnectionRecord | null> {
+      const { name, client } = table();
+      try {
+        const { Attributes } = await client.send(
+          new UpdateCommand({
+            TableName: name,
+            Key: keys.providerConnection(orgId, connectionId),
+            UpdateExpression: 'ADD urlGeneration :one',
+            ConditionExpression: 'attribute_exists(pk)',
+            ExpressionAttributeValues: { ':one': 1 },
+            ReturnValues: 'ALL_NEW',
+          }),
+        );
+        return providerConnectionItem.parse(Attributes);
+      } catch (error) {
+        if (error instanceof ConditionalCheckFailedException) return null;
+        throw error;
+      }
+    },
+
+    /** How many connections the organization has. */
+    async count(orgId: number): Promise<number> {
+      const { name, client } = table();
+      const { Item } = await client.send(
+        new GetCommand({ TableName: name, Key: keys.providerConnectionCount(orgId), ConsistentRead: true }),
+      );
+      return countItem.parse(Item ?? {}).connections;
+    },
+
+    /**
+     * Keeps an event that matched nothing; `eventKey` makes it unique in its
+     * connection (a redelivered payload overwrites its own record).
+     */
+    async putUnmatched(orgId: number, eventKey: string, record: UnmatchedEventRecord): Promise<void> {
+      const { name, client } = table();
+      await client.send(
+        new UpdateCommand({
+          TableName: name,
+          Key: keys.unmatchedProviderEvent(orgId, record.connectionId, record.receivedAt, eventKey),
+          UpdateExpression: 'SET #type = :type, #record = :record, expiresAt = :expiresAt',
+          ExpressionAttributeNames: { '#type': 'type', '#record': 'record' },
+          ExpressionAttributeValues: {
+            ':type': 'unmatchedProviderEvent',
+            ':record': record,
+            ':expiresAt':
+              Math.floor(Date.parse(record.receivedAt) / 1000) + UNMATCHED_RETENTION_DAYS * 86_400,
+          },
+        }),
+      );
+    },
+
+    /**
+     * A page of the connection's unmatched events, newest first, from
+     * `before` (the `sk` of the previous page's last); expired ones (TTL
+     * deletes lazily) are left out.
+     */
+    async listUnmatched(
+      orgId: number,
+      connectionId: number,
+      page: { take: number; before?: string },
+    ): Promise<{ records: UnmatchedEventRecord[]; next: string | null }> {
+      const { name, client } = table();
+      const now = Math.floor(Date.now() / 1000);
+      const { Items = [], LastEvaluatedKey } = await client.send(
+        new QueryCommand({
+          TableName: name,
+          KeyConditionExpression: page.before ? 'pk = :pk AND sk < :before' : 'pk = :pk',
+          FilterExpression: 'expiresAt > :now',
+          ExpressionAttributeValues: {
+            ':pk': keys.unmatchedProviderEventsOf(orgId, connectionId).pk,
+            ':now': now,
+            ...(page.before ? { ':before': page.before } : {}),
+          },
+          ScanIndexForward: false,
+          Limit: page.take,
+        }),
+      );
+      const records = Items.map((item) => unmatchedEventItem.parse(item.record));
+      const last = Items.at(-1);
+      return { records, next: LastEvaluatedKey && last ? String(last.sk) : null };
+    },
+
+    /** Our message id of a provider's message id; null when none was recorded. */
+    async messageIdOf(orgId: number, provider: string, providerMessageId: string): Promise<number | null> {
+      const { name, client } = table();
+      const { Item } = await client.send(
+        new GetCommand({ TableName: name, Key: keys.providerMessage(orgId, provider, providerMessageId) }),
+      );
+      return Item ? z.object({ messageId: z.number() }).parse(Item).messageId : null;
+    },
+
+    /**
+     * Records which message of ours a provider's message id is, unless one is
+     * recorded already; returns the one that holds.
+     */
+    async claimMessageId(
+      orgId: number,
+      provider: string,
+      providerMessageId: string,
+      messageId: number,
+    ): Promise<number> {
+      const { name, client } = table();
+      const { Attributes } = await client.send(
+        new UpdateCommand({
+          TableName: name,
+          Key: keys.providerMessage(orgId, provider, providerMessageId),
+          UpdateExpression: 'SET #type = :type, messageId = if_not_exists(messageId, :id)',
+          ExpressionAttributeNames: { '#type': 'type' },
+          ExpressionAttributeValues: { ':type': 'providerMessage', ':id': messageId },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return z.object({ messageId: z.number() }).parse(Attributes).messageId;
+    },
+  };
+}
+
+export const providerConnections = providerConnectionStore();
