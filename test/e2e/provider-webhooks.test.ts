@@ -18,6 +18,7 @@ import { apiClient, send } from '../support/api-client.ts';
 import { startTestStack } from '../support/local-stack.ts';
 import { maintainedAndRecomputed } from '../support/recompute.ts';
 import { settle } from '../support/settle.ts';
+import { waitFor } from '../support/wait.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
 
 /**
@@ -366,7 +367,7 @@ describe('every documented provider payload', () => {
     expect(stored).toEqual(recomputed);
   });
 
-  it('sends First Touch once per lead’s first send and Positive Reply once per positive classification', () => {
+  it('sends First Touch once per lead’s first send and Positive Reply once per positive classification', async () => {
     const expectedFirstTouch = fixtures
       .map((fixture, index) => ({ fixture, lead: leads[index]! }))
       .filter(({ fixture, lead }) =>
@@ -378,6 +379,9 @@ describe('every documented provider payload', () => {
         }),
       )
       .map(({ lead }) => 20_000 + lead.index);
+    // The events leave through the outbox and the table's stream, which settle's barrier may overtake.
+    await waitFor(() => received('first_touch').length >= expectedFirstTouch.length, { what: 'First Touch' });
+    await settle(stack, receiver);
     expect(received('first_touch').sort()).toEqual(expectedFirstTouch.sort());
     const expectedPositive = fixtures
       .map((fixture, index) => ({ mapped: activitiesOf(fixture, leads[index]!), lead: leads[index]! }))
@@ -388,6 +392,9 @@ describe('every documented provider payload', () => {
       )
       .map(({ lead }) => 20_000 + lead.index);
     expect(expectedPositive.length).toBeGreaterThan(0);
+    await waitFor(() => received('positive_reply').length >= expectedPositive.length, {
+      what: 'Positive Reply',
+    });
     expect(received('positive_reply').sort()).toEqual(expectedPositive.sort());
   });
 
@@ -458,9 +465,12 @@ describe('a reply and its classification, in either order', () => {
       (message) => message.assignment_id === 20_000 + lead.index && message.type === 'received',
     );
     expect(replies.map((message) => message.response_type)).toEqual(['positive']);
-    expect(
-      received('positive_reply').filter((assignment) => assignment === 20_000 + lead.index),
-    ).toHaveLength(1);
+    const positiveReplies = () =>
+      received('positive_reply').filter((assignment) => assignment === 20_000 + lead.index);
+    // The event leaves through the outbox and the table's stream, which settle's barrier may overtake.
+    await waitFor(() => positiveReplies().length > 0, { what: 'the Positive Reply' });
+    await settle(stack, receiver);
+    expect(positiveReplies()).toHaveLength(1);
     const { stored, recomputed } = await maintainedAndRecomputed(orgId);
     expect(stored).toEqual(recomputed);
   });
