@@ -21,10 +21,10 @@ const withDynamoDb = { setupFiles: ['test/support/setup.ts'], env: quiet };
 export default defineConfig({
   test: {
     globalSetup: ['test/support/global-setup.ts'],
-    // Vitest runs `availableParallelism - 1` files at once by default: one at a time on 2 cores. Most e2e
-    // time is waiting (on DynamoDB Local, queues, child processes), so more files than cores run at once;
-    // VITEST_MAX_WORKERS overrides it.
-    maxWorkers: 3,
+    // Vitest runs `availableParallelism - 1` files at once by default: one at a time on 2 cores. Two at
+    // once, each with its own DynamoDB Local, halves the waiting; three made DynamoDB Local's transactions
+    // slow enough on a loaded machine to time request-count tests out. VITEST_MAX_WORKERS overrides it.
+    maxWorkers: 2,
     // The longest files first, whatever their tier, so that none is left to run alone at the end.
     sequence: { sequencer: LongestFirstSequencer },
     projects: [
