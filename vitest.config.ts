@@ -40,6 +40,8 @@ export default defineConfig({
           ...withDynamoDb,
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
+          // No local stack, so no relay reading the table's stream (test/support/setup.ts).
+          env: { ...quiet, TEST_TABLE_STREAM: 'off' },
           testTimeout: 30_000,
         },
       },

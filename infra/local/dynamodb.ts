@@ -144,10 +144,14 @@ export function localDynamoDbClient(endpoint: string): DynamoDBClient {
 }
 
 /** Creates the service table from the single table definition unless it exists. */
-export async function ensureTable(endpoint: string, tableName: string): Promise<'created' | 'existed'> {
+export async function ensureTable(
+  endpoint: string,
+  tableName: string,
+  options: { stream?: boolean } = {},
+): Promise<'created' | 'existed'> {
   const client = localDynamoDbClient(endpoint);
   try {
-    await client.send(new CreateTableCommand(createTableInput(tableName)));
+    await client.send(new CreateTableCommand(createTableInput(tableName, options)));
     return 'created';
   } catch (error) {
     if (error instanceof ResourceInUseException) return 'existed';

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { ensureTable } from '../../infra/local/dynamodb.ts';
+import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
+import { afterAll } from 'vitest';
+import { ensureTable, localDynamoDbClient } from '../../infra/local/dynamodb.ts';
 import { useLocalConfiguration } from '../../infra/local/stack.ts';
 import { dynamodbEndpoint } from './dynamodb-endpoint.ts';
 
@@ -11,4 +13,16 @@ import { dynamodbEndpoint } from './dynamodb-endpoint.ts';
  */
 const tableName = `test-${randomUUID()}`;
 useLocalConfiguration(dynamodbEndpoint(), tableName);
-await ensureTable(dynamodbEndpoint(), tableName);
+// Only a local stack's relay reads the stream: the tiers without one (TEST_TABLE_STREAM=off) leave it off,
+// since DynamoDB Local keeps every table's stream records in one store and slows down as it fills.
+await ensureTable(dynamodbEndpoint(), tableName, { stream: process.env.TEST_TABLE_STREAM !== 'off' });
+
+// The file's table goes with it, so a file late in a worker does not work beside every earlier file's items.
+afterAll(async () => {
+  const client = localDynamoDbClient(dynamodbEndpoint());
+  try {
+    await client.send(new DeleteTableCommand({ TableName: tableName }));
+  } finally {
+    client.destroy();
+  }
+});
