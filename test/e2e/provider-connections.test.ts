@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { applyImport, validateImport } from '#admin/import.ts';
 import { createApiKey } from '#domain/api-keys.ts';
 import { createOrganization } from '#domain/organizations.ts';
 import { MAX_PROVIDER_CONNECTIONS_PER_ORGANIZATION } from '#domain/provider-connections.ts';
@@ -10,8 +11,10 @@ import { tableName } from '#platform/config.ts';
 import { dynamo } from '#platform/dynamodb-client.ts';
 import { keys } from '#store/keys.ts';
 import type { LocalStack } from '../../infra/local/stack.ts';
+import { providerFixture, withTarget } from '../fixtures/providers/index.ts';
 import { apiClient, send } from '../support/api-client.ts';
 import { admin } from '../support/cli.ts';
+import { smallDocument } from '../support/fixtures.ts';
 import { startTestStack } from '../support/local-stack.ts';
 import { settle } from '../support/settle.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
@@ -321,3 +324,67 @@ describe('outreach-admin provider …', () => {
     expect(unknownOrg.stderr).toMatch(/Organization 999999 not found/);
   });
 });
+
+describe('outreach-admin sequence link', () => {
+  it('names the provider campaign behind a sequence, so that campaign’s events find their assignment', async () => {
+    const { orgId: linkedOrg } = await createOrganization('Linked Agency');
+    const { apiKey: linkedKey } = await createApiKey(linkedOrg);
+    const validated = validateImport(smallDocument());
+    if (!validated.ok) throw new Error(JSON.stringify(validated.errors));
+    await applyImport(linkedOrg, validated.document);
+    const client = apiClient(stack, linkedKey);
+    const connection = (await client.post('/provider-connections', { provider: 'smartlead', api_key: 'k' }))
+      .body as { id: number; webhook_url: string };
+    const link = (...args: string[]) =>
+      admin(localDir, [
+        'sequence',
+        'link',
+        '--org',
+        String(linkedOrg),
+        '--connection',
+        String(connection.id),
+        ...args,
+      ]);
+
+    // smallDocument: sequence 201 is Smartlead's (assignment 501, ann@acme.com), 202 HeyReach's.
+    const linked = await link('--sequence', '201', '--external-id', '4242', '--json');
+    expect(linked.code, linked.stderr).toBe(0);
+    expect(JSON.parse(linked.stdout)).toEqual({
+      campaignId: 101,
+      sequenceId: 201,
+      connectionId: connection.id,
+      provider: 'smartlead',
+      externalId: '4242',
+    });
+    const mismatch = await link('--sequence', '202', '--external-id', '4243');
+    expect(mismatch.code).toBe(1);
+    expect(mismatch.stderr).toMatch(/heyreach/);
+    const unknown = await link('--sequence', '999', '--external-id', '4244');
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/999/);
+    // The campaign resource does not show the link.
+    expect(JSON.stringify((await client.get('/campaigns/101')).body)).not.toContain('4242');
+
+    const before = (await client.get('/campaigns/101/messages?take=100')).body.data.length as number;
+    const reply = withTarget('smartlead', providerFixture('smartlead/EMAIL_REPLY.json').payload, {
+      campaignExternalId: '4242',
+      email: 'ann@acme.com',
+      secretKey: null,
+    });
+    expect((await deliver(connection.webhook_url, JSON.stringify(reply))).status).toBe(200);
+    await settle(stack, receiver);
+    expect(await unmatchedOfClient(client, connection.id)).toEqual([]);
+    const messages = (await client.get('/campaigns/101/messages?take=100')).body.data as {
+      assignment_id: number;
+      type: string;
+    }[];
+    expect(messages).toHaveLength(before + 1);
+    expect(
+      messages.filter((message) => message.assignment_id === 501 && message.type === 'received').length,
+    ).toBe(2);
+  });
+});
+
+async function unmatchedOfClient(client: ReturnType<typeof apiClient>, connectionId: number) {
+  return (await client.get(`/provider-connections/${connectionId}/unmatched`)).body.data as unknown[];
+}
