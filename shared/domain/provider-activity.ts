@@ -60,6 +60,13 @@ export interface ProviderActivity {
   providerMessageId?: string | null;
   /** reply_received (when the provider classifies at once) and reply_classified. */
   responseType?: ResponseType;
+  /**
+   * reply_received: what the provider needs to answer the lead in this thread (Instantly's
+   * `reply_to_uuid` and `eaccount`, Smartlead's `email_stats_id` and `reply_message_id`, HeyReach's
+   * `conversationId` and `linkedInAccountId`), as the provider's client reads it
+   * (shared/platform/provider-apis/). Absent when the payload lacks it.
+   */
+  replyThread?: Readonly<Record<string, string>>;
 }
 
 /** What mapping one native payload gave: activities, or why the payload holds none the service records. */

@@ -86,6 +86,8 @@ const LL_EMAIL = 'eml_aaFHxT2ejiz7apYnn';
 const HR_CAMPAIGN = '274079';
 const HR_CONVERSATION = '2-ZmE3NzQ1ZjItYjE3Ni00YjJmLWE1OTQtN2Q2ZmQ4MDM3ZWQ2XzAxMA==';
 const HR_INMAIL_CONVERSATION = '2-YjdhMGY2NmQtM2E1Yi00ZTFiLWJmNDctOWM3ZGE0ZjFkMmM3XzAxMA==';
+/** The LinkedIn account (the payload's `sender`) holding the conversations. */
+const HR_SENDER_ACCOUNT = '113298';
 
 const sentMessage = (fields: Partial<ProviderActivityMessage>): ProviderActivityMessage => ({
   providerMessageId: null,
@@ -160,6 +162,12 @@ const EXPECTED: Record<string, Expected> = {
       body: 'Hi Tom, yes, close is painful right now. Tuesday 10am works.\n\nOn Mon, Mar 2, 2026 Tom wrote: ...',
       senderEmail: JANE.email,
     }),
+    // What Smartlead's reply-email-thread endpoint needs to answer in this thread.
+    replyThread: {
+      email_stats_id: SL_STATS,
+      reply_message_id: SL_REPLY,
+      reply_email_time: '2026-03-03T14:05:51.000Z',
+    },
   },
   'smartlead/EMAIL_BOUNCE.json': {
     kind: 'bounced',
@@ -287,6 +295,8 @@ const EXPECTED: Record<string, Expected> = {
       body: 'Hi Tom, yes, close is painful right now. Tuesday 10am works.\n\nOn Mon, Mar 2, 2026 Tom wrote: ...',
       senderEmail: JANE.email,
     }),
+    // What Instantly's POST /api/v2/emails/reply needs: the email answered and the mailbox.
+    replyThread: { reply_to_uuid: '0199a7f5-1d0b-7e42-8a6c-3b9e2f7d1c05', eaccount: MAILBOX },
   },
   'instantly/email_bounced.json': {
     kind: 'bounced',
@@ -512,6 +522,8 @@ const EXPECTED: Record<string, Expected> = {
       stepType: 'linkedin_message',
       body: 'Thanks Tom, happy to chat. I am free Thursday afternoon.',
     }),
+    // What HeyReach's POST /inbox/SendMessage needs: the conversation and the sender's LinkedIn account.
+    replyThread: { conversationId: HR_CONVERSATION, linkedInAccountId: HR_SENDER_ACCOUNT },
   },
   'heyreach/EVERY_MESSAGE_REPLY_RECEIVED.json': {
     kind: 'reply_received',
@@ -523,6 +535,7 @@ const EXPECTED: Record<string, Expected> = {
       stepType: 'linkedin_message',
       body: 'Thanks Tom, happy to chat. I am free Thursday afternoon.',
     }),
+    replyThread: { conversationId: HR_CONVERSATION, linkedInAccountId: HR_SENDER_ACCOUNT },
   },
   'heyreach/INMAIL_REPLY_RECEIVED.json': {
     kind: 'reply_received',
@@ -531,6 +544,7 @@ const EXPECTED: Record<string, Expected> = {
     lead: JANE_WITH_LINKEDIN,
     at: '2026-03-01T08:45:32.118Z',
     message: sentMessage({ stepType: 'linkedin_message', body: 'Sure, send me a few times next week.' }),
+    replyThread: { conversationId: HR_INMAIL_CONVERSATION, linkedInAccountId: HR_SENDER_ACCOUNT },
   },
   'heyreach/VIEWED_PROFILE.json': {
     kind: 'message_sent',
@@ -738,6 +752,54 @@ function reordered(value: unknown): unknown {
 }
 
 const eventIdOf = (provider: Provider, payload: unknown) => onlyActivity(map(provider, payload)).eventId;
+
+describe('reply threads', () => {
+  const replyThreadOf = (provider: Provider, payload: unknown) =>
+    onlyActivity(map(provider, payload)).replyThread;
+  const withoutField = (file: string, field: string) => {
+    const { payload } = providerFixture(file);
+    delete payload[field];
+    return payload;
+  };
+
+  it('carry only what the reply needs, and no thread when a required field is missing', () => {
+    // Smartlead: no stats_id, nothing to answer.
+    expect(
+      replyThreadOf('smartlead', withoutField('smartlead/EMAIL_REPLY.json', 'stats_id')),
+    ).toBeUndefined();
+    // Smartlead: the replied message's fields are optional to its reply endpoint.
+    const bare = providerFixture('smartlead/EMAIL_REPLY.json').payload;
+    for (const field of ['reply_message', 'message_id', 'time_replied', 'event_timestamp'])
+      delete bare[field];
+    expect(replyThreadOf('smartlead', bare)).toEqual({ email_stats_id: SL_STATS });
+    // Instantly and HeyReach need both of their fields.
+    expect(
+      replyThreadOf('instantly', withoutField('instantly/reply_received.json', 'email_account')),
+    ).toBeUndefined();
+    expect(
+      replyThreadOf('instantly', withoutField('instantly/reply_received.json', 'email_id')),
+    ).toBeUndefined();
+    expect(
+      replyThreadOf('heyreach', withoutField('heyreach/MESSAGE_REPLY_RECEIVED.json', 'sender')),
+    ).toBeUndefined();
+    expect(
+      replyThreadOf('heyreach', withoutField('heyreach/MESSAGE_REPLY_RECEIVED.json', 'conversation_id')),
+    ).toBeUndefined();
+  });
+
+  it('are set on replies only, and never by lemlist, whose API cannot answer in a thread', () => {
+    for (const fixture of fixtures) {
+      const mapped = map(fixture.provider, fixture.payload);
+      if ('ignored' in mapped) continue;
+      for (const activity of mapped.activities) {
+        if (activity.kind !== 'reply_received' || fixture.provider === 'lemlist') {
+          expect(activity.replyThread, fixture.file).toBeUndefined();
+        }
+        for (const value of Object.values(activity.replyThread ?? {})) expect(typeof value).toBe('string');
+      }
+    }
+  });
+});
 
 describe('event ids', () => {
   it('are the same for the same payload delivered again, whatever the order of its keys', () => {

@@ -186,9 +186,16 @@ export function mapHeyreachPayload(payload: unknown): MappedPayload {
     case 'reply_received': {
       const reply = newestMessage(p, true);
       const at = firstIsoTime(reply?.at, p.timestamp);
+      // What `POST /inbox/SendMessage` needs (shared/platform/provider-apis/heyreach.ts): the
+      // conversation and the LinkedIn account (the payload's `sender`) that holds it. Both or no thread.
+      const conversationId = firstId(p.conversation_id);
+      const linkedInAccountId = firstId(p.sender?.id);
+      const replyThread =
+        conversationId && linkedInAccountId ? { conversationId, linkedInAccountId } : undefined;
       return recorded({
         ...base,
         kind,
+        ...(replyThread ? { replyThread } : {}),
         eventId: eventIdOf(
           'heyreach',
           [kind, firstId(p.conversation_id), reply?.at],

@@ -159,13 +159,19 @@ export function mapInstantlyPayload(payload: unknown): MappedPayload {
         at,
         providerMessageId: emailId,
       });
-    case 'reply_received':
+    case 'reply_received': {
+      // What `POST /api/v2/emails/reply` needs (shared/platform/provider-apis/instantly.ts): the
+      // email to answer (`email_id`, which the docs call the reply_to_uuid) and the mailbox it came
+      // through. Both or no thread.
+      const eaccount = firstText(p.email_account);
+      const replyThread = emailId && eaccount ? { reply_to_uuid: emailId, eaccount } : undefined;
       return recorded({
         kind,
         eventId: id([kind, campaign, lead.email, emailId, at]),
         campaignExternalId: campaign,
         lead,
         at,
+        ...(replyThread ? { replyThread } : {}),
         message: message({
           providerMessageId: null,
           stepType: 'reply',
@@ -174,6 +180,7 @@ export function mapInstantlyPayload(payload: unknown): MappedPayload {
           senderEmail: senderEmail(lead.email),
         }),
       });
+    }
     case 'reply_classified':
       return recorded({
         kind,

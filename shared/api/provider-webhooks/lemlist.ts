@@ -40,6 +40,9 @@ import {
  * sent email's `emailId` is its provider id, named again by its opens and
  * clicks. A reply's message takes its activity id (never the `emailId` of the
  * email it answers).
+ *
+ * A reply carries no `replyThread`: lemlist's API documents no way to answer a
+ * lead in its thread, so its client has no reply (shared/platform/provider-apis/lemlist.ts).
  */
 
 /** What each native activity type becomes (docs/providers.md). */

@@ -170,6 +170,27 @@ function categoryName(p: SmartleadPayload): string | null {
   return firstText(p.lead_category?.new_name, legacy, p.lead_data?.category?.name)?.trim() ?? null;
 }
 
+/**
+ * What Smartlead's reply endpoint (`POST /campaigns/{campaign_id}/reply-email-thread`,
+ * shared/platform/provider-apis/smartlead.ts) needs to answer in this thread: the sent email's
+ * `stats_id` as `email_stats_id` (required, so no thread without it), and the lead's message being
+ * answered, its Message-ID and time as sent. Its body (`reply_email_body`) is left out: it is the
+ * lead's text, kept as the message already.
+ */
+function smartleadReplyThread(
+  p: SmartleadPayload,
+  replyId: string | null,
+): Record<string, string> | undefined {
+  const emailStatsId = firstId(p.stats_id);
+  if (emailStatsId === null) return undefined;
+  const repliedAt = firstText(p.reply_message?.time, p.time_replied, p.event_timestamp);
+  return {
+    email_stats_id: emailStatsId,
+    ...(replyId ? { reply_message_id: replyId } : {}),
+    ...(repliedAt ? { reply_email_time: repliedAt } : {}),
+  };
+}
+
 /** Maps one Smartlead webhook payload; never throws, whatever JSON it is given. */
 export function mapSmartleadPayload(payload: unknown): MappedPayload {
   const parsed = smartleadPayload.safeParse(payload);
@@ -246,12 +267,14 @@ export function mapSmartleadPayload(payload: unknown): MappedPayload {
         p.timestamp,
       );
       const replyId = firstId(p.reply_message?.message_id, p.message_id, p.reply?.message_id);
+      const replyThread = smartleadReplyThread(p, replyId);
       return recorded({
         kind,
         eventId: id(replyId ? [kind, replyId] : [kind, campaign, leadKey, at]),
         campaignExternalId: campaign,
         lead,
         at,
+        ...(replyThread ? { replyThread } : {}),
         message: message({
           providerMessageId: replyId,
           stepType: 'reply',

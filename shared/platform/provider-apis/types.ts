@@ -1,0 +1,149 @@
+import type { Provider } from '#schemas/import.ts';
+
+/**
+ * The outbound side of a provider connection: one client per provider
+ * (smartlead.ts, instantly.ts, lemlist.ts, heyreach.ts) that turns the
+ * service's operations (enroll leads in a campaign, find a lead already
+ * enrolled, stop a lead, reply in a lead's thread) into that provider's
+ * documented HTTP calls and reads its answers. A client does no I/O itself:
+ * every request goes through the `ProviderHttp` it is given, which the caller
+ * builds (SSRF-safe transport, a token bucket per connection, request
+ * counting), so clients are pure request builders and response readers.
+ */
+
+/** One HTTP request to the provider's API. `path` is below the connection's base URL and starts with `/`. */
+export interface ProviderRequest {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  path: string;
+  /** Query parameters (the API key too, where the provider takes it there: Smartlead). */
+  query?: Record<string, string>;
+  headers?: Record<string, string>;
+  /** Sent as JSON. */
+  body?: unknown;
+}
+
+/** The provider's answer: its status and its body parsed as JSON (null when empty or not JSON). */
+export interface ProviderResponse {
+  status: number;
+  /** Seconds from a `Retry-After` header, when the response had one. */
+  retryAfterSeconds: number | null;
+  body: unknown;
+}
+
+/**
+ * Sends one request. It throws `ProviderApiError` kind `unavailable` on a
+ * timeout or a connection failure; it never throws for an HTTP status (the
+ * client reads the status).
+ */
+export type ProviderHttp = (request: ProviderRequest) => Promise<ProviderResponse>;
+
+/** What a client needs of a connection besides the transport. */
+export interface ProviderCredentials {
+  apiKey: string;
+}
+
+/** A contact to add to a provider campaign, with the assignment's snippet variables. */
+export interface LeadToEnroll {
+  /** The caller's reference for the lead in the outcome (the assignment id, as a string). */
+  ref: string;
+  email: string | null;
+  firstName: string | null;
+  lastName: string | null;
+  companyName: string | null;
+  companyDomain: string | null;
+  title: string | null;
+  linkedinUrl: string | null;
+  /** Snippet variables, by name (`^[A-Za-z][A-Za-z0-9_]{0,63}$`), sent as the provider's custom fields. */
+  variables: Readonly<Record<string, string>>;
+}
+
+/** What became of one lead of an add request. */
+export type LeadOutcome =
+  | { ref: string; status: 'enrolled'; leadId: string }
+  /** A permanent refusal of this lead (invalid email, already in another campaign, blocked or unsubscribed at the provider). */
+  | { ref: string; status: 'refused'; reason: string };
+
+/** The lead at the provider, as the service recorded it at enrollment. */
+export interface EnrolledLead {
+  leadId: string;
+  email: string | null;
+  linkedinUrl: string | null;
+}
+
+/**
+ * What a provider needs to answer a lead in its thread, taken from the
+ * inbound reply webhook (the mappers of shared/api/provider-webhooks/ set
+ * `replyThread` on a reply_received activity): provider-specific string fields,
+ * such as Instantly's `reply_to_uuid` and `eaccount`.
+ */
+export type ReplyThread = Readonly<Record<string, string>>;
+
+export interface ReplyToSend {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+export type ProviderApiErrorKind =
+  /** 429: try again after `retryAfterSeconds`. */
+  | 'rate-limited'
+  /** 5xx, a timeout, a connection failure: try again with backoff. */
+  | 'unavailable'
+  /** A permanent refusal of the whole request: a bad API key (401/403), a campaign that does not exist (404), a request the API rejects (400/422). */
+  | 'refused';
+
+/** A request the provider did not carry out. `message` names the cause in a few words, never a secret or a lead's data. */
+export class ProviderApiError extends Error {
+  override readonly name = 'ProviderApiError';
+  constructor(
+    readonly kind: ProviderApiErrorKind,
+    message: string,
+    readonly status: number | null = null,
+    readonly retryAfterSeconds: number | null = null,
+  ) {
+    super(message);
+  }
+}
+
+export interface ProviderClient {
+  readonly provider: Provider;
+  /**
+   * Adds up to the provider's `maxLeadsPerRequest` leads (shared/definitions/provider-apis.ts) to
+   * a campaign, and returns one outcome per lead (by `ref`, any order). A lead the campaign holds
+   * already is `enrolled` with its existing id, never added twice. May issue several requests
+   * (Smartlead's add answers counts, so the ids are read back). Throws ProviderApiError.
+   */
+  enroll(
+    http: ProviderHttp,
+    credentials: ProviderCredentials,
+    campaignId: string,
+    leads: readonly LeadToEnroll[],
+  ): Promise<LeadOutcome[]>;
+  /**
+   * The id of the lead in that campaign when the provider has it, else null: asked before
+   * adding again a lead whose earlier attempt may have reached the provider.
+   */
+  findEnrolled(
+    http: ProviderHttp,
+    credentials: ProviderCredentials,
+    campaignId: string,
+    lead: LeadToEnroll,
+  ): Promise<string | null>;
+  /** Stops the lead in the campaign (pause, or remove where the provider cannot pause); a lead gone already is no error. */
+  stop(
+    http: ProviderHttp,
+    credentials: ProviderCredentials,
+    campaignId: string,
+    lead: EnrolledLead,
+  ): Promise<void>;
+  /**
+   * Answers the lead in its thread from the mailbox (or LinkedIn account) that wrote to it; returns
+   * the provider's id of the reply when it says. Absent where the API cannot reply in thread.
+   */
+  reply?(
+    http: ProviderHttp,
+    credentials: ProviderCredentials,
+    thread: { campaignId: string; lead: EnrolledLead; replyThread: ReplyThread },
+    message: ReplyToSend,
+  ): Promise<{ providerMessageId: string | null }>;
+}
