@@ -168,6 +168,8 @@ export class OutreachApiStack extends Stack {
         logRemovalPolicy: removalPolicy,
       }).bindTable(this.table, ITEM_ACTIONS);
       consumers[name] = consumer;
+      grantSecretUses(consumer, 'secrets' in definition ? definition.secrets : []);
+      if ('requeues' in definition) queue.grantSendMessages(consumer);
       consumer.addEnvironment(definition.urlVariable, queue.queueUrl);
       for (const [variable, value] of Object.entries(serviceEnvironment))
         consumer.addEnvironment(variable, value);

@@ -135,6 +135,25 @@ export class OperationalAlarms extends Construct {
       }),
     );
 
+    // Any enrollment a provider refused (a bad key, a missing campaign, invalid emails) waits for an operator:
+    // `outreach-admin provider failures` lists them (docs/providers.md#enrollment).
+    alarm(
+      new Metric({
+        namespace: METRICS_NAMESPACE,
+        metricName: 'EnrollmentFailed',
+        dimensionsMap: { service: METRICS_SERVICE },
+        period: Duration.minutes(15),
+        statistic: 'Sum',
+      }).createAlarm(this, 'EnrollmentFailures', {
+        alarmDescription:
+          'A provider refused enrollments in the last 15 minutes: see `outreach-admin provider failures --org ID`.',
+        threshold: 0,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+        evaluationPeriods: 1,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+      }),
+    );
+
     for (const [name, fn] of Object.entries(props.watchedFunctions)) {
       alarm(
         fn

@@ -8,6 +8,7 @@ import type { Throttle } from '#definitions/rate-limits.ts';
 import { handlerEntry, routes } from '#definitions/routes.ts';
 import { loadConfiguration, useConfiguration } from '#platform/config.ts';
 import { newLocalKey } from '#platform/secrets.ts';
+import { PROVIDERS, type Provider } from '#schemas/import.ts';
 import { PROJECT_ROOT } from '../paths.ts';
 import {
   type DynamoDbLocal,
@@ -24,6 +25,11 @@ import {
   type ProxyHandler,
   startGateway,
 } from './gateway.ts';
+import {
+  type ProviderEmulatorOptions,
+  type ProviderEmulators,
+  startProviderEmulators,
+} from './provider-emulators/index.ts';
 import { type SmtpSink, startSmtpSink } from './smtp.ts';
 import { type LocalQueues, type QueueConsumer, startLocalQueues, startQueuePoller } from './sqs.ts';
 import { type StreamConsumer, startStreamPoller } from './streams.ts';
@@ -63,6 +69,11 @@ export interface LocalStackOptions {
   clientAddressThrottle?: Throttle;
   /** Sees every response the gateway sends (the contract test checks them). */
   onResponse?: GatewayOptions['onResponse'];
+  /**
+   * The provider API emulators (infra/local/provider-emulators/): how they play enrolled leads
+   * back. Their ports follow the API's (port + 1 … + 4) when it is fixed, else free ones.
+   */
+  providerEmulators?: Omit<ProviderEmulatorOptions, 'ports' | 'host'>;
 }
 
 /** What `outreach-admin` needs to reach a running local stack (its endpoints file). */
@@ -75,6 +86,8 @@ export interface LocalEndpoints extends LocalEndpointsFile {
   queueUrls: Record<QueueName, string>;
   deadLetterQueueUrls: Record<QueueName, string>;
   smtpUrl: string;
+  /** Each provider emulator's API base URL (a connection's `base_url` to use it). */
+  providerApiUrls: Record<Provider, string>;
 }
 
 export interface LocalStack extends LocalEndpoints {
@@ -155,6 +168,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   let server: Server | undefined;
   let queues: LocalQueues | undefined;
   let smtp: SmtpSink | undefined;
+  let providers: ProviderEmulators | undefined;
   let pollerClient: SQSClient | undefined;
   const pollers: { stop(): Promise<void> }[] = [];
   const stop = async () => {
@@ -165,6 +179,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     pollerClient?.destroy();
     await queues?.stop();
     await smtp?.stop();
+    await providers?.stop();
     await dynamodb?.stop();
   };
   const reportError = (error: unknown) => {
@@ -180,6 +195,13 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const freshStore = (await ensureTable(dynamodbEndpoint, tableName)) === 'created';
     queues = await startLocalQueues(LOCAL_REGION);
     smtp = await startSmtpSink({ saveTo: options.mailDir });
+    providers = await startProviderEmulators({
+      ...options.providerEmulators,
+      ports:
+        options.port === 0
+          ? {}
+          : Object.fromEntries(PROVIDERS.map((name, index) => [name, options.port + 1 + index])),
+    });
     const emulators: LocalEndpointsFile = {
       secretsKey: localSecretsKey(options.dataDir),
       region: LOCAL_REGION,
@@ -251,6 +273,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       queueUrls: queues.urls,
       deadLetterQueueUrls: queues.deadLetterUrls,
       smtpUrl: smtp.url,
+      providerApiUrls: providers.urls,
     };
     if (options.writeEndpointsFile) {
       mkdirSync(dirname(endpointsFile), { recursive: true });

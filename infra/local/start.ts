@@ -3,13 +3,15 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { progressReporter } from '#admin/progress.ts';
 import { demoOrganizationId, seedDemo } from '#admin/seed.ts';
+import { connectDemoToEmulators } from './demo-providers.ts';
 import { JavaMissingError } from './dynamodb.ts';
 import { startLocalStack } from './stack.ts';
 
 /**
  * `npm start`: runs the whole service locally and prints the base URL and the
  * demo organization's API key. Options: `--port N` (or PORT, default 3000),
- * `--data-dir DIR` (or DATA_DIR; in memory when absent).
+ * `--data-dir DIR` (or DATA_DIR; in memory when absent). PROVIDER_EMULATOR_PLAYBACK=manual keeps
+ * the provider emulators from playing enrolled leads back on their own.
  */
 
 const startedAt = performance.now();
@@ -34,6 +36,10 @@ try {
     dataDir,
     writeEndpointsFile: true,
     mailDir: dataDir ? resolve(dataDir, 'mail') : undefined,
+    // The emulators play enrolled leads back on their own (README "Watch the loop"), unless told to wait.
+    providerEmulators: {
+      playback: process.env.PROVIDER_EMULATOR_PLAYBACK === 'manual' ? 'manual' : 'compressed',
+    },
   });
   // Handlers go in before the seed, which takes a while: Ctrl-C during it still stops DynamoDB Local.
   let stopping = false;
@@ -67,6 +73,13 @@ try {
       `  Demo org:     ${orgId ?? 'none'} (existing data; keys are stored hashed and cannot be shown again)`,
     );
     details.push(`  New key:      npx outreach-admin key create --org ${orgId ?? '<ORG_ID>'}`);
+  }
+  const demoOrgId = await demoOrganizationId();
+  if (demoOrgId !== null) {
+    const linked = await connectDemoToEmulators(demoOrgId, stack.apiUrl, stack.providerApiUrls);
+    details.push(
+      `  Providers:    ${linked.connections} connections to the local provider emulators, ${linked.linkedSequences} sequences linked (README "Watch the loop")`,
+    );
   }
   const lines = [
     `Outreach Campaign Public API (local) ready in ${((performance.now() - startedAt) / 1000).toFixed(1)} s`,

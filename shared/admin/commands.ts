@@ -1,6 +1,7 @@
 import type { Command } from './command.ts';
 import { apiKeyCommands } from './commands/api-keys.ts';
 import { demoCommands } from './commands/demo.ts';
+import { enrollmentCommands } from './commands/enrollment.ts';
 import { eventCommands } from './commands/events.ts';
 import { exclusionCommands } from './commands/exclusions.ts';
 import { importCommands } from './commands/import.ts';
@@ -28,6 +29,7 @@ export const commands: Record<string, Command> = {
   ...demoCommands,
   ...webhookCommands,
   ...providerCommands,
+  ...enrollmentCommands,
 };
 
 export type { Command, CommandResult } from './command.ts';

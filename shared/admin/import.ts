@@ -310,7 +310,7 @@ export async function applyImport(
   await phase('contacts', document.contacts, async (input) => {
     let record = await upsertContact(orgId, input);
     if (input.blocked && !record.blocked) {
-      await transact(blockContactWrites(orgId, record));
+      await transact(blockContactWrites(orgId, record, { stopAtProviders: false }));
       record = { ...record, blocked: true };
     }
     contacts.set(input.id, record);
@@ -369,7 +369,8 @@ export async function applyImport(
     [...groupBy(document.events, (event) => event.assignment_id).values()],
     async (events) => {
       for (const event of events) {
-        const { outcome } = await recordProviderEvent(orgId, event, { emitEvents });
+        // History: its leads are at the provider already, so nothing is enrolled or stopped there.
+        const { outcome } = await recordProviderEvent(orgId, event, { emitEvents, actAtProviders: false });
         if (outcome === 'applied') eventsApplied += 1;
         else eventsDuplicate += 1;
       }

@@ -9,6 +9,8 @@ export const queueDefinitions = {
   mail: {
     consumer: 'functions/mail-sender/handler.ts',
     urlVariable: 'MAIL_QUEUE_URL',
+    /** A reply on a connected sequence leaves through the provider, with the connection's API key. */
+    secrets: ['open'],
     /** Longer than the consumer's timeout, so a message is not handed out twice while it is being sent. */
     visibilityTimeoutSeconds: 60,
     consumerTimeoutSeconds: 30,
@@ -44,6 +46,25 @@ export const queueDefinitions = {
     batchSize: 10,
     /** A 256,000-byte body, its characters beyond ASCII escaped (up to three times as long), with its attributes. */
     maxMessageBytes: 1024 * 1024,
+  },
+  /**
+   * Work at the providers (docs/providers.md#enrollment): enroll scheduled assignments in their
+   * provider campaign, stop leads whose contact was excluded, blocked or unsubscribed. Batched per
+   * connection and provider campaign, paced per connection below the provider's rate limit.
+   */
+  enrollment: {
+    consumer: 'functions/provider-enrollment/handler.ts',
+    urlVariable: 'ENROLLMENT_QUEUE_URL',
+    /** It calls the providers with the connections' API keys. */
+    secrets: ['open'],
+    /** Work put off (a 429's Retry-After) goes back as a new delayed message: the consumer sends to its own queue. */
+    requeues: true,
+    /** Longer than the consumer's timeout (a batch may wait for its connection's request slots). */
+    visibilityTimeoutSeconds: 180,
+    consumerTimeoutSeconds: 120,
+    /** Transient failures retry with backoff; the last receive records the enrollment as failed, never dropped. */
+    maxReceiveCount: 12,
+    batchSize: 10,
   },
 } as const;
 

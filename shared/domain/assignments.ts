@@ -1,6 +1,6 @@
 import type { AssignmentStatus, CampaignContact } from '#schemas/resources.ts';
 import type { SnippetVariables } from '#schemas/variables.ts';
-import { type AssignmentRecord, assignments } from '#store/assignments.ts';
+import { type AssignmentRecord, assignments, type EnrollTarget } from '#store/assignments.ts';
 import type { SequenceRef } from '#store/campaigns.ts';
 import { campaigns } from '#store/campaigns.ts';
 import { conflictDelay, retryOnConflict } from '#store/conflicts.ts';
@@ -20,6 +20,7 @@ import {
   type OrganizationCounts,
 } from './aggregates.ts';
 import { getContact } from './contacts.ts';
+import { enrollmentOutboxWrite } from './enrollment.ts';
 import { AssignmentNotFound, CampaignNotFound } from './errors.ts';
 
 /**
@@ -48,6 +49,8 @@ export interface NewAssignment {
   bouncedAt?: string | null;
   unsubscribedAt?: string | null;
   variables?: SnippetVariables;
+  /** A scheduled assignment to enroll in its sequence's provider campaign (docs/providers.md#enrollment). */
+  enrollTarget?: EnrollTarget | null;
 }
 
 /** The facts of a record that the counters depend on. */
@@ -70,6 +73,11 @@ export function toCampaignContact(record: AssignmentRecord): CampaignContact {
     completed_at: record.completedAt,
     bounced_at: record.bouncedAt,
     unsubscribed_at: record.unsubscribedAt,
+    enrollment: record.enrollment && {
+      status: record.enrollment.status,
+      error: record.enrollment.error,
+      updated_at: record.enrollment.updatedAt,
+    },
   };
 }
 
@@ -98,6 +106,8 @@ export async function getAssignment(orgId: number, assignmentId: number): Promis
 const ITEMS_PER_ASSIGNMENT = 2;
 /** Leaves room for the campaign and organization counter updates. */
 const ASSIGNMENTS_PER_TRANSACTION = Math.floor((MAX_TRANSACTION_ITEMS - 2) / ITEMS_PER_ASSIGNMENT);
+/** With assignments to enroll at a provider, room for the enrollment queue's outbox item too. */
+const ENROLLING_ASSIGNMENTS_PER_TRANSACTION = Math.floor((MAX_TRANSACTION_ITEMS - 3) / ITEMS_PER_ASSIGNMENT);
 
 /** The outcome of creating one assignment. */
 export type CreateOutcome =
@@ -118,9 +128,12 @@ function chunkWithDistinctContacts(inputs: NewAssignment[]): NewAssignment[][] {
   const chunks: NewAssignment[][] = [];
   let current: NewAssignment[] = [];
   let contacts = new Set<string>();
+  const limit = inputs.some((input) => input.enrollTarget)
+    ? ENROLLING_ASSIGNMENTS_PER_TRANSACTION
+    : ASSIGNMENTS_PER_TRANSACTION;
   for (const input of inputs) {
     const key = JSON.stringify(contactKey(0, input.contact));
-    if (current.length >= ASSIGNMENTS_PER_TRANSACTION || contacts.has(key)) {
+    if (current.length >= limit || contacts.has(key)) {
       chunks.push(current);
       current = [];
       contacts = new Set();
@@ -166,6 +179,7 @@ function creationWrites(
         bouncedAt: input.bouncedAt ?? null,
         unsubscribedAt: input.unsubscribedAt ?? null,
         variables: input.variables ?? new Map(),
+        enrollTarget: input.enrollTarget ?? null,
       }),
       contacts.addAssignment(
         orgId,
@@ -185,6 +199,9 @@ function creationWrites(
   writes.push(campaigns.counters(orgId, campaignId, campaignDelta, { mustExist: true })!);
   const organizationWrite = organizations.analyticsCounters(orgId, organizationDelta);
   if (organizationWrite) writes.push(organizationWrite);
+  // Last, so the indexes of the conditions read above do not move.
+  const toEnroll = inputs.filter((input) => input.enrollTarget).map((input) => input.assignmentId);
+  if (toEnroll.length > 0) writes.push(enrollmentOutboxWrite(orgId, toEnroll));
   return writes;
 }
 

@@ -12,6 +12,7 @@ import {
   normalizeEmail,
 } from '#store/contacts.ts';
 import type { TransactItem } from '#store/transactions.ts';
+import { stopOutboxWrite } from './enrollment.ts';
 import { AlreadyTaken } from './errors.ts';
 
 /**
@@ -80,12 +81,22 @@ export async function getContactsByEmail(
 
 /**
  * The writes that block a contact: the flag on the contact, and on each of its
- * assignments (with the campaigns' `blocked` stat) unless already blocked.
+ * assignments (with the campaigns' `blocked` stat) unless already blocked; with
+ * `stopAtProviders`, the stop of its leads at the providers.
  * Returns [] when the contact is already blocked.
  */
-export function blockContactWrites(orgId: number, contact: ContactRecord): TransactItem[] {
+export function blockContactWrites(
+  orgId: number,
+  contact: ContactRecord,
+  options: { stopAtProviders: boolean },
+): TransactItem[] {
   if (contact.blocked) return [];
   const writes: TransactItem[] = [contacts.block(orgId, contact)];
+  const assignmentIds = Object.keys(contact.assignments).map(Number);
+  // Its leads still running at a provider are stopped there (docs/providers.md#stopping-outreach).
+  if (options.stopAtProviders && assignmentIds.length > 0) {
+    writes.push(stopOutboxWrite(orgId, assignmentIds, 'contact blocked'));
+  }
   const blockedPerCampaign = new Map<number, number>();
   for (const [assignmentId, entry] of Object.entries(contact.assignments)) {
     writes.push(assignments.markContactBlocked(orgId, Number(assignmentId)));

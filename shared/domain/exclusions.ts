@@ -1,6 +1,8 @@
 import { EXCLUSION_SHARDS, type ExclusionKind, exclusions, shardOf } from '#store/exclusions.ts';
+import { transact } from '#store/transactions.ts';
 import { excludeAccountByDomain } from './accounts.ts';
-import { normalizeEmail } from './contacts.ts';
+import { getContactsByEmail, normalizeEmail } from './contacts.ts';
+import { stopDomainOutboxWrite, stopOutboxWrite } from './enrollment.ts';
 
 /**
  * The organization's exclusion list: emails and domains that raw pushes skip
@@ -21,7 +23,9 @@ export interface ExclusionDetails {
 /**
  * Adds an email or a (normalized) domain to the exclusion list; adding it again
  * updates the details and changes nothing else. Excluding a domain also
- * excludes the organization's account with that domain.
+ * excludes the organization's account with that domain. Either way, the
+ * leads already enrolled at a provider under it are stopped there (through
+ * the enrollment queue).
  */
 export async function addExclusion(
   orgId: number,
@@ -38,7 +42,15 @@ export async function addExclusion(
     updatedAt: new Date().toISOString(),
   });
   await exclusions.addToShard(orgId, kind, value);
-  if (kind === 'domain') await excludeAccountByDomain(orgId, value);
+  if (kind === 'domain') {
+    await excludeAccountByDomain(orgId, value);
+    // Leads already enrolled under the domain are stopped at their providers.
+    await transact([stopDomainOutboxWrite(orgId, value)]);
+  } else {
+    const contact = (await getContactsByEmail(orgId, [value])).get(value);
+    const assignmentIds = Object.keys(contact?.assignments ?? {}).map(Number);
+    if (assignmentIds.length > 0) await transact([stopOutboxWrite(orgId, assignmentIds, 'email excluded')]);
+  }
 }
 
 /** Which of the given emails and domains are excluded, read in one BatchGetItem (≤ 32 shard items). */

@@ -12,6 +12,7 @@ import type { AssignmentFacts } from './aggregates.ts';
 import { assignmentDeltas } from './aggregates.ts';
 import { type AssignmentRecord, factsOf } from './assignments.ts';
 import { blockContactWrites, getContact } from './contacts.ts';
+import { enrollmentOutboxWrite, enrollTargetOf, stopOutboxWrite } from './enrollment.ts';
 import { AssignmentNotFound, EventNotRecordable, TransitionNotAllowed } from './errors.ts';
 import { LIFECYCLE, transition } from './lifecycle.ts';
 import {
@@ -41,6 +42,14 @@ export type RecordOutcome = { outcome: 'applied' | 'duplicate'; assignment: Assi
 /** Whether the change also emits its webhook events (live traffic does; imports only when asked). */
 export interface RecordOptions {
   emitEvents?: boolean;
+  /**
+   * Whether it also acts at the provider (live traffic does; a history import never does, its leads
+   * being at the provider already): an approval enrolls, an unsubscribe stops the contact's other leads.
+   * Defaults to `emitEvents`.
+   */
+  actAtProviders?: boolean;
+  /** reply_received: what the provider needs to answer in this thread (its webhook said). */
+  replyThread?: Readonly<Record<string, string>>;
 }
 
 /** Tries of an event whose transaction lost a race; the wait before each retry is random, doubling from 10 ms. */
@@ -66,7 +75,12 @@ export async function recordProviderEvent(
       );
       if (!assignment) throw new AssignmentNotFound(event.assignment_id);
       if (applied) return { outcome: 'duplicate', assignment };
-      const writes = await eventWrites(orgId, event, assignment, options.emitEvents ?? true);
+      const emitEvents = options.emitEvents ?? true;
+      const writes = await eventWrites(orgId, event, assignment, {
+        emitEvents,
+        actAtProviders: options.actAtProviders ?? emitEvents,
+        replyThread: options.replyThread,
+      });
       try {
         await transact(writes);
         return { outcome: 'applied', assignment };
@@ -114,8 +128,9 @@ async function eventWrites(
   orgId: number,
   event: ProviderEvent,
   assignment: AssignmentRecord,
-  emitEvents: boolean,
+  options: { emitEvents: boolean; actAtProviders: boolean; replyThread: RecordOptions['replyThread'] },
 ): Promise<TransactItem[]> {
+  const { emitEvents, actAtProviders } = options;
   const next = transition(assignment.status, event.type);
   if (!next) {
     throw new TransitionNotAllowed(
@@ -131,7 +146,10 @@ async function eventWrites(
   });
   if (event.type === 'contact_blocked') {
     const contact = await getContact(orgId, assignment.contact);
-    return [marker, ...(contact ? blockContactWrites(orgId, contact) : [])];
+    return [
+      marker,
+      ...(contact ? blockContactWrites(orgId, contact, { stopAtProviders: actAtProviders }) : []),
+    ];
   }
   if (event.type === 'reply_classified') {
     return [marker, ...(await classificationWrites(orgId, event, assignment, emitEvents))];
@@ -145,6 +163,8 @@ async function eventWrites(
     set.gsi2pk = assignments.statusIndex(orgId, assignment.campaignId, next.status);
   }
   if (next.stamp) set[next.stamp] = at;
+  // Before the assignment's update is built: an approval sets its pending enrollment there.
+  const providerWork = actAtProviders ? await providerWorkWrites(orgId, event, assignment, set) : [];
 
   const remove: string[] = [];
   let messages: (NewMessage & { id: number })[] = [];
@@ -154,6 +174,7 @@ async function eventWrites(
     writes.push(storedMessages.putNew(orgId, assignment, message));
     if (event.type === 'reply_received') {
       set.lastReceivedMessageId = message.id;
+      if (options.replyThread) set.replyThread = options.replyThread;
       // The reply took the pending classification, or brought its own, which supersedes it.
       if (assignment.pendingResponseType !== null) remove.push('pendingResponseType');
     }
@@ -198,7 +219,39 @@ async function eventWrites(
     const recorded = messages.map((message) => toCampaignMessage(messageRecord(assignment, message)));
     writes.push(...messageEventWrites(orgId, assignment, recorded));
   }
+  writes.push(...providerWork);
   return writes;
+}
+
+/**
+ * What an event sets in motion at the providers (docs/providers.md#enrollment): an approval on a
+ * sequence linked to a connected provider campaign enrolls the assignment there (its pending
+ * enrollment is `set` on the assignment); a bounce or an unsubscribe blocks the contact, so its
+ * other leads still running at a provider are stopped.
+ */
+async function providerWorkWrites(
+  orgId: number,
+  event: ProviderEvent,
+  assignment: AssignmentRecord,
+  set: Record<string, unknown>,
+): Promise<TransactItem[]> {
+  if (event.type === 'approved') {
+    const campaign = await campaigns.get(orgId, assignment.campaignId);
+    const sequence = campaign?.sequences.find((each) => each.id === assignment.sequenceId);
+    const target = sequence ? enrollTargetOf(sequence) : null;
+    if (!target || assignment.providerLeadId !== null) return [];
+    set.enrollTarget = target;
+    set.enrollment = { status: 'pending', error: null, updatedAt: new Date().toISOString() };
+    return [enrollmentOutboxWrite(orgId, [assignment.assignmentId])];
+  }
+  if (event.type === 'bounced' || event.type === 'unsubscribed') {
+    const contact = await getContact(orgId, assignment.contact);
+    const others = Object.keys(contact?.assignments ?? {})
+      .map(Number)
+      .filter((id) => id !== assignment.assignmentId);
+    return others.length > 0 ? [stopOutboxWrite(orgId, others, event.type)] : [];
+  }
+  return [];
 }
 
 type MessageEvent = Extract<ProviderEvent, { type: 'message_sent' | 'reply_received' | 'forwarded' }>;

@@ -1,7 +1,7 @@
 import { INELIGIBILITY_REASONS, type IneligibilityReason } from '#schemas/raw.ts';
 import type { SnippetVariables } from '#schemas/variables.ts';
 import { assignments } from '#store/assignments.ts';
-import { type CampaignRecord, campaigns, type SequenceRef, type StoredSequence } from '#store/campaigns.ts';
+import { type CampaignRecord, campaigns, type StoredSequence } from '#store/campaigns.ts';
 import { retryOnConflict } from '#store/conflicts.ts';
 import { type ContactRecord, contacts, newContact } from '#store/contacts.ts';
 import { allocateIds } from '#store/ids.ts';
@@ -15,6 +15,7 @@ import { accumulate, assignmentDeltas, type CampaignCounts } from './aggregates.
 import { backoff, createAssignments, MAX_CONFLICT_RETRIES, type NewAssignment } from './assignments.ts';
 import { getContactsByEmail } from './contacts.ts';
 import { type Bypass, evaluate, loadEligibilityInputs, type Verdict } from './eligibility.ts';
+import { enrollTargetOf } from './enrollment.ts';
 import { ContactsKeptChanging, SequenceNotInCampaign } from './errors.ts';
 
 /**
@@ -162,7 +163,7 @@ interface Plan {
 interface PushContext {
   orgId: number;
   campaignId: number;
-  sequence: SequenceRef;
+  sequence: StoredSequence;
   options: PushOptions;
   createdAt: string;
   judge(candidate: Candidate): Verdict;
@@ -292,6 +293,8 @@ async function pushRound(context: PushContext, candidates: Candidate[]): Promise
     createdAt: context.createdAt,
     approvedAt: options.triggerIntake ? context.createdAt : null,
     variables: plan.contact.variables,
+    // Scheduled at once: enrolled in the sequence's provider campaign, when it has a connected one.
+    enrollTarget: options.triggerIntake ? enrollTargetOf(sequence) : null,
   }));
   const results = await createAssignments(orgId, campaignId, newAssignments, { guarded: true });
   for (const [index, result] of results.entries()) {

@@ -1,16 +1,22 @@
+import { PROVIDER_APIS } from '#definitions/provider-apis.ts';
 import type { Envelope, MailTransport } from '#platform/mail-transport.ts';
 import { campaigns } from '#store/campaigns.ts';
 import { retryOnConflict } from '#store/conflicts.ts';
 import { allocateId } from '#store/ids.ts';
-import { messages } from '#store/messages.ts';
+import { type MailState, messages } from '#store/messages.ts';
 import { organizations } from '#store/organizations.ts';
 import { outboxWrite } from '#store/outbox.ts';
 import { type TransactItem, transact } from '#store/transactions.ts';
 import { assignmentDeltas } from './aggregates.ts';
-import { factsOf, getAssignment } from './assignments.ts';
+import { type AssignmentRecord, factsOf, getAssignment } from './assignments.ts';
 import { ReplyNotSendable } from './errors.ts';
 import { composeMime, messageIdOf, plainTextToHtml } from './mail-compose.ts';
 import { assignmentMessageUpdate, messageEffects } from './messages.ts';
+import {
+  type ProviderReplySender,
+  type ProviderRoute,
+  sendReplyThroughProvider,
+} from './provider-replies.ts';
 import { assignmentMessageEventWrite } from './webhook-events.ts';
 
 /**
@@ -33,6 +39,8 @@ export interface ReplyRequest {
   cc?: string[];
   bcc?: string[];
 }
+
+type MailRoute = NonNullable<MailState['route']>;
 
 /** Mail settings of the deployment. */
 export interface MailSettings {
@@ -75,13 +83,15 @@ export async function replyToAssignment(
     // and 404 only, and a contact who unsubscribed may still be owed an answer. Deciding is the caller's.
     const assignment = await getAssignment(orgId, assignmentId);
     const to = request.to ?? (assignment.contact.email ? [assignment.contact.email] : []);
-    if (to.length === 0)
+    // Through the provider's thread the lead is the recipient (a LinkedIn lead has no address at all).
+    if (to.length === 0 && replyRouteOf(assignment).via === 'email')
       throw new ReplyNotSendable("the contact has no email address, so 'to' is required", {
         in: 'body',
         name: 'to',
       });
     const messageId = await allocateId('message');
     const createdAt = new Date().toISOString();
+    const route = replyRouteOf(assignment);
     const from = assignment.lastSenderEmail ?? settings.defaultFrom;
     const thread = assignment.lastSubject;
     const subject = thread ? (/^re:/i.test(thread) ? thread : `Re: ${thread}`) : 'Re: our conversation';
@@ -114,6 +124,7 @@ export async function replyToAssignment(
               : messageIdOf(orgId, assignment.lastMessageId, settings.messageIdDomain),
           state: 'queued',
           attempts: 0,
+          route,
         },
       }),
       assignmentMessageUpdate(orgId, assignment, effects),
@@ -136,6 +147,33 @@ export async function replyToAssignment(
   }, REPLY_RETRY);
 }
 
+/**
+ * How a reply to the assignment leaves (docs/providers.md#replies): through the provider's own
+ * thread when the assignment is enrolled on a connection whose provider can answer in thread and
+ * its webhook reported a reply to answer (the thread's reference); by email otherwise.
+ */
+function replyRouteOf(assignment: AssignmentRecord): MailRoute {
+  const { enrollTarget, providerLeadId, replyThread } = assignment;
+  if (
+    !enrollTarget ||
+    !providerLeadId ||
+    !replyThread ||
+    !PROVIDER_APIS[assignment.provider].repliesInThread
+  ) {
+    return { via: 'email' };
+  }
+  return {
+    via: 'provider',
+    provider: assignment.provider,
+    connectionId: enrollTarget.connectionId,
+    externalId: enrollTarget.externalId,
+    leadId: providerLeadId,
+    leadEmail: assignment.contact.email ?? null,
+    leadLinkedinUrl: assignment.contact.linkedin_url ?? null,
+    replyThread,
+  };
+}
+
 /** A reply whose transaction lost a race is read afresh and tried again at once, up to 6 tries in all. */
 const REPLY_RETRY = { attempts: 6, baseDelayMs: 0, retryIf: () => true };
 
@@ -152,11 +190,31 @@ export async function deliverReply(
   job: MailJob,
   transport: MailTransport,
   settings: MailSettings,
+  providerReplies: ProviderReplySender = sendReplyThroughProvider,
 ): Promise<DeliveryOutcome> {
   const reply = await messages.getReply(job.orgId, job.messageId);
   if (!reply) return 'missing';
   const { mail } = reply;
   if (mail.state === 'sent') return 'already-sent';
+  if (mail.route.via === 'provider') {
+    const sent = await attempt(job, () =>
+      providerReplies(job.orgId, mail.route as ProviderRoute, {
+        subject: reply.subject,
+        html: reply.body,
+        text: htmlToText(reply.body),
+      }),
+    );
+    // The connection is gone: the reply leaves by email after all, and says so.
+    if (sent !== 'no-connection') {
+      await messages.recordMailAttempt(job.orgId, job.messageId, {
+        state: 'sent',
+        sentAt: new Date().toISOString(),
+        ...(sent.providerMessageId ? { providerMessageId: sent.providerMessageId } : {}),
+      });
+      return 'sent';
+    }
+    await messages.setMailRoute(job.orgId, job.messageId, { via: 'email' });
+  }
   const raw = await composeMime({
     messageId: messageIdOf(job.orgId, job.messageId, settings.messageIdDomain),
     from: mail.from,
@@ -167,8 +225,18 @@ export async function deliverReply(
     html: reply.body,
     inReplyTo: mail.inReplyTo,
   });
+  await attempt(job, () => transport({ from: mail.from, to: mail.to, cc: mail.cc, bcc: mail.bcc }, raw));
+  await messages.recordMailAttempt(job.orgId, job.messageId, {
+    state: 'sent',
+    sentAt: new Date().toISOString(),
+  });
+  return 'sent';
+}
+
+/** Runs one delivery attempt; a failure is counted on the message and propagates (the queue retries). */
+async function attempt<T>(job: MailJob, send: () => Promise<T>): Promise<T> {
   try {
-    await transport({ from: mail.from, to: mail.to, cc: mail.cc, bcc: mail.bcc }, raw);
+    return await send();
   } catch (error) {
     await messages.recordMailAttempt(job.orgId, job.messageId, {
       state: 'retrying',
@@ -176,9 +244,19 @@ export async function deliverReply(
     });
     throw error;
   }
-  await messages.recordMailAttempt(job.orgId, job.messageId, {
-    state: 'sent',
-    sentAt: new Date().toISOString(),
-  });
-  return 'sent';
+}
+
+/** A reply's HTML as the plain text some providers' reply calls also take. */
+function htmlToText(html: string): string {
+  return html
+    .replace(/<br\s*\/?>/gi, '\n')
+    .replace(/<\/p>/gi, '\n\n')
+    .replace(/<[^>]*>/g, '')
+    .replace(/&nbsp;/g, ' ')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&')
+    .trim();
 }

@@ -35,7 +35,13 @@ export type CountMetric =
   | 'ProviderWebhookRejected'
   | 'ProviderEventRecorded'
   | 'ProviderEventDuplicate'
-  | 'ProviderEventUnmatched';
+  | 'ProviderEventUnmatched'
+  | 'EnrollmentSucceeded'
+  | 'EnrollmentFailed'
+  | 'EnrollmentDeferred'
+  | 'ProviderRateLimited'
+  | 'ProviderLeadStopped'
+  | 'ReplySentThroughProvider';
 
 /** Counts `value` occurrences of `name` in this invocation (published when it ends). */
 export function count(name: CountMetric, value = 1): void {

@@ -144,6 +144,18 @@ export const campaignContact = z.object({
   completed_at: z.string().nullable(),
   bounced_at: z.string().nullable(),
   unsubscribed_at: z.string().nullable(),
+  enrollment: z
+    .object({
+      status: z.enum(['pending', 'enrolled', 'failed']),
+      error: z.string().nullable(),
+      updated_at: z.string(),
+    })
+    .nullable()
+    .describe(
+      "An addition to the contract: the contact's enrollment in the provider campaign behind its sequence. " +
+        'null when the sequence is not linked to a connected provider campaign, or the assignment was never scheduled; ' +
+        '`pending` until the provider accepted it, then `enrolled`; `failed` with the reason (`error`) when the provider refused it.',
+    ),
 });
 export type CampaignContact = z.infer<typeof campaignContact>;
 

@@ -9,6 +9,7 @@ import {
   responseType,
 } from '#schemas/resources.ts';
 import type { SnippetVariables } from '#schemas/variables.ts';
+import { batchGet } from './batch.ts';
 import type { SequenceRef } from './campaigns.ts';
 import { CONTACT_FIELDS, contactFieldsItem } from './contacts.ts';
 import { keys } from './keys.ts';
@@ -25,6 +26,19 @@ import type { TransactItem } from './transactions.ts';
  */
 
 const optionalText = z.string().nullable().default(null);
+
+export const ENROLLMENT_STATUSES = ['pending', 'enrolled', 'failed'] as const;
+export type EnrollmentStatus = (typeof ENROLLMENT_STATUSES)[number];
+
+const enrollmentItem = z.object({
+  status: z.enum(ENROLLMENT_STATUSES),
+  error: z.string().nullable().default(null),
+  updatedAt: z.string(),
+});
+export type EnrollmentState = z.infer<typeof enrollmentItem>;
+
+const enrollTargetItem = z.object({ connectionId: z.number(), externalId: z.string() });
+export type EnrollTarget = z.infer<typeof enrollTargetItem>;
 
 export const assignmentItem = z.object({
   orgId: z.number(),
@@ -60,6 +74,19 @@ export const assignmentItem = z.object({
   lastReceivedMessageId: z.number().nullable().default(null),
   /** A classification that arrived before any reply: the next reply without its own response type takes it. */
   pendingResponseType: responseType.nullable().default(null),
+  /**
+   * Enrollment at the provider (docs/providers.md#enrollment): absent for an assignment whose
+   * sequence had no connected provider campaign when it was scheduled.
+   */
+  enrollment: enrollmentItem.nullable().default(null),
+  /** The provider campaign the assignment is enrolled in (or on its way to), on which connection. */
+  enrollTarget: enrollTargetItem.nullable().default(null),
+  /** The provider's id of the lead: the proof of enrollment, so that a retry never adds it twice. */
+  providerLeadId: optionalText,
+  /** Set before an add request is sent: a later attempt asks the provider first (the request may have reached it). */
+  enrollAttemptedAt: optionalText,
+  /** What the provider needs to answer the contact in its thread, from the latest reply its webhook reported. */
+  replyThread: z.record(z.string(), z.string()).nullable().default(null),
   version: z.number().default(0),
 });
 export type AssignmentRecord = z.infer<typeof assignmentItem>;
@@ -78,6 +105,8 @@ export interface NewAssignmentItem {
   bouncedAt: string | null;
   unsubscribedAt: string | null;
   variables: SnippetVariables;
+  /** Where a scheduled assignment is to be enrolled (its sequence's provider campaign); null when nowhere. */
+  enrollTarget: EnrollTarget | null;
 }
 
 /** How a batch of messages changes its assignment. */
@@ -101,6 +130,16 @@ export function assignmentStore(table: TableSource = tableContext) {
         new GetCommand({ TableName: name, Key: keys.assignment(orgId, assignmentId), ConsistentRead: true }),
       );
       return Item ? assignmentItem.parse(Item) : null;
+    },
+
+    /** Reads assignments by id (BatchGetItem, 100 a request, consistent); missing ones are left out. */
+    async getMany(orgId: number, assignmentIds: readonly number[]): Promise<AssignmentRecord[]> {
+      const items = await batchGet(
+        [...new Set(assignmentIds)].map((id) => keys.assignment(orgId, id)),
+        { consistent: true },
+        table(),
+      );
+      return items.map((item) => assignmentItem.parse(item));
     },
 
     /**
@@ -170,6 +209,12 @@ export function assignmentStore(table: TableSource = tableContext) {
             openCount: 0,
             clickCount: 0,
             contactBlocked: contact.blocked,
+            ...(assignment.enrollTarget
+              ? {
+                  enrollTarget: assignment.enrollTarget,
+                  enrollment: { status: 'pending', error: null, updatedAt: assignment.createdAt },
+                }
+              : {}),
             version: 1,
           },
           ConditionExpression: 'attribute_not_exists(pk)',
@@ -199,6 +244,60 @@ export function assignmentStore(table: TableSource = tableContext) {
           ConditionExpression: '#status = :pending',
           ExpressionAttributeNames: { '#status': 'status' },
           ExpressionAttributeValues: { ':pending': 'pending-approval' },
+        },
+      };
+    },
+
+    /**
+     * Marks assignments as about to be sent to the provider (one transaction for a batch): the
+     * next attempt of any of them asks the provider whether the lead arrived before adding it.
+     */
+    markEnrollAttempt(orgId: number, assignmentId: number, at: string): TransactItem {
+      return {
+        Update: {
+          TableName: table().name,
+          Key: keys.assignment(orgId, assignmentId),
+          UpdateExpression: 'SET enrollAttemptedAt = :at',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':at': at },
+        },
+      };
+    },
+
+    /**
+     * Records the outcome of an enrollment: enrolled with the provider's lead id (and
+     * `sequencedAt`, kept if a provider reported it first), or failed with the reason. The
+     * version moves, so a concurrent event recorded on the state read before retries.
+     */
+    recordEnrollment(
+      orgId: number,
+      assignmentId: number,
+      outcome:
+        | { status: 'enrolled'; leadId: string; sequencedAt: string }
+        | { status: 'failed'; error: string },
+      at: string,
+    ): TransactItem {
+      const enrollment = {
+        status: outcome.status,
+        error: outcome.status === 'failed' ? outcome.error : null,
+        updatedAt: at,
+      };
+      return {
+        Update: {
+          TableName: table().name,
+          Key: keys.assignment(orgId, assignmentId),
+          UpdateExpression:
+            outcome.status === 'enrolled'
+              ? 'SET enrollment = :enrollment, providerLeadId = :leadId, sequencedAt = :sequencedAt ADD version :one'
+              : 'SET enrollment = :enrollment ADD version :one',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: {
+            ':enrollment': enrollment,
+            ':one': 1,
+            ...(outcome.status === 'enrolled'
+              ? { ':leadId': outcome.leadId, ':sequencedAt': outcome.sequencedAt }
+              : {}),
+          },
         },
       };
     },

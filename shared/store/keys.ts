@@ -296,6 +296,31 @@ export const keys = {
     pk: `${org(orgId)}#SEQUENCELINK#${provider}#${externalId}`,
     sk: 'SEQUENCELINK',
   }),
+  /**
+   * An enrollment the provider refused, newest last in the organization's list (`provider
+   * failures`); the assignment itself keeps the outcome.
+   */
+  enrollmentFailure: (orgId: number, failedAt: string, assignmentId: number) => ({
+    pk: `${org(orgId)}#ENROLLMENTFAILURES`,
+    sk: timeOrdered(failedAt, assignmentId),
+  }),
+  enrollmentFailuresOf: (orgId: number) => ({ pk: `${org(orgId)}#ENROLLMENTFAILURES` }),
+  /**
+   * An assignment enrolled at a provider, under the domain of its contact's email and company:
+   * excluding the domain finds the leads to stop without reading the contacts.
+   */
+  enrolledUnderDomain: (orgId: number, domain: string, assignmentId: number) => ({
+    pk: `${org(orgId)}#ENROLLED#DOMAIN#${domain}`,
+    sk: sortableNumber(assignmentId),
+  }),
+  enrolledUnderDomainOf: (orgId: number, domain: string) => ({
+    pk: `${org(orgId)}#ENROLLED#DOMAIN#${domain}`,
+  }),
+  /** The pacing of a connection's requests to its provider (the theoretical arrival time of the next). */
+  providerRequestPacing: (orgId: number, connectionId: number) => ({
+    pk: `${org(orgId)}#CONNECTION#${connectionId}#PACING`,
+    sk: 'PACING',
+  }),
   /** Which message of ours a provider's message id is, so its opens and clicks land on it. */
   providerMessage: (orgId: number, provider: string, providerMessageId: string) => ({
     pk: `${org(orgId)}#PROVIDERMESSAGE#${provider}#${providerMessageId}`,

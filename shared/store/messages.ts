@@ -1,6 +1,7 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { z } from 'zod';
 import type { MessageInput } from '#schemas/import.ts';
+import { provider } from '#schemas/import.ts';
 import { messageType } from '#schemas/resources.ts';
 import { keys } from './keys.ts';
 import { queryFirst } from './query.ts';
@@ -48,8 +49,27 @@ export const mailState = z.object({
   bcc: z.array(z.string()),
   inReplyTo: z.string().nullable(),
   state: z.string(),
+  /**
+   * Which way the reply leaves: by email (SES, or SMTP locally), or through the provider's own
+   * thread on a connection (docs/providers.md#replies): the mailbox or LinkedIn account that wrote.
+   */
+  route: z
+    .discriminatedUnion('via', [
+      z.object({ via: z.literal('email') }),
+      z.object({
+        via: z.literal('provider'),
+        provider,
+        connectionId: z.number(),
+        externalId: z.string(),
+        leadId: z.string(),
+        leadEmail: z.string().nullable(),
+        leadLinkedinUrl: z.string().nullable(),
+        replyThread: z.record(z.string(), z.string()),
+      }),
+    ])
+    .default({ via: 'email' }),
 });
-export type MailState = z.infer<typeof mailState>;
+export type MailState = z.input<typeof mailState>;
 
 /** A reply as the mail sender reads it. */
 export const replyItem = z.object({ subject: z.string(), body: z.string(), mail: mailState });
@@ -192,6 +212,20 @@ export function messageStore(table: TableSource = tableContext) {
         new GetCommand({ TableName: name, Key: keys.message(orgId, messageId), ConsistentRead: true }),
       );
       return Item?.mail ? replyItem.parse(Item) : null;
+    },
+
+    /** Sets the way a queued reply leaves (a provider reply whose connection is gone leaves by email). */
+    async setMailRoute(orgId: number, messageId: number, route: MailState['route']): Promise<void> {
+      const { name, client } = table();
+      await client.send(
+        new UpdateCommand({
+          TableName: name,
+          Key: keys.message(orgId, messageId),
+          UpdateExpression: 'SET #mail.#route = :route',
+          ExpressionAttributeNames: { '#mail': 'mail', '#route': 'route' },
+          ExpressionAttributeValues: { ':route': route },
+        }),
+      );
     },
 
     /** Sets fields of a reply's mail state and counts the attempt. */

@@ -96,7 +96,9 @@ export async function recordProviderWebhook(
       continue;
     }
     try {
-      const { outcome } = await recordProviderEvent(connection.orgId, match.event);
+      const { outcome } = await recordProviderEvent(connection.orgId, match.event, {
+        replyThread: activity.replyThread,
+      });
       if (outcome === 'applied') report.recorded += 1;
       else report.duplicate += 1;
     } catch (error) {

@@ -54,6 +54,8 @@ describe('the local stack restarted on its data directory', () => {
     const localDir = mkdtempSync(join(tmpdir(), 'faults-local-'));
     const first = await startStackProcess(['--port', '0', '--data-dir', dataDir], {
       OUTREACH_LOCAL_DIR: localDir,
+      // Provider activity played back after the snapshot would change the reads compared below.
+      PROVIDER_EMULATOR_PLAYBACK: 'manual',
     });
     const apiKey = first.apiKey!;
     const call = (method: string, path: string, body?: unknown) =>
@@ -82,6 +84,9 @@ describe('the local stack restarted on its data directory', () => {
       expect(readdirSync(join(dataDir, 'mail'))).toHaveLength(1);
       const [delivery] = (await call('GET', `/webhooks/${hook.id}/deliveries`)).body.data as Body[];
       expect(delivery).toMatchObject({ status: 'delivered' });
+      // The demo's sequences are linked to the provider emulators: the pushed contacts are enrolled.
+      const contacts = (await call('GET', `/campaigns/${campaignId}/contacts?take=100`)).body.data as Body[];
+      expect(contacts.filter((each) => (each.enrollment as Body | null)?.status === 'pending')).toEqual([]);
     });
 
     const reads = [
@@ -109,6 +114,7 @@ describe('the local stack restarted on its data directory', () => {
 
     const second = await startStackProcess(['--port', '0', '--data-dir', dataDir], {
       OUTREACH_LOCAL_DIR: localDir,
+      PROVIDER_EMULATOR_PLAYBACK: 'manual',
     });
     expect(second.output()).toMatch(/Demo org:\s+\d+ \(existing data/);
     expect(await snapshot(second.baseUrl)).toEqual(before);

@@ -209,7 +209,7 @@ describe('the CDK stack', () => {
     expect(roles.size).toBe(routes.length);
   });
 
-  it('grants each function exactly the secrets uses its route names, and no function may decrypt yet', () => {
+  it('grants each function exactly the secrets uses its route names, and only the provider callers may decrypt', () => {
     const functions = Object.values(template.findResources('AWS::Lambda::Function')) as {
       Properties: { Description?: string; Role: { 'Fn::GetAtt': [string, string] } };
     }[];
@@ -245,10 +245,22 @@ describe('the CDK stack', () => {
         });
       }
     }
+    // Only the functions that call a provider open API keys: the enrollment consumer and the mail sender
+    // (a reply through the provider), and only keys sealed for that purpose.
     const decrypting = policies.filter((policy) =>
       JSON.stringify(policy.Properties.PolicyDocument).includes('kms:Decrypt'),
     );
-    expect(decrypting).toEqual([]);
+    expect(decrypting.map((policy) => policy.Properties.Roles.map((role) => role.Ref).join()).sort()).toEqual(
+      [expect.stringMatching(/^EnrollmentConsumer/), expect.stringMatching(/^MailConsumer/)],
+    );
+    for (const policy of decrypting) {
+      const decrypt = policy.Properties.PolicyDocument.Statement.filter((statement) =>
+        [statement.Action].flat().includes('kms:Decrypt'),
+      );
+      expect(decrypt.map((statement) => statement.Condition)).toEqual([
+        { StringEquals: { 'kms:EncryptionContext:purpose': 'provider-api-key' } },
+      ]);
+    }
     template.hasResourceProperties('AWS::KMS::Key', { KeySpec: 'HMAC_256', KeyUsage: 'GENERATE_VERIFY_MAC' });
     template.hasResourceProperties('AWS::KMS::Key', { EnableKeyRotation: true, KeySpec: Match.absent() });
   });

@@ -278,6 +278,11 @@ const EFFECTS: EffectCase[] = [
 const READ_AND_WRITE = { BatchGetItem: 1, TransactWriteItems: 1 };
 /** …plus the UpdateItem that allocates a message id. */
 const WITH_MESSAGE_ID = { ...READ_AND_WRITE, UpdateItem: 1 };
+/**
+ * …plus one GetItem for what it sets in motion at the providers: an approval reads its campaign
+ * (is the sequence linked to a provider campaign?), a bounce or unsubscribe the contact (its other leads stop).
+ */
+const WITH_PROVIDER_WORK = { ...READ_AND_WRITE, GetItem: 1 };
 
 const REQUEST_BOUNDS: {
   type: ProviderEventType;
@@ -286,7 +291,7 @@ const REQUEST_BOUNDS: {
   fields: Item;
   requests: Record<string, number>;
 }[] = [
-  { type: 'approved', from: 'pending-approval', variant: 'status', fields: {}, requests: READ_AND_WRITE },
+  { type: 'approved', from: 'pending-approval', variant: 'status', fields: {}, requests: WITH_PROVIDER_WORK },
   { type: 'sequenced', from: 'scheduled', variant: 'stamp', fields: {}, requests: READ_AND_WRITE },
   {
     type: 'message_sent',
@@ -332,8 +337,8 @@ const REQUEST_BOUNDS: {
     fields: { message: {} },
     requests: WITH_MESSAGE_ID,
   },
-  { type: 'bounced', from: 'in-progress', variant: 'terminal', fields: {}, requests: READ_AND_WRITE },
-  { type: 'unsubscribed', from: 'scheduled', variant: 'terminal', fields: {}, requests: READ_AND_WRITE },
+  { type: 'bounced', from: 'in-progress', variant: 'terminal', fields: {}, requests: WITH_PROVIDER_WORK },
+  { type: 'unsubscribed', from: 'scheduled', variant: 'terminal', fields: {}, requests: WITH_PROVIDER_WORK },
   { type: 'completed', from: 'in-progress', variant: 'stamp', fields: {}, requests: READ_AND_WRITE },
   {
     type: 'contact_blocked',

@@ -215,6 +215,8 @@ export function expectedContacts(model: Model, campaignId: number, status?: Stat
         completed_at: assignment.completedAt,
         bounced_at: assignment.bouncedAt,
         unsubscribed_at: assignment.unsubscribedAt,
+        // Imported assignments were never scheduled through the service: nothing to enroll.
+        enrollment: null,
       };
     });
 }

@@ -1,6 +1,6 @@
 import { STAGE_THROTTLE } from '#definitions/rate-limits.ts';
 import { tableName } from '#platform/config.ts';
-import { type LocalStack, startLocalStack } from '../../infra/local/stack.ts';
+import { type LocalStack, type LocalStackOptions, startLocalStack } from '../../infra/local/stack.ts';
 import { recordExchange } from './contract.ts';
 import { dynamodbEndpoint } from './dynamodb-endpoint.ts';
 import { recordTableActions } from './table-actions.ts';
@@ -9,11 +9,14 @@ import { recordTableActions } from './table-actions.ts';
  * Starts the local stack in this test worker on a free port, on the run's
  * DynamoDB Local and the file's own table (see setup.ts). Every response it
  * sends is checked against the OpenAPI document (contract.ts); the e2e setup
- * fails the test during which one does not match. With `endpointsDir`, the
+ * fails the test during which one does not match. Its provider emulators play
+ * only what a test asks (manual playback) unless `providerEmulators` says otherwise. With `endpointsDir`, the
  * stack writes its endpoints file there, where `outreach-admin` children of
  * the test find it (OUTREACH_LOCAL_DIR, which stopping the stack removes).
  */
-export async function startTestStack(options: { endpointsDir?: string } = {}): Promise<LocalStack> {
+export async function startTestStack(
+  options: { endpointsDir?: string; providerEmulators?: LocalStackOptions['providerEmulators'] } = {},
+): Promise<LocalStack> {
   recordTableActions();
   if (options.endpointsDir) process.env.OUTREACH_LOCAL_DIR = options.endpointsDir;
   const stack = await startLocalStack({
@@ -24,6 +27,8 @@ export async function startTestStack(options: { endpointsDir?: string } = {}): P
     writeEndpointsFile: options.endpointsDir !== undefined,
     // Every client of a test calls from 127.0.0.1; the per-address bucket has its own test (gateway-hardening).
     clientAddressThrottle: STAGE_THROTTLE,
+    // Tests drive the provider emulators' playback themselves (their control API), unless they ask.
+    providerEmulators: options.providerEmulators ?? { playback: 'manual' },
   });
   if (!options.endpointsDir) return stack;
   return {

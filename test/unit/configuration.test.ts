@@ -57,6 +57,7 @@ describe('loading the configuration from the environment', () => {
         mail: { url: LAMBDA_ENVIRONMENT.MAIL_QUEUE_URL },
         webhooks: { url: LAMBDA_ENVIRONMENT.WEBHOOKS_QUEUE_URL },
         providerEvents: {},
+        enrollment: {},
       },
       mail: {
         transport: 'ses',

@@ -1,0 +1,88 @@
+import { ChangeMessageVisibilityCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
+import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { queueDefinitions } from '#definitions/queues.ts';
+import { type ProviderWorkMessage, processProviderWork, providerWorkMessage } from '#domain/enrollment.ts';
+import { logger } from '#platform/logger.ts';
+import { observed } from '#platform/observability.ts';
+import { queueUrl, sqs } from '#platform/queue-client.ts';
+import { backoffSeconds } from '#platform/retry.ts';
+
+/**
+ * The enrollment queue's consumer (docs/providers.md#enrollment): enrolls
+ * scheduled assignments in their provider campaigns and stops leads, one
+ * message at a time. Work put off (a 429's Retry-After, the end of the time
+ * budget) goes back as a new delayed message, so waiting does not use up
+ * receives; a provider that is unavailable makes the message come back with
+ * backoff, and its last receive records the enrollments as failed.
+ */
+
+/** Time kept free at the end of an invocation to record outcomes and put work back. */
+const RESERVE_MS = 20_000;
+const RETRY_BASE_SECONDS = 2;
+const RETRY_CAP_SECONDS = 15 * 60;
+/** SQS's longest message delay. */
+const MAX_DELAY_SECONDS = 900;
+
+function parse(record: SQSRecord): ProviderWorkMessage | null {
+  try {
+    const parsed = providerWorkMessage.safeParse(JSON.parse(record.body));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+export const handler = observed(async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => {
+  const budget =
+    context.getRemainingTimeInMillis?.() ?? queueDefinitions.enrollment.consumerTimeoutSeconds * 1000;
+  const deadline = Date.now() + budget - RESERVE_MS;
+  const batchItemFailures: SQSBatchResponse['batchItemFailures'] = [];
+  for (const record of event.Records) {
+    const message = parse(record);
+    if (!message) {
+      logger.error('Discarding a malformed enrollment message', { messageId: record.messageId });
+      continue;
+    }
+    const receiveCount = Number(record.attributes.ApproximateReceiveCount ?? 1);
+    try {
+      const outcome = await processProviderWork({ message, receiveCount }, { deadline });
+      if (outcome.kind === 'defer') {
+        await sqs.send(
+          new SendMessageCommand({
+            QueueUrl: queueUrl('enrollment'),
+            MessageBody: JSON.stringify(outcome.message),
+            DelaySeconds: Math.min(MAX_DELAY_SECONDS, outcome.delaySeconds),
+          }),
+        );
+      } else if (outcome.kind === 'retry') {
+        await retryLater(record, receiveCount, batchItemFailures);
+      }
+    } catch (error) {
+      logger.warn('Provider work failed; will retry', {
+        orgId: message.orgId,
+        kind: message.kind,
+        receiveCount,
+        errorName: error instanceof Error ? error.name : 'Error',
+      });
+      await retryLater(record, receiveCount, batchItemFailures);
+    }
+  }
+  return { batchItemFailures };
+});
+
+async function retryLater(
+  record: SQSRecord,
+  receiveCount: number,
+  failures: SQSBatchResponse['batchItemFailures'],
+): Promise<void> {
+  failures.push({ itemIdentifier: record.messageId });
+  await sqs
+    .send(
+      new ChangeMessageVisibilityCommand({
+        QueueUrl: queueUrl('enrollment'),
+        ReceiptHandle: record.receiptHandle,
+        VisibilityTimeout: backoffSeconds(receiveCount, RETRY_BASE_SECONDS, RETRY_CAP_SECONDS),
+      }),
+    )
+    .catch(() => undefined); // without it the queue's visibility timeout still brings the message back
+}

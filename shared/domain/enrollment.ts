@@ -1,0 +1,500 @@
+import { z } from 'zod';
+import { PROVIDER_APIS } from '#definitions/provider-apis.ts';
+import { type QueueName, queueDefinitions } from '#definitions/queues.ts';
+import { logger } from '#platform/logger.ts';
+import { count } from '#platform/observability.ts';
+import { PROVIDER_CLIENTS } from '#platform/provider-apis/index.ts';
+import {
+  type LeadOutcome,
+  type LeadToEnroll,
+  ProviderApiError,
+  type ProviderClient,
+  type ProviderHttp,
+} from '#platform/provider-apis/types.ts';
+import { providerHttp } from '#platform/provider-http.ts';
+import { configuredUrlPolicy } from '#platform/ssrf.ts';
+import type { Provider } from '#schemas/import.ts';
+import { type AssignmentRecord, assignments, type EnrollTarget } from '#store/assignments.ts';
+import { enrollments } from '#store/enrollments.ts';
+import { outboxWrite } from '#store/outbox.ts';
+import { type ProviderConnectionRecord, providerConnections } from '#store/provider-connections.ts';
+import { MAX_TRANSACTION_ITEMS, type TransactItem, transact } from '#store/transactions.ts';
+import { providerApiKeyOf } from './provider-connections.ts';
+
+/**
+ * Enrollment at the providers (docs/providers.md#enrollment). An assignment
+ * that becomes `scheduled` on a sequence linked to a connected provider
+ * campaign gets `enrollment: pending` and, in the same transaction, an outbox
+ * message for the enrollment queue. Its consumer groups the assignments per
+ * connection and provider campaign, adds them in the provider's batch size at
+ * the pace the connection allows, and records each outcome: enrolled with the
+ * provider's lead id (and `sequencedAt`), or failed with the provider's
+ * reason. Stopping (an excluded domain, a blocked or unsubscribed contact)
+ * goes through the same queue and pauses or removes the lead.
+ *
+ * Never twice: an assignment is marked before its add request is sent, and a
+ * marked one is looked up at the provider before it is added again (a crash
+ * after the provider accepted the batch leaves the mark, not the lead id);
+ * an assignment with a lead id is never sent again. Never silently lost: a
+ * refusal is recorded and listed, a 429 puts the work back after Retry-After,
+ * a provider that keeps failing ends as a recorded failure on the last
+ * receive.
+ */
+
+const QUEUE: QueueName = 'enrollment';
+
+/** What the enrollment queue carries. */
+export const providerWorkMessage = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('enroll'), orgId: z.number(), assignmentIds: z.array(z.number()).min(1) }),
+  z.object({
+    kind: z.literal('stop'),
+    orgId: z.number(),
+    assignmentIds: z.array(z.number()).min(1),
+    reason: z.string(),
+  }),
+  z.object({ kind: z.literal('stop-domain'), orgId: z.number(), domain: z.string() }),
+]);
+export type ProviderWorkMessage = z.infer<typeof providerWorkMessage>;
+
+/** The outbox write that enrolls these (newly scheduled) assignments. */
+export const enrollmentOutboxWrite = (orgId: number, assignmentIds: readonly number[]): TransactItem =>
+  outboxWrite(orgId, QUEUE, {
+    kind: 'enroll',
+    orgId,
+    assignmentIds: [...assignmentIds],
+  } satisfies ProviderWorkMessage);
+
+/** The outbox write that stops these assignments' leads at their providers (those enrolled). */
+export const stopOutboxWrite = (
+  orgId: number,
+  assignmentIds: readonly number[],
+  reason: string,
+): TransactItem =>
+  outboxWrite(orgId, QUEUE, {
+    kind: 'stop',
+    orgId,
+    assignmentIds: [...assignmentIds],
+    reason,
+  } satisfies ProviderWorkMessage);
+
+/** The outbox write that stops every lead enrolled under an excluded domain. */
+export const stopDomainOutboxWrite = (orgId: number, domain: string): TransactItem =>
+  outboxWrite(orgId, QUEUE, { kind: 'stop-domain', orgId, domain } satisfies ProviderWorkMessage);
+
+/** Where a sequence's assignments are enrolled: its provider campaign on its connection, when it has both. */
+export function enrollTargetOf(sequence: {
+  external_id?: string | null;
+  connection_id?: number | null;
+}): EnrollTarget | null {
+  return sequence.external_id && sequence.connection_id
+    ? { connectionId: sequence.connection_id, externalId: sequence.external_id }
+    : null;
+}
+
+/** One unit of queued work and what became of it. */
+export interface WorkItem {
+  message: ProviderWorkMessage;
+  /** How many times the queue handed it out (the last receive records failures instead of retrying). */
+  receiveCount: number;
+}
+
+export type WorkOutcome =
+  | { kind: 'done' }
+  /** Put back on the queue after `delaySeconds` without counting a receive (a 429, the time budget). */
+  | { kind: 'defer'; message: ProviderWorkMessage; delaySeconds: number }
+  /** Hand it out again after the queue's backoff (the provider is unavailable). */
+  | { kind: 'retry' };
+
+export interface WorkContext {
+  /** The time after which no new provider request starts (ms since the epoch). */
+  deadline: number;
+  /** The transport for a connection (tests and the bench count requests). */
+  httpFor?: (connection: ProviderConnectionRecord, pace: () => Promise<void>) => ProviderHttp;
+  /** How to wait (the tests' fake clocks replace it). */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+/** A 429 asking for a wait up to this long is waited out in place; a longer one defers the work. */
+const MAX_WAIT_IN_PLACE_MS = 10_000;
+/** Leads recorded per transaction (an update, a failure entry or two domain entries each). */
+const RECORDS_PER_TRANSACTION = Math.floor(MAX_TRANSACTION_ITEMS / 3);
+/** Assignments of a domain stopped per page. */
+const DOMAIN_PAGE = 100;
+
+const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Carries out one queued unit of work. */
+export async function processProviderWork(item: WorkItem, context: WorkContext): Promise<WorkOutcome> {
+  const { message } = item;
+  if (message.kind === 'stop-domain') {
+    await stopDomain(message.orgId, message.domain, context);
+    return { kind: 'done' };
+  }
+  const records = await assignments.getMany(message.orgId, message.assignmentIds);
+  if (message.kind === 'stop') {
+    await stopLeads(message.orgId, records, context);
+    return { kind: 'done' };
+  }
+  const due = records.filter(
+    (record) =>
+      record.enrollTarget !== null &&
+      record.providerLeadId === null &&
+      record.status === 'scheduled' &&
+      record.enrollment?.status !== 'failed',
+  );
+  const lastReceive = item.receiveCount >= queueDefinitions.enrollment.maxReceiveCount;
+  const groups = groupByTarget(due);
+  for (const [index, group] of groups.entries()) {
+    const outcome = await enrollGroup(message.orgId, group.target, group.records, context, lastReceive);
+    if (outcome.kind === 'done') continue;
+    // Those already enrolled are skipped when the message comes back (they have a lead id).
+    if (outcome.kind === 'retry') return { kind: 'retry' };
+    const later = groups
+      .slice(index + 1)
+      .flatMap((each) => each.records.map((record) => record.assignmentId));
+    return {
+      kind: 'defer',
+      message: { ...message, assignmentIds: [...outcome.remaining, ...later] },
+      delaySeconds: outcome.delaySeconds,
+    };
+  }
+  return { kind: 'done' };
+}
+
+function groupByTarget(records: AssignmentRecord[]): { target: EnrollTarget; records: AssignmentRecord[] }[] {
+  const groups = new Map<string, { target: EnrollTarget; records: AssignmentRecord[] }>();
+  for (const record of records) {
+    const target = record.enrollTarget!;
+    const key = `${target.connectionId}\n${target.externalId}`;
+    const group = groups.get(key) ?? { target, records: [] };
+    group.records.push(record);
+    groups.set(key, group);
+  }
+  return [...groups.values()];
+}
+
+type GroupOutcome =
+  | { kind: 'done'; remaining: number[] }
+  | { kind: 'defer'; delaySeconds: number; remaining: number[] }
+  | { kind: 'retry'; remaining: number[] };
+
+export interface Session {
+  connection: ProviderConnectionRecord;
+  client: ProviderClient;
+  http: ProviderHttp;
+  credentials: { apiKey: string };
+}
+
+/** The connection's client and transport, or null when the connection is gone. */
+export async function openSession(
+  orgId: number,
+  connectionId: number,
+  context: Pick<WorkContext, 'httpFor' | 'sleep'>,
+): Promise<Session | null> {
+  const connection = await providerConnections.get(orgId, connectionId);
+  if (!connection) return null;
+  const pace = pacer(connection, context.sleep ?? defaultSleep);
+  const http =
+    context.httpFor?.(connection, pace) ??
+    providerHttp(connection.baseUrl ?? PROVIDER_APIS[connection.provider].defaultBaseUrl, {
+      policy: configuredUrlPolicy(),
+      beforeRequest: pace,
+    });
+  return {
+    connection,
+    client: PROVIDER_CLIENTS[connection.provider],
+    http,
+    credentials: { apiKey: await providerApiKeyOf(connection) },
+  };
+}
+
+/**
+ * Waits for the connection's next request slot: one request every
+ * `perMs / (requests − 1)` milliseconds, shared by every consumer through one
+ * conditional UpdateItem, so no window of the provider's length holds more
+ * than its limit.
+ */
+function pacer(
+  connection: ProviderConnectionRecord,
+  sleep: (ms: number) => Promise<void>,
+): () => Promise<void> {
+  const { requests, perMs } = PROVIDER_APIS[connection.provider].rateLimit;
+  const intervalMs = Math.ceil(perMs / Math.max(1, requests - 1));
+  let seen: number | null = null;
+  return async () => {
+    for (;;) {
+      const taken = await enrollments.takeRequestSlot(
+        connection.orgId,
+        connection.connectionId,
+        intervalMs,
+        seen,
+        Date.now(),
+      );
+      if (taken.slot !== null) {
+        seen = taken.slot + intervalMs;
+        const wait = taken.slot - Date.now();
+        if (wait > 0) await sleep(wait);
+        return;
+      }
+      seen = taken.seen;
+    }
+  };
+}
+
+const leadOf = (record: AssignmentRecord): LeadToEnroll => ({
+  ref: String(record.assignmentId),
+  email: record.contact.email ?? null,
+  firstName: record.contact.first_name ?? null,
+  lastName: record.contact.last_name ?? null,
+  companyName: record.contact.company_name ?? null,
+  companyDomain: record.contact.company_domain ?? null,
+  title: record.contact.title ?? null,
+  linkedinUrl: record.contact.linkedin_url ?? null,
+  variables: Object.fromEntries(record.variables),
+});
+
+async function enrollGroup(
+  orgId: number,
+  target: EnrollTarget,
+  records: AssignmentRecord[],
+  context: WorkContext,
+  lastReceive: boolean,
+): Promise<GroupOutcome> {
+  const session = await openSession(orgId, target.connectionId, context);
+  if (!session) {
+    await recordOutcomes(
+      orgId,
+      target,
+      null,
+      records.map((record) => ({ record, outcome: refused(record, 'the provider connection was removed') })),
+    );
+    return { kind: 'done', remaining: [] };
+  }
+  const batchSize = PROVIDER_APIS[session.connection.provider].maxLeadsPerRequest;
+  const pending = [...records];
+  while (pending.length > 0) {
+    if (Date.now() > context.deadline) {
+      count('EnrollmentDeferred', pending.length);
+      return { kind: 'defer', delaySeconds: 0, remaining: pending.map((record) => record.assignmentId) };
+    }
+    const chunk = pending.slice(0, batchSize);
+    try {
+      const outcomes = await enrollChunk(orgId, target, session, chunk);
+      await recordOutcomes(orgId, target, session.connection.provider, outcomes);
+      pending.splice(0, chunk.length);
+    } catch (error) {
+      if (!(error instanceof ProviderApiError)) throw error;
+      const remaining = pending.map((record) => record.assignmentId);
+      if (error.kind === 'refused') {
+        await recordOutcomes(
+          orgId,
+          target,
+          session.connection.provider,
+          pending.map((record) => ({ record, outcome: refused(record, error.message) })),
+        );
+        return { kind: 'done', remaining: [] };
+      }
+      if (error.kind === 'rate-limited') {
+        count('ProviderRateLimited');
+        const delaySeconds = Math.max(1, Math.ceil(error.retryAfterSeconds ?? 1));
+        await enrollments.holdRequestsUntil(orgId, target.connectionId, Date.now() + delaySeconds * 1000);
+        if (
+          delaySeconds * 1000 <= MAX_WAIT_IN_PLACE_MS &&
+          Date.now() + delaySeconds * 1000 < context.deadline
+        )
+          continue;
+        count('EnrollmentDeferred', pending.length);
+        return { kind: 'defer', delaySeconds, remaining };
+      }
+      // Unavailable: the queue hands it out again with backoff; the last time, it is recorded as failed.
+      if (!lastReceive) return { kind: 'retry', remaining };
+      await recordOutcomes(
+        orgId,
+        target,
+        session.connection.provider,
+        pending.map((record) => ({
+          record,
+          outcome: refused(
+            record,
+            `the provider did not answer after ${queueDefinitions.enrollment.maxReceiveCount} attempts: ${error.message}`,
+          ),
+        })),
+      );
+      return { kind: 'done', remaining: [] };
+    }
+  }
+  return { kind: 'done', remaining: [] };
+}
+
+const refused = (record: AssignmentRecord, reason: string): LeadOutcome => ({
+  ref: String(record.assignmentId),
+  status: 'refused',
+  reason,
+});
+
+/**
+ * One add request's worth: leads tried before are looked up first (a crash may
+ * have followed the provider's acceptance), the rest are marked and added.
+ */
+async function enrollChunk(
+  orgId: number,
+  target: EnrollTarget,
+  session: Session,
+  chunk: AssignmentRecord[],
+): Promise<{ record: AssignmentRecord; outcome: LeadOutcome }[]> {
+  const results: { record: AssignmentRecord; outcome: LeadOutcome }[] = [];
+  const toAdd: AssignmentRecord[] = [];
+  for (const record of chunk) {
+    if (record.enrollAttemptedAt === null) {
+      toAdd.push(record);
+      continue;
+    }
+    const leadId = await session.client.findEnrolled(
+      session.http,
+      session.credentials,
+      target.externalId,
+      leadOf(record),
+    );
+    if (leadId)
+      results.push({ record, outcome: { ref: String(record.assignmentId), status: 'enrolled', leadId } });
+    else toAdd.push(record);
+  }
+  if (toAdd.length === 0) return results;
+  const at = new Date().toISOString();
+  for (let start = 0; start < toAdd.length; start += MAX_TRANSACTION_ITEMS) {
+    await transact(
+      toAdd
+        .slice(start, start + MAX_TRANSACTION_ITEMS)
+        .map((record) => assignments.markEnrollAttempt(orgId, record.assignmentId, at)),
+    );
+  }
+  const outcomes = await session.client.enroll(
+    session.http,
+    session.credentials,
+    target.externalId,
+    toAdd.map(leadOf),
+  );
+  const byRef = new Map(outcomes.map((outcome) => [outcome.ref, outcome]));
+  for (const record of toAdd) {
+    results.push({
+      record,
+      outcome:
+        byRef.get(String(record.assignmentId)) ?? refused(record, 'the provider did not report this lead'),
+    });
+  }
+  return results;
+}
+
+/** The domains a lead is found under when a domain is excluded: its email's and its company's. */
+function domainsOf(record: AssignmentRecord): string[] {
+  const domains = new Set<string>();
+  const emailDomain = record.contact.email?.split('@')[1]?.toLowerCase();
+  if (emailDomain) domains.add(emailDomain);
+  if (record.contact.company_domain) domains.add(record.contact.company_domain.toLowerCase());
+  return [...domains];
+}
+
+async function recordOutcomes(
+  orgId: number,
+  target: EnrollTarget,
+  provider: Provider | null,
+  results: { record: AssignmentRecord; outcome: LeadOutcome }[],
+): Promise<void> {
+  const at = new Date().toISOString();
+  for (let start = 0; start < results.length; start += RECORDS_PER_TRANSACTION) {
+    const writes: TransactItem[] = [];
+    for (const { record, outcome } of results.slice(start, start + RECORDS_PER_TRANSACTION)) {
+      if (outcome.status === 'enrolled') {
+        writes.push(
+          assignments.recordEnrollment(
+            orgId,
+            record.assignmentId,
+            { status: 'enrolled', leadId: outcome.leadId, sequencedAt: record.sequencedAt ?? at },
+            at,
+          ),
+          ...domainsOf(record)
+            .slice(0, 2)
+            .map((domain) => enrollments.putEnrolledUnderDomain(orgId, domain, record.assignmentId)),
+        );
+      } else {
+        writes.push(
+          assignments.recordEnrollment(
+            orgId,
+            record.assignmentId,
+            { status: 'failed', error: outcome.reason },
+            at,
+          ),
+          enrollments.putFailure(orgId, {
+            assignmentId: record.assignmentId,
+            campaignId: record.campaignId,
+            connectionId: target.connectionId,
+            provider: provider ?? record.provider,
+            externalId: target.externalId,
+            error: outcome.reason,
+            failedAt: at,
+          }),
+        );
+      }
+    }
+    await transact(writes);
+  }
+  const enrolled = results.filter(({ outcome }) => outcome.status === 'enrolled').length;
+  count('EnrollmentSucceeded', enrolled);
+  count('EnrollmentFailed', results.length - enrolled);
+  if (results.length > enrolled) {
+    logger.warn('Provider refused enrollments', {
+      orgId,
+      connectionId: target.connectionId,
+      refused: results.length - enrolled,
+    });
+  }
+}
+
+/** Assignments whose lead is still running at the provider (a finished or replied one needs no stop). */
+const ACTIVE_AT_PROVIDER = new Set(['scheduled', 'in-progress']);
+
+async function stopLeads(orgId: number, records: AssignmentRecord[], context: WorkContext): Promise<void> {
+  const enrolled = records.filter(
+    (record) =>
+      record.providerLeadId !== null && record.enrollTarget !== null && ACTIVE_AT_PROVIDER.has(record.status),
+  );
+  const byConnection = new Map<number, AssignmentRecord[]>();
+  for (const record of enrolled) {
+    const list = byConnection.get(record.enrollTarget!.connectionId) ?? [];
+    list.push(record);
+    byConnection.set(record.enrollTarget!.connectionId, list);
+  }
+  for (const [connectionId, list] of byConnection) {
+    const session = await openSession(orgId, connectionId, context);
+    if (!session) continue;
+    for (const record of list) {
+      try {
+        await session.client.stop(session.http, session.credentials, record.enrollTarget!.externalId, {
+          leadId: record.providerLeadId!,
+          email: record.contact.email ?? null,
+          linkedinUrl: record.contact.linkedin_url ?? null,
+        });
+        count('ProviderLeadStopped');
+      } catch (error) {
+        // A refusal will not change on a retry (the campaign or key is gone); anything else is retried.
+        if (!(error instanceof ProviderApiError) || error.kind !== 'refused') throw error;
+        logger.warn('The provider refused to stop a lead', {
+          orgId,
+          connectionId,
+          assignmentId: record.assignmentId,
+          reason: error.message,
+        });
+      }
+    }
+  }
+}
+
+async function stopDomain(orgId: number, domain: string, context: WorkContext): Promise<void> {
+  let after: string | undefined;
+  do {
+    const page = await enrollments.enrolledUnderDomain(orgId, domain, { take: DOMAIN_PAGE, after });
+    if (page.assignmentIds.length > 0)
+      await stopLeads(orgId, await assignments.getMany(orgId, page.assignmentIds), context);
+    after = page.next ?? undefined;
+  } while (after);
+}

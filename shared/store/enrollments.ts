@@ -1,0 +1,174 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { z } from 'zod';
+import { provider } from '#schemas/import.ts';
+import { keys } from './keys.ts';
+import { type TableSource, tableContext } from './table-context.ts';
+import type { TransactItem } from './transactions.ts';
+
+/**
+ * What enrollment at the providers keeps beside the assignments: the list of
+ * refused enrollments an operator reviews, the enrolled leads under each
+ * domain (so excluding a domain stops them), and the pacing of each
+ * connection's requests.
+ */
+
+/** How long a refused enrollment stays in the list (the assignment keeps its outcome for good). */
+export const ENROLLMENT_FAILURE_RETENTION_DAYS = 30;
+
+export const enrollmentFailureItem = z.object({
+  assignmentId: z.number(),
+  campaignId: z.number(),
+  connectionId: z.number(),
+  provider,
+  externalId: z.string(),
+  error: z.string(),
+  failedAt: z.string(),
+});
+export type EnrollmentFailureRecord = z.infer<typeof enrollmentFailureItem>;
+
+export function enrollmentStore(table: TableSource = tableContext) {
+  return {
+    /** The put of a refused enrollment into the organization's list. */
+    putFailure(orgId: number, failure: EnrollmentFailureRecord): TransactItem {
+      return {
+        Put: {
+          TableName: table().name,
+          Item: {
+            ...keys.enrollmentFailure(orgId, failure.failedAt, failure.assignmentId),
+            type: 'enrollmentFailure',
+            record: failure,
+            expiresAt:
+              Math.floor(Date.parse(failure.failedAt) / 1000) + ENROLLMENT_FAILURE_RETENTION_DAYS * 86_400,
+          },
+        },
+      };
+    },
+
+    /** A page of refused enrollments, newest first, from `before` (the previous page's last `sk`). */
+    async listFailures(
+      orgId: number,
+      page: { take: number; before?: string },
+    ): Promise<{ records: EnrollmentFailureRecord[]; next: string | null }> {
+      const { name, client } = table();
+      const { Items = [], LastEvaluatedKey } = await client.send(
+        new QueryCommand({
+          TableName: name,
+          KeyConditionExpression: page.before ? 'pk = :pk AND sk < :before' : 'pk = :pk',
+          FilterExpression: 'expiresAt > :now',
+          ExpressionAttributeValues: {
+            ':pk': keys.enrollmentFailuresOf(orgId).pk,
+            ':now': Math.floor(Date.now() / 1000),
+            ...(page.before ? { ':before': page.before } : {}),
+          },
+          ScanIndexForward: false,
+          Limit: page.take,
+        }),
+      );
+      const records = Items.map((item) => enrollmentFailureItem.parse(item.record));
+      const last = Items.at(-1);
+      return { records, next: LastEvaluatedKey && last ? String(last.sk) : null };
+    },
+
+    /** The put of an enrolled assignment under one of its contact's domains. */
+    putEnrolledUnderDomain(orgId: number, domain: string, assignmentId: number): TransactItem {
+      return {
+        Put: {
+          TableName: table().name,
+          Item: {
+            ...keys.enrolledUnderDomain(orgId, domain, assignmentId),
+            type: 'enrolledUnderDomain',
+            assignmentId,
+          },
+        },
+      };
+    },
+
+    /** A page of the assignments enrolled under a domain, from `after` (the previous page's last id). */
+    async enrolledUnderDomain(
+      orgId: number,
+      domain: string,
+      page: { take: number; after?: string },
+    ): Promise<{ assignmentIds: number[]; next: string | null }> {
+      const { name, client } = table();
+      const { Items = [], LastEvaluatedKey } = await client.send(
+        new QueryCommand({
+          TableName: name,
+          KeyConditionExpression: page.after ? 'pk = :pk AND sk > :after' : 'pk = :pk',
+          ExpressionAttributeValues: {
+            ':pk': keys.enrolledUnderDomainOf(orgId, domain).pk,
+            ...(page.after ? { ':after': page.after } : {}),
+          },
+          Limit: page.take,
+        }),
+      );
+      const assignmentIds = Items.map(
+        (item) => z.object({ assignmentId: z.number() }).parse(item).assignmentId,
+      );
+      const last = Items.at(-1);
+      return { assignmentIds, next: LastEvaluatedKey && last ? String(last.sk) : null };
+    },
+
+    /**
+     * Takes the next request slot of a connection (GCRA: one request every `intervalMs`, no
+     * burst): one conditional UpdateItem that moves the slot on from the one last seen. Returns
+     * the slot's time (ms since the epoch; the caller waits until then), or, when another caller
+     * took the slot meanwhile, null and the slot that holds now (`seen`), to try again with.
+     */
+    async takeRequestSlot(
+      orgId: number,
+      connectionId: number,
+      intervalMs: number,
+      seen: number | null,
+      now: number,
+    ): Promise<{ slot: number } | { slot: null; seen: number | null }> {
+      const { name, client } = table();
+      const slot = Math.max(now, seen ?? 0);
+      try {
+        await client.send(
+          new UpdateCommand({
+            TableName: name,
+            Key: keys.providerRequestPacing(orgId, connectionId),
+            UpdateExpression: 'SET nextSlot = :next, #type = :type',
+            ConditionExpression: seen === null ? 'attribute_not_exists(nextSlot)' : 'nextSlot = :seen',
+            ExpressionAttributeNames: { '#type': 'type' },
+            ExpressionAttributeValues: {
+              ':next': slot + intervalMs,
+              ':type': 'providerRequestPacing',
+              ...(seen === null ? {} : { ':seen': seen }),
+            },
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          }),
+        );
+        return { slot };
+      } catch (error) {
+        if (!(error instanceof ConditionalCheckFailedException)) throw error;
+        // The exception carries the item as DynamoDB attribute values (the document client does not convert it).
+        const held = Number(error.Item?.nextSlot?.N);
+        return { slot: null, seen: Number.isFinite(held) ? held : null };
+      }
+    },
+
+    /** Pushes a connection's next slot to at least `until` (a 429's Retry-After holds every caller back). */
+    async holdRequestsUntil(orgId: number, connectionId: number, until: number): Promise<void> {
+      const { name, client } = table();
+      try {
+        await client.send(
+          new UpdateCommand({
+            TableName: name,
+            Key: keys.providerRequestPacing(orgId, connectionId),
+            UpdateExpression: 'SET nextSlot = :until, #type = :type',
+            ConditionExpression: 'attribute_not_exists(nextSlot) OR nextSlot < :until',
+            ExpressionAttributeNames: { '#type': 'type' },
+            ExpressionAttributeValues: { ':until': until, ':type': 'providerRequestPacing' },
+          }),
+        );
+      } catch (error) {
+        if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      }
+    },
+  };
+}
+
+/** The enrollment items of the configured table. */
+export const enrollments = enrollmentStore();
