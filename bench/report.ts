@@ -1,5 +1,6 @@
 import type { BundleReport } from './bundles.ts';
 import type { DeliveryThroughput } from './deliveries.ts';
+import type { EnrollmentThroughput } from './enrollment.ts';
 import type { FloorResult } from './floor.ts';
 import { type LoadResult, type Percentiles, round } from './load.ts';
 import type { Machine } from './machine.ts';
@@ -45,6 +46,8 @@ export interface BenchReport {
   notBenchmarked: string[];
   rawOperations: { dryRun1000: RawOperation; push1000: RawOperation };
   webhookDeliveries: DeliveryThroughput;
+  /** Absent from reports written before the section was added. */
+  enrollment?: EnrollmentThroughput;
   sustained: SustainedResult;
   memory: {
     stackProcessMaxRssMiB: number;
@@ -120,6 +123,7 @@ export function renderMarkdown(report: BenchReport): string {
     '',
     `${hooks.events} First Touch events (a first message recorded for each of ${hooks.events} contacts) to ${hooks.subscriptions} subscriptions on a local receiver: **${hooks.deliveries} deliveries in ${hooks.totalSeconds} s, ${hooks.deliveriesPerSecond} deliveries/s** end to end (outbox → stream relay → fan-out → webhooks queue → dispatcher → receiver), timed from the first event recorded to the last delivery received; recording the events took ${hooks.eventsWrittenSeconds} s. Locally one poller feeds the dispatcher batches of 10 (sent in parallel) one batch at a time; on AWS the event source mapping runs many batches concurrently.`,
     '',
+    ...(report.enrollment ? renderEnrollment(report.enrollment) : []),
     `## Sustained load (${sustained.durationSeconds} s)`,
     '',
     `Mixed traffic over all ${sustained.endpointsInTheMix} endpoints above, each of the ${settings.concurrency} connections cycling through them in turn (reads and writes; each pass creates a subscription and deletes it again).`,
@@ -161,4 +165,21 @@ export function renderMarkdown(report: BenchReport): string {
     '',
   ];
   return lines.join('\n');
+}
+
+/** The report's section (within the full report, and alone for `npm run bench -- --only enrollment`). */
+export function renderEnrollment(result: EnrollmentThroughput): string[] {
+  return [
+    '## Enrollment at the providers',
+    '',
+    "Per provider, a raw push of N contacts with `triggerIntake: true` to a campaign whose sequence is linked to a campaign of the provider's local emulator (manual playback), timed from the push to the last assignment whose enrollment is `enrolled` (polled every 200 ms through `GET /public/v1/campaigns/{id}/contacts`). Provider requests are the API requests the emulator logged for the connection's key. The outbound client paces each key below the documented limit (shared/definitions/provider-apis.ts), at ceil(perMs ÷ (requests − 1)) ms a request, and that pacing bounds enrollments/s: Smartlead reads each added lead's id back, one request per lead.",
+    '',
+    '| provider | N | enrolled (failed) | seconds | enrollments/s | provider requests | per 1,000 enrollments | emulator statuses | documented limit | pacing | leads per add request |',
+    '|---|---:|---:|---:|---:|---:|---:|---|---|---:|---:|',
+    ...result.rows.map(
+      (row) =>
+        `| ${row.provider} | ${row.contacts} | ${row.enrolled} (${row.failed}) | ${row.seconds} | **${row.enrollmentsPerSecond}** | ${row.providerRequests} | **${row.providerRequestsPer1000}** | ${JSON.stringify(row.statuses)} | ${row.rateLimit.requests} per ${row.rateLimit.perMs / 1000} s | ${row.pacingMs} ms | ${row.maxLeadsPerRequest} |`,
+    ),
+    '',
+  ];
 }

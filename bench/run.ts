@@ -7,7 +7,13 @@ import { measureBundles } from './bundles.ts';
 import type { FloorRun } from './floor.ts';
 import { CONCURRENCY, type LoadRun, mergeLoads, type Percentiles, round, runLoad } from './load.ts';
 import { javaChildren, machine, peakMemory, startSampler } from './machine.ts';
-import { type BenchReport, type EndpointRow, type RawOperation, renderMarkdown } from './report.ts';
+import {
+  type BenchReport,
+  type EndpointRow,
+  type RawOperation,
+  renderEnrollment,
+  renderMarkdown,
+} from './report.ts';
 
 /**
  * `npm run bench`: one run on the local stack, in this process, writing
@@ -17,6 +23,9 @@ import { type BenchReport, type EndpointRow, type RawOperation, renderMarkdown }
  * test, and nothing asserts times. Every request goes to 127.0.0.1.
  * BENCH_ENDPOINT_SECONDS, BENCH_FLOOR_SECONDS and BENCH_SUSTAINED_SECONDS
  * shorten a trial run; the committed report comes from the defaults.
+ * `npm run bench -- --only enrollment` runs only the enrollment section
+ * (bench/enrollment.ts; BENCH_ENROLLMENTS sets its contacts) and prints it,
+ * leaving the report files as they are.
  */
 
 process.env.POWERTOOLS_LOG_LEVEL ??= 'SILENT';
@@ -35,6 +44,18 @@ const log = (message: string) =>
   process.stderr.write(`[bench ${Math.round((performance.now() - benchStarted) / 1000)} s] ${message}\n`);
 const runId = randomUUID().slice(0, 8);
 const machineInfo = machine();
+
+/** `--only <section>`: one section alone (only `enrollment` so far). */
+const onlyAt = process.argv.indexOf('--only');
+const only = onlyAt >= 0 ? process.argv[onlyAt + 1] : undefined;
+if (only !== undefined && only !== 'enrollment')
+  throw new Error(`--only ${only}: the sections are: enrollment`);
+
+/** The enrollment section (bench/enrollment.ts), on the running stack. */
+async function enrollmentOnStack(stack: LocalStack) {
+  const { measureEnrollment } = await import('./enrollment.ts');
+  return measureEnrollment(stack.apiUrl, stack.providerApiUrls, { runId, log });
+}
 
 /** Everything measured on the running stack. */
 async function measureOnStack(stack: LocalStack) {
@@ -173,6 +194,10 @@ async function measureOnStack(stack: LocalStack) {
   });
   await quiet();
 
+  log('enrollment at the providers');
+  const enrollment = await enrollmentOnStack(stack);
+  await quiet();
+
   log(`sustained load, ${SUSTAINED_SECONDS} s`);
   const sustained = await sustainedLoad(fixtures, specs, {
     durationSeconds: SUSTAINED_SECONDS,
@@ -201,6 +226,7 @@ async function measureOnStack(stack: LocalStack) {
     notBenchmarked,
     rawOperations: { dryRun1000, push1000 },
     webhookDeliveries,
+    enrollment,
     sustained,
     memory: {
       ...peaks,
@@ -211,9 +237,24 @@ async function measureOnStack(stack: LocalStack) {
   };
 }
 
-// The stack without the gateway's rate limits: the bench measures the service itself.
-const stackOptions: LocalStackOptions = { port: 0, throttling: false };
+// The stack without the gateway's rate limits: the bench measures the service itself. The provider
+// emulators play nothing on their own: the enrollment section only enrolls.
+const stackOptions: LocalStackOptions = {
+  port: 0,
+  throttling: false,
+  providerEmulators: { playback: 'manual' },
+};
 const stack = await startLocalStack(stackOptions);
+if (only === 'enrollment') {
+  try {
+    const enrollment = await enrollmentOnStack(stack);
+    console.log(renderEnrollment(enrollment).join('\n'));
+    console.log(JSON.stringify(enrollment, null, 2));
+  } finally {
+    await stack.stop();
+  }
+  process.exit(0);
+}
 let measured: Awaited<ReturnType<typeof measureOnStack>>;
 try {
   measured = await measureOnStack(stack);
