@@ -64,8 +64,3 @@ export const PROVIDER_APIS: Record<Provider, ProviderApiFacts> = {
     repliesInThread: true,
   },
 };
-
-/** The hosts of the providers' public APIs: outbound calls to them pass the SSRF policy by name. */
-export const PROVIDER_API_HOSTS: readonly string[] = Object.values(PROVIDER_APIS).map(
-  (facts) => new URL(facts.defaultBaseUrl).hostname,
-);

@@ -84,6 +84,23 @@ async function newEmulatorCampaign(provider: Provider, name: string): Promise<st
     .id as string;
 }
 
+/** Links the provider's sequence to a provider campaign with `outreach-admin sequence link`. */
+async function linkSequence(provider: Provider, externalId: string) {
+  const linked = await admin(localDir, [
+    'sequence',
+    'link',
+    '--org',
+    String(orgId),
+    '--sequence',
+    String(sequenceOf(provider)),
+    '--connection',
+    String(connectionIds[provider]),
+    '--external-id',
+    externalId,
+  ]);
+  expect(linked.code, linked.stderr).toBe(0);
+}
+
 /** A contact to push, of the provider's channel (a HeyReach lead is found by its LinkedIn URL). */
 function contact(provider: Provider, name: string, variables: Record<string, string> = {}) {
   return {
@@ -194,19 +211,7 @@ beforeAll(async () => {
       url: connection.body.webhook_url,
     });
     externalIds[provider] = await newEmulatorCampaign(provider, `Campaign of ${provider}`);
-    const linked = await admin(localDir, [
-      'sequence',
-      'link',
-      '--org',
-      String(orgId),
-      '--sequence',
-      String(sequenceOf(provider)),
-      '--connection',
-      String(connectionIds[provider]),
-      '--external-id',
-      externalIds[provider],
-    ]);
-    expect(linked.code, linked.stderr).toBe(0);
+    await linkSequence(provider, externalIds[provider]);
   }
 });
 afterAll(async () => {
@@ -252,25 +257,12 @@ describe.each(PROVIDERS)('enrollment at %s', (provider) => {
         : provider === 'lemlist'
           ? 'cam_doesnotexist'
           : '999999';
-    const relink = (externalId: string) =>
-      admin(localDir, [
-        'sequence',
-        'link',
-        '--org',
-        String(orgId),
-        '--sequence',
-        String(sequenceOf(provider)),
-        '--connection',
-        String(connectionIds[provider]),
-        '--external-id',
-        externalId,
-      ]);
-    expect((await relink(missing)).code).toBe(0);
+    await linkSequence(provider, missing);
 
     // Act
     const pushed = await push(provider, [contact(provider, 'refused')]);
     const [settled] = await enrollmentsSettled(provider, pushed.assignmentIds);
-    expect((await relink(externalIds[provider])).code).toBe(0);
+    await linkSequence(provider, externalIds[provider]);
 
     // Assess
     expect(settled!.enrollment).toMatchObject({ status: 'failed', error: expect.stringMatching(/campaign/) });
@@ -412,19 +404,7 @@ describe('the full loop', () => {
     async (provider) => {
       // Prepare: a campaign of its own, so the exclusion above does not reach it.
       externalIds[provider] = await newEmulatorCampaign(provider, `Loop of ${provider}`);
-      const linked = await admin(localDir, [
-        'sequence',
-        'link',
-        '--org',
-        String(orgId),
-        '--sequence',
-        String(sequenceOf(provider)),
-        '--connection',
-        String(connectionIds[provider]),
-        '--external-id',
-        externalIds[provider],
-      ]);
-      expect(linked.code).toBe(0);
+      await linkSequence(provider, externalIds[provider]);
       const lead = { ...contact(provider, 'loop'), email: `loop@${provider}-loop.example` };
       const pushed = await push(provider, [lead]);
       const [assignmentId] = pushed.assignmentIds as [number];
