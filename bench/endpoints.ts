@@ -6,6 +6,7 @@ import { createOAuthClient } from '#domain/oauth-clients.ts';
 import { createOrganization } from '#domain/organizations.ts';
 import { MAX_PROVIDER_CONNECTIONS_PER_ORGANIZATION } from '#domain/provider-connections.ts';
 import { MAX_WEBHOOKS_PER_ORGANIZATION } from '#domain/webhooks.ts';
+import { signedInMember } from '../infra/local/dashboard-member.ts';
 import {
   clientCredentialsToken,
   providerWebhookOf,
@@ -83,6 +84,8 @@ export interface BenchFixtures {
   creators: string[];
   oauth: { clientId: string; clientSecret: string; redirectUri: string; mcpToken: string };
   docsAssetPath: string | null;
+  /** An admin of the demo organization signed in to the dashboard. */
+  member: RequestTarget['member'];
 }
 
 const REDIRECT_URI = 'https://assistant.bench.example/callback';
@@ -225,6 +228,7 @@ export async function prepareFixtures(
     creators,
     oauth: { ...client, redirectUri: REDIRECT_URI, mcpToken: accessToken },
     docsAssetPath: await docsAsset(apiUrl),
+    member: await signedInMember(demo.orgId, 'admin'),
   };
 }
 
@@ -268,6 +272,7 @@ export function endpointSpecs(fixtures: BenchFixtures, runId: string): EndpointS
     docsAsset: fixtures.docsAssetPath?.replace(/^\/docs\//, '') ?? '',
     providerConnectionId: providers.demoConnectionId,
     providerWebhook: providers.demoWebhook,
+    member: fixtures.member,
   };
   /**
    * The route's valid request (a fresh object each time: autocannon writes the content length into the

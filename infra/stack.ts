@@ -36,6 +36,7 @@ import { queueOutputKeys, STACK_OUTPUTS } from '#definitions/stack-outputs.ts';
 import { tableDefinition } from '#definitions/table.ts';
 import { OperationalAlarms } from './constructs/alarms.ts';
 import { ClientAddressFirewall } from './constructs/client-address-firewall.ts';
+import { DashboardSignIn } from './constructs/dashboard-sign-in.ts';
 import { ITEM_ACTIONS, ServiceFunction } from './constructs/service-function.ts';
 
 export type StageName = 'dev' | 'prod';
@@ -295,6 +296,14 @@ export class OutreachApiStack extends Stack {
       resultsCacheTtl: Duration.seconds(AUTHORIZER_CACHE_TTL_SECONDS),
     });
 
+    const signIn = new DashboardSignIn(this, 'DashboardSignIn', {
+      // Built from the API's id and the stage's name, not `api.url`: the URL's stage reference would make
+      // the client depend on the deployment, which depends on the functions that read the client's id.
+      callbackUrl: `${props.publicBaseUrl ?? `https://${this.api.restApiId}.execute-api.${this.region}.${this.urlSuffix}/${props.stage}`}/dashboard/callback`,
+      domainPrefix: `outreach-${props.stage}-${this.account}`,
+      removalPolicy,
+    });
+
     for (const route of routes) {
       const handler = new ServiceFunction(this, constructId(route.name), {
         entry: handlerEntry(route),
@@ -304,6 +313,9 @@ export class OutreachApiStack extends Stack {
       }).bindTable(this.table, route.table);
       for (const [variable, value] of Object.entries(serviceEnvironment))
         handler.addEnvironment(variable, value);
+      if ('session' in route && route.session)
+        for (const [variable, value] of Object.entries(signIn.environment))
+          handler.addEnvironment(variable, value);
       for (const queue of 'sends' in route ? route.sends : []) {
         queues[queue].grantSendMessages(handler);
         handler.addEnvironment(queueDefinitions[queue].urlVariable, queues[queue].queueUrl);
@@ -326,11 +338,12 @@ export class OutreachApiStack extends Stack {
         NagSuppressions.addResourceSuppressions(method, [
           {
             id: 'AwsSolutions-APIG4',
-            reason: `${route.method} ${route.path} is public by design: the OpenAPI document and reference page, OAuth discovery and token endpoints, the consent page, and /mcp, which checks its bearer token itself.`,
+            reason: `${route.method} ${route.path} is public by design: the OpenAPI document and reference page, OAuth discovery, registration and token endpoints, the consent page and the dashboard, which check their session cookie themselves, and /mcp, which checks its bearer token itself.`,
           },
           {
             id: 'AwsSolutions-COG4',
-            reason: 'No Cognito: the MCP endpoints use their own OAuth 2.1 tokens.',
+            reason:
+              'Not a Cognito authorizer: the dashboard and the consent page check their own session (from a Cognito sign-in) and /mcp its own OAuth 2.1 tokens.',
           },
         ]);
       } else {
@@ -412,5 +425,7 @@ export class OutreachApiStack extends Stack {
     new CfnOutput(this, STACK_OUTPUTS.defaultUsagePlanId, { value: defaultUsagePlan.usagePlanId });
     new CfnOutput(this, STACK_OUTPUTS.secretsKmsKeyId, { value: secretsKey.keyArn });
     new CfnOutput(this, STACK_OUTPUTS.secretsMacKeyId, { value: webhookUrlKey.keyArn });
+    new CfnOutput(this, STACK_OUTPUTS.userPoolId, { value: signIn.userPool.userPoolId });
+    new CfnOutput(this, 'DashboardUrl', { value: this.api.urlForPath('/dashboard') });
   }
 }

@@ -5,10 +5,11 @@ import { logger } from '#platform/logger.ts';
 import { count, observed } from '#platform/observability.ts';
 
 /**
- * The REQUEST authorizer for `x-api-key`. A missing, malformed, unknown or
- * revoked key is rejected with API Gateway's `Unauthorized` signal (401); a
- * failure to reach the table is a deliberate authorizer failure (500), never a
- * false 401 and never an unhandled error.
+ * The REQUEST authorizer for `x-api-key`. A missing, malformed, unknown,
+ * revoked or expired key is rejected with API Gateway's `Unauthorized` signal
+ * (401); a valid one is allowed with its organization and scope in the
+ * context. A failure to reach the table is a deliberate authorizer failure
+ * (500), never a false 401 and never an unhandled error.
  */
 export const handler = observed(
   async (event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> => {

@@ -9,16 +9,28 @@ import {
   requestParameters,
 } from '#api/oauth/requests.ts';
 import { MCP_SCOPE } from '#definitions/oauth-scope.ts';
-import { authenticateClient } from '#domain/oauth-clients.ts';
-import { isCodeVerifier, issueAccessToken, redeemAuthorizationCode } from '#domain/oauth-grants.ts';
+import { authenticateClient, type GrantType, identifyPublicClient } from '#domain/oauth-clients.ts';
+import {
+  isCodeVerifier,
+  issueClientCredentialsToken,
+  redeemAuthorizationCode,
+  refreshAccessToken,
+} from '#domain/oauth-grants.ts';
 
 /**
- * The token endpoint: `client_credentials`, and `authorization_code` with
- * PKCE (S256). Clients authenticate with `client_secret_basic` or
- * `client_secret_post`, one of them per request. The `resource` parameter
- * (RFC 8707), when given, must be this server's `/mcp`; a missing `scope`
- * means `mcp:read`.
+ * The token endpoint: `authorization_code` with PKCE (S256), `refresh_token`
+ * (rotated on every use), and `client_credentials` for operator clients only.
+ * Confidential clients authenticate with `client_secret_basic` or
+ * `client_secret_post`, one of them per request; public clients (a
+ * registration with `none`, or a metadata-document client) send their
+ * `client_id` alone, and may use the code and refresh grants only. The
+ * `resource` parameter (RFC 8707), when given, must be this server's `/mcp`;
+ * a missing `scope` means `mcp:read`.
  */
+
+const GRANT_TYPES: readonly GrantType[] = ['authorization_code', 'refresh_token', 'client_credentials'];
+const isGrantType = (value: string): value is GrantType => (GRANT_TYPES as readonly string[]).includes(value);
+
 export const handler = defineHttpHandler(async (event) => {
   const base = publicBaseUrl(event);
   if (parameterBodyTooLarge(event)) {
@@ -39,7 +51,9 @@ export const handler = defineHttpHandler(async (event) => {
   }
   const client =
     authentication.method === 'none'
-      ? null
+      ? parameters.client_id === undefined
+        ? null
+        : await identifyPublicClient(parameters.client_id)
       : await authenticateClient(authentication.clientId, authentication.clientSecret);
   if (!client) {
     return oauthError(401, 'invalid_client', 'Client authentication failed', {
@@ -53,19 +67,26 @@ export const handler = defineHttpHandler(async (event) => {
   if (scope.split(' ').some((requested) => requested !== MCP_SCOPE)) {
     return oauthError(400, 'invalid_scope', `The only scope is ${MCP_SCOPE}`);
   }
-  const noStore = { 'cache-control': 'no-store', pragma: 'no-cache' };
-  switch (parameters.grant_type) {
-    case 'client_credentials':
-      return jsonResponse(
-        200,
-        await issueAccessToken({
-          orgId: client.orgId,
-          clientId: client.clientId,
-          resource: mcpResource(base),
-          scope: MCP_SCOPE,
-        }),
-        noStore,
-      );
+  const grantType = parameters.grant_type;
+  if (grantType === undefined) return oauthError(400, 'invalid_request', 'grant_type is required');
+  if (!isGrantType(grantType)) {
+    return oauthError(400, 'unsupported_grant_type', `Supported: ${GRANT_TYPES.join(', ')}`);
+  }
+  if (!client.grantTypes.includes(grantType)) {
+    return oauthError(400, 'unauthorized_client', `This client may not use the ${grantType} grant`);
+  }
+  const issued = (response: object) =>
+    jsonResponse(200, response, { 'cache-control': 'no-store', pragma: 'no-cache' });
+  switch (grantType) {
+    case 'client_credentials': {
+      const token = await issueClientCredentialsToken(client, {
+        resource: mcpResource(base),
+        scope: MCP_SCOPE,
+      });
+      return token
+        ? issued(token)
+        : oauthError(400, 'unauthorized_client', 'The organization revoked this client’s access');
+    }
     case 'authorization_code': {
       if (!parameters.code) return oauthError(400, 'invalid_request', 'code is required');
       if (parameters.code_verifier === undefined || !isCodeVerifier(parameters.code_verifier)) {
@@ -75,22 +96,29 @@ export const handler = defineHttpHandler(async (event) => {
           'code_verifier must be 43 to 128 characters of A-Z, a-z, 0-9, "-", ".", "_" and "~" (RFC 7636)',
         );
       }
-      const issued = await redeemAuthorizationCode(parameters.code, {
-        clientId: client.clientId,
+      const token = await redeemAuthorizationCode(parameters.code, {
+        client,
         redirectUri: parameters.redirect_uri,
         codeVerifier: parameters.code_verifier,
       });
-      if (!issued)
-        return oauthError(
-          400,
-          'invalid_grant',
-          'The code is invalid, expired, used, or does not match the client, redirect URI or code verifier',
-        );
-      return jsonResponse(200, issued, noStore);
+      return token
+        ? issued(token)
+        : oauthError(
+            400,
+            'invalid_grant',
+            'The code is invalid, expired, used, or does not match the client, redirect URI or code verifier, or the organization revoked the client’s access',
+          );
     }
-    case undefined:
-      return oauthError(400, 'invalid_request', 'grant_type is required');
-    default:
-      return oauthError(400, 'unsupported_grant_type', 'Supported: client_credentials, authorization_code');
+    case 'refresh_token': {
+      if (!parameters.refresh_token) return oauthError(400, 'invalid_request', 'refresh_token is required');
+      const token = await refreshAccessToken(parameters.refresh_token, { client });
+      return token
+        ? issued(token)
+        : oauthError(
+            400,
+            'invalid_grant',
+            'The refresh token is invalid, expired, used before, or another client’s, or the organization revoked the client’s access',
+          );
+    }
   }
 });

@@ -64,6 +64,11 @@ export interface GatewayOptions {
   throttling?: GatewayThrottling;
   /** Sees every response the gateway sends, its own and the handlers' (tests check them against the contract). */
   onResponse?: (exchange: GatewayExchange) => void;
+  /**
+   * How long an authorizer decision is cached per key: the deployed TTL unless a test shortens it to
+   * watch a revoked key stop working without waiting five minutes.
+   */
+  authorizerCacheSeconds?: number;
 }
 
 /** The route whose handler runs in the current async context. */
@@ -272,7 +277,8 @@ export function startGateway(options: GatewayOptions, port: number, host = '127.
     }
     // API Gateway caches returned policies and the Unauthorized verdict, never a failure.
     if (outcome.kind !== 'failure') {
-      authorizerCache.set(apiKey, { outcome, expiresAt: Date.now() + AUTHORIZER_CACHE_TTL_SECONDS * 1000 });
+      const ttlSeconds = options.authorizerCacheSeconds ?? AUTHORIZER_CACHE_TTL_SECONDS;
+      authorizerCache.set(apiKey, { outcome, expiresAt: Date.now() + ttlSeconds * 1000 });
     }
     return outcome;
   }

@@ -40,6 +40,8 @@ export interface RequestTarget {
   /** A provider connection, and the parts of its webhook URL (its organization, id and current token). */
   providerConnectionId: number;
   providerWebhook: { organization: number; connection: number; token: string };
+  /** An admin of the organization signed in to the dashboard (infra/local/dashboard-member.ts). */
+  member: { cookie: string; csrfToken: string };
 }
 
 export interface RouteRequest {
@@ -126,6 +128,7 @@ function entries(target: RequestTarget): Record<RouteName, Entry> {
     code_challenge_method: 'S256',
     resource: `${target.apiUrl}/mcp`,
   };
+  const signedIn = { cookie: target.member.cookie };
   const noBypass = {
     bypassCooldownOtherSequences: false,
     bypassGlobalExcluded: false,
@@ -211,12 +214,32 @@ function entries(target: RequestTarget): Record<RouteName, Entry> {
     'oauth-protected-resource': open('/.well-known/oauth-protected-resource'),
     'oauth-protected-resource-mcp': open('/.well-known/oauth-protected-resource/mcp'),
     'oauth-authorization-server': open('/.well-known/oauth-authorization-server'),
-    'oauth-authorize': open('/oauth/authorize', { query: Object.entries(consent) }),
+    'oauth-authorize': open('/oauth/authorize', { query: Object.entries(consent), headers: signedIn }),
     'oauth-authorize-submit': {
       method: 'POST',
       path: '/oauth/authorize',
-      form: { ...consent, decision: 'approve', api_key: target.apiKey },
+      headers: signedIn,
+      form: {
+        ...consent,
+        csrf: target.member.csrfToken,
+        orgId: String(target.providerWebhook.organization),
+        decision: 'approve',
+      },
       status: 302,
+    },
+    'oauth-register': {
+      method: 'POST',
+      path: '/oauth/register',
+      // A public client of the code flow with refresh tokens, as an MCP client registers itself.
+      json: {
+        redirect_uris: [target.oauth.redirectUri],
+        client_name: 'Example Assistant',
+        token_endpoint_auth_method: 'none',
+        grant_types: ['authorization_code', 'refresh_token'],
+        response_types: ['code'],
+        scope: 'mcp:read',
+      },
+      status: 201,
     },
     'oauth-token': {
       method: 'POST',
@@ -227,6 +250,12 @@ function entries(target: RequestTarget): Record<RouteName, Entry> {
         client_secret: target.oauth.clientSecret,
       },
     },
+    dashboard: open('/dashboard', { headers: signedIn }),
+    'dashboard-page': open('/dashboard/{page}', { pathParameters: { page: 'webhooks' }, headers: signedIn }),
+    'dashboard-item': open('/dashboard/{page}/{item}', {
+      pathParameters: { page: 'webhooks', item: target.webhookId },
+      headers: signedIn,
+    }),
     openapi: open('/openapi.json'),
     docs: open('/docs'),
     'docs-asset': open('/docs/{asset}', { pathParameters: { asset: target.docsAsset } }),

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { dirname, resolve } from 'node:path';
@@ -25,6 +26,7 @@ import {
   type ProxyHandler,
   startGateway,
 } from './gateway.ts';
+import { type OpenIdProvider, startOpenIdProvider } from './openid-provider/index.ts';
 import {
   type ProviderEmulatorOptions,
   type ProviderEmulators,
@@ -47,6 +49,8 @@ import { localThrottling } from './usage-plans.ts';
  */
 
 export const LOCAL_TABLE_NAME = 'outreach-local';
+/** The dashboard's client id at the local OpenID provider. */
+export const DASHBOARD_CLIENT_ID = 'outreach-dashboard';
 
 export interface LocalStackOptions {
   /** HTTP port; 0 picks a free one. */
@@ -69,6 +73,8 @@ export interface LocalStackOptions {
   clientAddressThrottle?: Throttle;
   /** Sees every response the gateway sends (the contract test checks them). */
   onResponse?: GatewayOptions['onResponse'];
+  /** The authorizer cache's TTL (default the deployed 300 s). */
+  authorizerCacheSeconds?: number;
   /**
    * The provider API emulators (infra/local/provider-emulators/): how they play enrolled leads
    * back. Their ports follow the API's (port + 1 … + 4) when it is fixed, else free ones.
@@ -88,6 +94,8 @@ export interface LocalEndpoints extends LocalEndpointsFile {
   smtpUrl: string;
   /** Each provider emulator's API base URL (a connection's `base_url` to use it). */
   providerApiUrls: Record<Provider, string>;
+  /** The local OpenID provider the dashboard signs in with (its issuer, the dashboard's client, its admin token). */
+  openIdProvider: { issuer: string; clientId: string; adminToken: string };
 }
 
 export interface LocalStack extends LocalEndpoints {
@@ -169,6 +177,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   let queues: LocalQueues | undefined;
   let smtp: SmtpSink | undefined;
   let providers: ProviderEmulators | undefined;
+  let openId: OpenIdProvider | undefined;
   let pollerClient: SQSClient | undefined;
   const pollers: { stop(): Promise<void> }[] = [];
   const stop = async () => {
@@ -180,6 +189,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     await queues?.stop();
     await smtp?.stop();
     await providers?.stop();
+    await openId?.stop();
     await dynamodb?.stop();
   };
   const reportError = (error: unknown) => {
@@ -258,14 +268,27 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
             ? undefined
             : localThrottling(tableClient, tableName, options.clientAddressThrottle),
         onResponse: options.onResponse,
+        authorizerCacheSeconds: options.authorizerCacheSeconds,
       },
       options.port,
     );
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : options.port;
+    const apiUrl = `http://127.0.0.1:${port}`;
+    // The dashboard's sign-in: a real OpenID provider on the port after the emulators', whose one client
+    // is the dashboard at this gateway (so it starts once the gateway's port is known).
+    const adminToken = randomBytes(32).toString('base64url');
+    openId = await startOpenIdProvider({
+      port: options.port === 0 ? 0 : options.port + 1 + PROVIDERS.length,
+      dataDir: options.dataDir,
+      adminToken,
+      clients: [{ clientId: DASHBOARD_CLIENT_ID, redirectUris: [`${apiUrl}/dashboard/callback`] }],
+    });
+    const openIdProvider = { issuer: openId.issuer, clientId: DASHBOARD_CLIENT_ID, adminToken };
+    useConfiguration(localConfiguration(base, { ...emulators, openIdProvider }));
     const endpoints: LocalEndpoints = {
       secretsKey: emulators.secretsKey,
-      apiUrl: `http://127.0.0.1:${port}`,
+      apiUrl,
       region: LOCAL_REGION,
       tableName,
       dynamodbEndpoint,
@@ -274,6 +297,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       deadLetterQueueUrls: queues.deadLetterUrls,
       smtpUrl: smtp.url,
       providerApiUrls: providers.urls,
+      openIdProvider,
     };
     if (options.writeEndpointsFile) {
       mkdirSync(dirname(endpointsFile), { recursive: true });

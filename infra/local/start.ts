@@ -1,8 +1,10 @@
 import './process-environment.ts';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { identityDirectory } from '#admin/identity-directory.ts';
 import { progressReporter } from '#admin/progress.ts';
 import { demoOrganizationId, seedDemo } from '#admin/seed.ts';
+import { addMember } from '#use-cases/add-member.ts';
 import { connectDemoToEmulators } from './demo-providers.ts';
 import { JavaMissingError } from './dynamodb.ts';
 import { startLocalStack } from './stack.ts';
@@ -13,6 +15,9 @@ import { startLocalStack } from './stack.ts';
  * `--data-dir DIR` (or DATA_DIR; in memory when absent). PROVIDER_EMULATOR_PLAYBACK=manual keeps
  * the provider emulators from playing enrolled leads back on their own.
  */
+
+/** The demo organization's dashboard admin at the local OpenID provider. */
+const DEMO_ADMIN_EMAIL = 'admin@demo.example';
 
 const startedAt = performance.now();
 const { values } = parseArgs({
@@ -67,12 +72,27 @@ try {
     );
     details.push(`  API key:      ${demo.apiKey}`);
     details.push(`  Try:          curl -H 'x-api-key: ${demo.apiKey}' ${stack.apiUrl}/public/v1/auth`);
+    // A person to sign in to the dashboard with, at the local OpenID provider (docs/dashboard.md).
+    const admin = await addMember({
+      orgId: demo.orgId,
+      email: DEMO_ADMIN_EMAIL,
+      role: 'admin',
+      actor: 'operator',
+      directory: identityDirectory(),
+    });
+    details.push(`  Dashboard:    ${stack.apiUrl}/dashboard`);
+    details.push(
+      `  Sign in as:   ${DEMO_ADMIN_EMAIL} with one-time password ${admin.oneTimePassword ?? '(set before)'} (you choose a new one)`,
+    );
   } else {
     const orgId = await demoOrganizationId();
     details.push(
       `  Demo org:     ${orgId ?? 'none'} (existing data; keys are stored hashed and cannot be shown again)`,
     );
     details.push(`  New key:      npx outreach-admin key create --org ${orgId ?? '<ORG_ID>'}`);
+    details.push(
+      `  Dashboard:    ${stack.apiUrl}/dashboard (members: npx outreach-admin member list --org ${orgId ?? '<ORG_ID>'})`,
+    );
   }
   const demoOrgId = await demoOrganizationId();
   if (demoOrgId !== null) {

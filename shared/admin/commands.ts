@@ -6,6 +6,7 @@ import { eventCommands } from './commands/events.ts';
 import { exclusionCommands } from './commands/exclusions.ts';
 import { importCommands } from './commands/import.ts';
 import { jobCommands } from './commands/jobs.ts';
+import { memberCommands } from './commands/members.ts';
 import { oauthClientCommands } from './commands/oauth-clients.ts';
 import { organizationCommands } from './commands/organizations.ts';
 import { providerCommands } from './commands/providers.ts';
@@ -21,6 +22,7 @@ import { webhookCommands } from './commands/webhooks.ts';
 export const commands: Record<string, Command> = {
   ...organizationCommands,
   ...apiKeyCommands,
+  ...memberCommands,
   ...importCommands,
   ...eventCommands,
   ...exclusionCommands,

@@ -26,6 +26,8 @@ export interface LocalEndpointsFile {
   apiUrl?: string;
   /** The stack's local secrets key (base64), so the CLI seals and tags as the stack does. */
   secretsKey?: string;
+  /** The local OpenID provider the dashboard signs in with, and the token of its user admin API. */
+  openIdProvider?: { issuer: string; clientId: string; adminToken: string };
 }
 
 /**
@@ -76,6 +78,24 @@ export function localConfiguration(base: Configuration, endpoints: LocalEndpoint
     // The stack's own URL once it listens (the CLI shows provider webhook URLs below it).
     publicBaseUrl: endpoints.apiUrl ?? base.publicBaseUrl,
     secrets: endpoints.secretsKey ? { localKey: endpoints.secretsKey } : base.secrets,
+    // The dashboard signs in at the local provider, over http on this machine.
+    dashboard: endpoints.openIdProvider
+      ? {
+          oidcIssuer: endpoints.openIdProvider.issuer,
+          oidcClientId: endpoints.openIdProvider.clientId,
+          secureCookies: false,
+        }
+      : base.dashboard,
+    admin: endpoints.openIdProvider
+      ? {
+          ...base.admin,
+          identityDirectory: {
+            kind: 'local',
+            url: endpoints.openIdProvider.issuer,
+            token: endpoints.openIdProvider.adminToken,
+          },
+        }
+      : base.admin,
   };
 }
 
@@ -123,6 +143,9 @@ async function deployedConfiguration(
       ) as Configuration['queues'],
       admin: {
         ...base.admin,
+        identityDirectory: outputs.get(STACK_OUTPUTS.userPoolId)
+          ? { kind: 'cognito', userPoolId: outputs.get(STACK_OUTPUTS.userPoolId)! }
+          : base.admin.identityDirectory,
         deployedApi:
           restApiId && stage && defaultUsagePlanId
             ? { restApiId, stage, defaultUsagePlanId }

@@ -16,6 +16,14 @@ export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'ANY';
 export type AuthMode = 'apiKey' | 'none';
 
 /**
+ * What an organization API key may call, fixed when the key is created: a
+ * `read` key the routes that change nothing, a `read-write` key every route.
+ * Keys stored before scopes existed are `read-write`.
+ */
+export const API_KEY_SCOPES = ['read', 'read-write'] as const;
+export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
+
+/**
  * A DynamoDB action on the table (its IAM name without `dynamodb:`). A
  * transaction needs the action of each of its items, so it is not one itself.
  */
@@ -39,6 +47,12 @@ export interface RouteDefinition {
   path: string;
   auth: AuthMode;
   /**
+   * The scope of API key an `apiKey` route needs (the manifest requires it there): `read-write` when
+   * the route writes anything, `read` when it changes nothing (the eligibility dry run is a POST that
+   * writes nothing: `read`). The endpoint wrapper answers a `read` key on a `read-write` route with 403.
+   */
+  scope?: ApiKeyScope;
+  /**
    * The table actions the route's function uses, and all the stack grants it
    * (none: no table at all). The e2e tests check every action a function
    * issues against this list (test/support/table-actions.ts).
@@ -57,19 +71,43 @@ export interface RouteDefinition {
    * ones, `mac` tag or check webhook URL tokens. The stack grants exactly these KMS uses.
    */
   secrets?: readonly SecretUse[];
+  /** Reads the dashboard's session cookie: the stack passes it the OpenID sign-in settings. */
+  session?: boolean;
 }
 
 /** A function's use of the secrets keys (see RouteDefinition.secrets). */
 export type SecretUse = 'seal' | 'open' | 'mac';
 
+/** An entry of the manifest: an `apiKey` route names the scope it needs, a route without the key none. */
+type ManifestRoute = RouteDefinition &
+  ({ auth: 'apiKey'; scope: ApiKeyScope } | { auth: 'none'; scope?: never });
+
+/** What the dashboard's three routes share: one function serves every page. */
+const DASHBOARD_ROUTE = {
+  handler: 'dashboard',
+  method: 'ANY',
+  auth: 'none',
+  table: ['BatchGetItem', 'ConditionCheckItem', 'DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'],
+  secrets: ['seal', 'mac'],
+  session: true,
+} as const;
+
 export const routes = [
-  { name: 'auth', method: 'GET', path: '/public/v1/auth', auth: 'apiKey', table: [] },
-  { name: 'list-campaigns', method: 'GET', path: '/public/v1/campaigns', auth: 'apiKey', table: ['Query'] },
+  { name: 'auth', method: 'GET', path: '/public/v1/auth', auth: 'apiKey', scope: 'read', table: [] },
+  {
+    name: 'list-campaigns',
+    method: 'GET',
+    path: '/public/v1/campaigns',
+    auth: 'apiKey',
+    scope: 'read',
+    table: ['Query'],
+  },
   {
     name: 'get-campaign',
     method: 'GET',
     path: '/public/v1/campaigns/{id}',
     auth: 'apiKey',
+    scope: 'read',
     table: ['GetItem'],
   },
   {
@@ -77,6 +115,7 @@ export const routes = [
     method: 'GET',
     path: '/public/v1/campaigns/{id}/accounts',
     auth: 'apiKey',
+    scope: 'read',
     table: ['BatchGetItem', 'GetItem', 'Query'],
   },
   {
@@ -84,6 +123,7 @@ export const routes = [
     method: 'GET',
     path: '/public/v1/campaigns/{id}/contacts',
     auth: 'apiKey',
+    scope: 'read',
     table: ['GetItem', 'Query'],
   },
   {
@@ -91,6 +131,7 @@ export const routes = [
     method: 'GET',
     path: '/public/v1/campaigns/{id}/messages',
     auth: 'apiKey',
+    scope: 'read',
     table: ['GetItem', 'Query'],
   },
   {
@@ -98,6 +139,7 @@ export const routes = [
     method: 'POST',
     path: '/public/v1/campaigns/{id}/raw/contacts',
     auth: 'apiKey',
+    scope: 'read-write',
     table: ['BatchGetItem', 'ConditionCheckItem', 'DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'],
   },
   {
@@ -105,6 +147,7 @@ export const routes = [
     method: 'POST',
     path: '/public/v1/campaigns/{id}/raw/contacts/check-eligibility',
     auth: 'apiKey',
+    scope: 'read',
     table: ['BatchGetItem'],
   },
   {
@@ -112,31 +155,56 @@ export const routes = [
     method: 'POST',
     path: '/public/v1/assignments/{id}/reply',
     auth: 'apiKey',
+    scope: 'read-write',
     table: ['GetItem', 'PutItem', 'UpdateItem'],
   },
-  { name: 'lookup-account', method: 'GET', path: '/public/v1/accounts', auth: 'apiKey', table: ['GetItem'] },
+  {
+    name: 'lookup-account',
+    method: 'GET',
+    path: '/public/v1/accounts',
+    auth: 'apiKey',
+    scope: 'read',
+    table: ['GetItem'],
+  },
   {
     name: 'exclude-account',
     method: 'POST',
     path: '/public/v1/accounts/exclude',
     auth: 'apiKey',
+    scope: 'read-write',
     table: ['ConditionCheckItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'],
   },
-  { name: 'search-jobs', method: 'GET', path: '/public/v1/jobs/{domain}', auth: 'apiKey', table: ['Query'] },
+  {
+    name: 'search-jobs',
+    method: 'GET',
+    path: '/public/v1/jobs/{domain}',
+    auth: 'apiKey',
+    scope: 'read',
+    table: ['Query'],
+  },
   {
     name: 'get-analytics-overview',
     method: 'GET',
     path: '/public/v1/analytics/overview',
     auth: 'apiKey',
+    scope: 'read',
     table: ['GetItem'],
   },
   // Outgoing webhooks: subscriptions, their deliveries log and redelivery (docs/webhooks.md).
-  { name: 'list-webhooks', method: 'GET', path: '/public/v1/webhooks', auth: 'apiKey', table: ['Query'] },
+  {
+    name: 'list-webhooks',
+    method: 'GET',
+    path: '/public/v1/webhooks',
+    auth: 'apiKey',
+    scope: 'read',
+    table: ['Query'],
+  },
   {
     name: 'create-webhook',
     method: 'POST',
     path: '/public/v1/webhooks',
     auth: 'apiKey',
+    scope: 'read-write',
     table: ['GetItem', 'PutItem', 'UpdateItem'],
   },
   {
@@ -144,6 +212,7 @@ export const routes = [
     method: 'GET',
     path: '/public/v1/webhooks/{id}',
     auth: 'apiKey',
+    scope: 'read',
     table: ['GetItem'],
   },
   {
@@ -151,6 +220,7 @@ export const routes = [
     method: 'PATCH',
     path: '/public/v1/webhooks/{id}',
     auth: 'apiKey',
+    scope: 'read-write',
     table: ['UpdateItem'],
   },
   {
@@ -158,6 +228,7 @@ export const routes = [
     method: 'DELETE',
     path: '/public/v1/webhooks/{id}',
     auth: 'apiKey',
+    scope: 'read-write',
     table: ['DeleteItem', 'UpdateItem'],
   },
   {
@@ -165,6 +236,7 @@ export const routes = [
     method: 'POST',
     path: '/public/v1/webhooks/{id}/test',
     auth: 'apiKey',
+    scope: 'read-write',
     table: ['GetItem', 'PutItem', 'UpdateItem'],
   },
   {
@@ -172,6 +244,7 @@ export const routes = [
     method: 'POST',
     path: '/public/v1/webhooks/{id}/rotate-secret',
     auth: 'apiKey',
+    scope: 'read-write',
     table: ['GetItem', 'UpdateItem'],
   },
   {
@@ -179,6 +252,7 @@ export const routes = [
     method: 'GET',
     path: '/public/v1/webhooks/{id}/deliveries',
     auth: 'apiKey',
+    scope: 'read',
     table: ['GetItem', 'Query'],
   },
   {
@@ -186,6 +260,7 @@ export const routes = [
     method: 'POST',
     path: '/public/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver',
     auth: 'apiKey',
+    scope: 'read-write',
     table: ['GetItem', 'PutItem', 'UpdateItem'],
   },
   // Provider connections and the providers' own webhooks (docs/providers.md).
@@ -194,6 +269,7 @@ export const routes = [
     method: 'GET',
     path: '/public/v1/provider-connections',
     auth: 'apiKey',
+    scope: 'read',
     table: ['Query'],
     secrets: ['mac'],
   },
@@ -202,6 +278,7 @@ export const routes = [
     method: 'POST',
     path: '/public/v1/provider-connections',
     auth: 'apiKey',
+    scope: 'read-write',
     // GetItem: the organization's count of connections, read before the transaction that holds the limit.
     table: ['GetItem', 'PutItem', 'UpdateItem'],
     secrets: ['seal', 'mac'],
@@ -211,6 +288,7 @@ export const routes = [
     method: 'GET',
     path: '/public/v1/provider-connections/{id}',
     auth: 'apiKey',
+    scope: 'read',
     table: ['GetItem'],
     secrets: ['mac'],
   },
@@ -219,6 +297,7 @@ export const routes = [
     method: 'DELETE',
     path: '/public/v1/provider-connections/{id}',
     auth: 'apiKey',
+    scope: 'read-write',
     table: ['DeleteItem', 'UpdateItem'],
   },
   {
@@ -226,6 +305,7 @@ export const routes = [
     method: 'POST',
     path: '/public/v1/provider-connections/{id}/rotate-webhook-url',
     auth: 'apiKey',
+    scope: 'read-write',
     table: ['UpdateItem'],
     secrets: ['mac'],
   },
@@ -234,6 +314,7 @@ export const routes = [
     method: 'GET',
     path: '/public/v1/provider-connections/{id}/unmatched',
     auth: 'apiKey',
+    scope: 'read',
     table: ['GetItem', 'Query'],
   },
   {
@@ -279,24 +360,50 @@ export const routes = [
     auth: 'none',
     table: [],
   },
-  { name: 'oauth-authorize', method: 'GET', path: '/oauth/authorize', auth: 'none', table: ['GetItem'] },
+  {
+    name: 'oauth-authorize',
+    method: 'GET',
+    path: '/oauth/authorize',
+    auth: 'none',
+    // The client; the dashboard session (its idle expiry moved on), the person's organizations (Query).
+    table: ['BatchGetItem', 'GetItem', 'Query', 'UpdateItem'],
+    session: true,
+  },
   {
     name: 'oauth-authorize-submit',
     handler: 'oauth-authorize',
     method: 'POST',
     path: '/oauth/authorize',
     auth: 'none',
-    // UpdateItem: approving records the API key's last use, as the authorizer does.
-    table: ['GetItem', 'PutItem', 'UpdateItem'],
+    // As the GET; approving writes the organization's grant, the code and an audit entry.
+    table: ['BatchGetItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'],
+    session: true,
+  },
+  {
+    // Dynamic client registration (RFC 7591).
+    name: 'oauth-register',
+    method: 'POST',
+    path: '/oauth/register',
+    auth: 'none',
+    // UpdateItem: the per-address registration counter; PutItem: the client.
+    table: ['PutItem', 'UpdateItem'],
   },
   {
     name: 'oauth-token',
     method: 'POST',
     path: '/oauth/token',
     auth: 'none',
-    // A code is redeemed in a transaction (UpdateItem on the code, PutItem of the token); a replay deletes the token.
-    table: ['DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'],
+    // A code is redeemed, and a refresh token rotated, in a transaction (UpdateItem on the code or the old
+    // refresh token and the family, PutItem of the tokens); a replay revokes the family (UpdateItem); an
+    // operator client's grant is recorded on its first token (PutItem); a refresh reads the grant and the
+    // family together (BatchGetItem).
+    table: ['BatchGetItem', 'GetItem', 'PutItem', 'UpdateItem'],
   },
+  // The organization dashboard (docs/dashboard.md): signed in with OpenID Connect, its session a cookie.
+  // The pages act through the same use cases as the API (keys, webhooks, connections, approvals).
+  { name: 'dashboard', ...DASHBOARD_ROUTE, path: '/dashboard' },
+  { name: 'dashboard-page', ...DASHBOARD_ROUTE, path: '/dashboard/{page}' },
+  { name: 'dashboard-item', ...DASHBOARD_ROUTE, path: '/dashboard/{page}/{item}' },
   // The OpenAPI document and the reference page rendering it (Swagger UI from our own dependency).
   { name: 'openapi', method: 'GET', path: '/openapi.json', auth: 'none', table: [] },
   { name: 'docs', method: 'GET', path: '/docs', auth: 'none', table: [] },
@@ -309,7 +416,7 @@ export const routes = [
     table: [],
     packageFiles: SWAGGER_UI_FILES,
   },
-] as const satisfies readonly RouteDefinition[];
+] as const satisfies readonly ManifestRoute[];
 
 /** Project-relative entry file of a route's handler. */
 export const handlerEntry = (route: Pick<RouteDefinition, 'name' | 'handler'>): string =>

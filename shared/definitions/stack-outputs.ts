@@ -10,6 +10,8 @@ export const STACK_OUTPUTS = {
   apiUrl: 'ApiUrl',
   secretsKmsKeyId: 'SecretsKmsKeyId',
   secretsMacKeyId: 'SecretsMacKeyId',
+  /** The dashboard's Cognito user pool, where `outreach-admin member add` invites people. */
+  userPoolId: 'DashboardUserPoolId',
 } as const;
 
 /** The output keys of a queue's URL and its dead-letter queue's URL (`webhooks` → `WebhooksQueueUrl`). */

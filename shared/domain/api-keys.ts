@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import { API_KEY_SCOPES, type ApiKeyScope } from '#definitions/routes.ts';
 import { hashSecret } from '#platform/secret-hash.ts';
-import { type ApiKeyItem, apiKeys } from '#store/api-keys.ts';
+import { type ApiKeyIdentityItem, type ApiKeyItem, apiKeys } from '#store/api-keys.ts';
 import { allocateId } from '#store/ids.ts';
-import { ApiKeyNotFound } from './errors.ts';
+import { ApiKeyNotFound, ApiKeyOptionInvalid } from './errors.ts';
 import { putForOrganization } from './organizations.ts';
 
 /**
@@ -10,6 +12,10 @@ import { putForOrganization } from './organizations.ts';
  * base64url; only its SHA-256 is stored. A fast hash is the right tool here: the
  * secret is random and long, so there is nothing for a slow KDF to protect, and
  * the authorizer stays one GetItem.
+ *
+ * A key's scope (`read` or `read-write`, API_KEY_SCOPES), name and expiry are
+ * set when it is created and never change: a key of another scope is a new
+ * key. An expired key is refused exactly like a revoked one.
  */
 
 const SECRET_BYTES = 32;
@@ -18,19 +24,73 @@ const SECRET_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 const API_KEY_PATTERN = /^([1-9][0-9]{0,15})\.([A-Za-z0-9_-]{43})$/;
 /** How often the last-used time may be written per key. */
 export const LAST_USED_RESOLUTION_MS = 60_000;
+/** The longest name a key may have, in characters. */
+export const MAX_API_KEY_NAME = 100;
+/** The furthest a new key's expiry may be, in days (ten years). */
+export const MAX_API_KEY_EXPIRY_DAYS = 3650;
+const DAY_MS = 86_400_000;
+
+/**
+ * Letters, marks, digits, punctuation, symbols and spaces: no control or
+ * format characters and no line or paragraph separators, so a name prints as
+ * written on one line (tab-separated lists and logs included).
+ */
+const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S}\p{Zs}]*$/u;
+const EXPIRY_DAYS_RANGE = `must be a whole number from 1 to ${MAX_API_KEY_EXPIRY_DAYS}`;
+
+/**
+ * What a new key is created with: its scope (default `read-write`), an
+ * optional name (trimmed) and an optional lifetime in whole days. The operator
+ * CLI and the dashboard validate their input with it before creating a key;
+ * `createApiKey` holds every caller to it.
+ */
+export const newApiKeyOptions = z.object({
+  scope: z.enum(API_KEY_SCOPES, 'must be read or read-write').default('read-write'),
+  name: z
+    .string()
+    .trim()
+    .refine((name) => PRINTABLE.test(name), 'must be printable: no tabs, line breaks or control characters')
+    .refine(
+      (name) => [...name].length >= 1 && [...name].length <= MAX_API_KEY_NAME,
+      `must be 1-${MAX_API_KEY_NAME} characters`,
+    )
+    .optional(),
+  expiresInDays: z
+    .number(EXPIRY_DAYS_RANGE)
+    .int(EXPIRY_DAYS_RANGE)
+    .min(1, EXPIRY_DAYS_RANGE)
+    .max(MAX_API_KEY_EXPIRY_DAYS, EXPIRY_DAYS_RANGE)
+    .optional(),
+});
+export type NewApiKeyOptions = z.input<typeof newApiKeyOptions>;
 
 /** A key as listed to operators: never the secret. */
 export interface ApiKeySummary {
   keyId: number;
+  scope: ApiKeyScope;
+  name: string | null;
   createdAt: string;
+  /** null: the key never expires. */
+  expiresAt: string | null;
   lastUsedAt: string | null;
   revokedAt: string | null;
 }
 
-/** The identity a valid key resolves to. */
+/** A new key: in full, the only time it is shown, with what it was created with. */
+export interface CreatedApiKey {
+  keyId: number;
+  apiKey: string;
+  scope: ApiKeyScope;
+  name: string | null;
+  createdAt: string;
+  expiresAt: string | null;
+}
+
+/** The identity a valid key resolves to, with what it may call. */
 export interface ApiKeyIdentity {
   orgId: number;
   keyId: number;
+  scope: ApiKeyScope;
 }
 
 /** Splits a presented key into organization id and secret; null when it has the wrong shape. */
@@ -43,28 +103,50 @@ export function parseApiKey(raw: string | undefined): { orgId: number; secret: s
   return { orgId, secret: match[2]! };
 }
 
-/** Creates a key for an existing organization and returns it in full (the only time it is shown). */
-export async function createApiKey(orgId: number): Promise<{ keyId: number; apiKey: string }> {
+/**
+ * Creates a key for an existing organization and returns it in full (the only
+ * time it is shown). Without options it is a `read-write` key with no name
+ * that never expires; options outside `newApiKeyOptions` are ApiKeyOptionInvalid.
+ */
+export async function createApiKey(orgId: number, options: NewApiKeyOptions = {}): Promise<CreatedApiKey> {
+  const parsed = newApiKeyOptions.safeParse(options);
+  if (!parsed.success) {
+    const { message, path } = parsed.error.issues[0]!;
+    const field = path[0];
+    throw new ApiKeyOptionInvalid(
+      message,
+      field === undefined ? undefined : { in: 'body', name: String(field) },
+    );
+  }
+  const { scope, name = null, expiresInDays } = parsed.data;
   const keyId = await allocateId('apiKey');
   const secret = randomBytes(SECRET_BYTES).toString('base64url');
+  const now = Date.now();
+  const createdAt = new Date(now).toISOString();
+  const expiresAt = expiresInDays === undefined ? null : new Date(now + expiresInDays * DAY_MS).toISOString();
   await putForOrganization(
     orgId,
-    apiKeys.putNew({ secretHash: hashSecret(secret), orgId, keyId, createdAt: new Date().toISOString() }),
+    apiKeys.putNew({ secretHash: hashSecret(secret), orgId, keyId, scope, name, createdAt, expiresAt }),
   );
-  return { keyId, apiKey: `${orgId}.${secret}` };
+  return { keyId, apiKey: `${orgId}.${secret}`, scope, name, createdAt, expiresAt };
 }
 
+/** Whether the key's expiry has passed at `now`; an expiry that is no time counts as passed. */
+export const isExpired = (key: Pick<ApiKeyIdentityItem, 'expiresAt'>, now = Date.now()): boolean =>
+  key.expiresAt !== null && !(Date.parse(key.expiresAt) > now);
+
 /**
- * Resolves a presented key to its organization, or null when the key is
- * malformed, unknown, revoked or names another organization than its own.
+ * Resolves a presented key to its organization and scope, or null when the key
+ * is malformed, unknown, revoked, expired or names another organization than
+ * its own.
  */
 export async function verifyApiKey(raw: string | undefined): Promise<ApiKeyIdentity | null> {
   const parsed = parseApiKey(raw);
   if (!parsed) return null;
   const secretHash = hashSecret(parsed.secret);
   const item = await apiKeys.getBySecretHash(secretHash);
-  if (!item || item.orgId !== parsed.orgId || item.revokedAt) return null;
-  const identity = { orgId: item.orgId, keyId: item.keyId };
+  if (!item || item.orgId !== parsed.orgId || item.revokedAt || isExpired(item)) return null;
+  const identity = { orgId: item.orgId, keyId: item.keyId, scope: item.scope };
   const lastUsedAt = item.lastUsedAt !== null ? Date.parse(item.lastUsedAt) : 0;
   if (Date.now() - lastUsedAt >= LAST_USED_RESOLUTION_MS) await touchLastUsed(secretHash);
   return identity;
@@ -83,7 +165,10 @@ async function touchLastUsed(secretHash: string): Promise<void> {
 
 const summaryOf = (item: ApiKeyItem): ApiKeySummary => ({
   keyId: item.keyId,
+  scope: item.scope,
+  name: item.name,
   createdAt: item.createdAt,
+  expiresAt: item.expiresAt,
   lastUsedAt: item.lastUsedAt,
   revokedAt: item.revokedAt,
 });

@@ -103,6 +103,32 @@ export class OAuthClientNotFound extends NotFound {
   }
 }
 
+/** An assistant the organization never approved (another organization's approval is the same). */
+export class AssistantGrantNotFound extends NotFound {
+  constructor(orgId: number, clientId: string) {
+    super(`Assistant ${clientId} not found for organization ${orgId}`);
+  }
+}
+
+export class MemberNotFound extends NotFound {
+  constructor(orgId: number, who: string) {
+    super(`${who} is not a member of organization ${orgId}`);
+  }
+}
+
+/** A value of a form or request that its schema refused (the dashboard's forms). */
+export class InputInvalid extends Invalid {}
+
+/** A cursor of the audit log that no page of it gave. */
+export class AuditCursorInvalid extends Invalid {
+  constructor() {
+    super('cursor is not a position in this audit log', { in: 'query', name: 'cursor' });
+  }
+}
+
+/** A member's email the identity provider cannot hold. */
+export class MemberEmailInvalid extends Invalid {}
+
 export class ProviderConnectionNotFound extends NotFound {
   constructor(connectionId: number) {
     super(`Provider connection ${connectionId} not found`);
@@ -117,6 +143,9 @@ export class SequenceNotFound extends NotFound {
 
 /** A setting outside its bounds (cooldown days, a rate limit). */
 export class SettingOutOfRange extends Invalid {}
+
+/** A new API key's scope, name or lifetime outside what a key may have (a 101-character name, 0 days). */
+export class ApiKeyOptionInvalid extends Invalid {}
 
 /** A push names a sequence the campaign does not have, or the campaign has no sequence to default to. */
 export class SequenceNotInCampaign extends Invalid {}
@@ -190,6 +219,16 @@ export class WebhookLimitReached extends Conflict {
 export class ProviderConnectionLimitReached extends Conflict {
   constructor(max: number) {
     super(`The organization has ${max} provider connections already; disconnect one first`);
+  }
+}
+
+/** A source address registered as many OAuth clients as an hour allows; the next hour takes more. */
+export class RegistrationLimitReached extends Conflict {
+  constructor(
+    limit: number,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(`At most ${limit} client registrations an hour from one address`);
   }
 }
 

@@ -1,19 +1,27 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { ACCESS_TOKEN_TTL_SECONDS, REFRESH_TOKEN_TTL_SECONDS } from '#definitions/oauth-limits.ts';
 import { hashSecret } from '#platform/secret-hash.ts';
-import { oauth } from '#store/oauth.ts';
+import { type IssuedPair, oauth, type TokenRecord } from '#store/oauth.ts';
 import { TransactionConflictError } from '#store/transactions.ts';
-import { getOAuthClient } from './oauth-clients.ts';
+import { approvalStands, standingApproval } from './assistant-grants.ts';
+import { isStoredClientId, type TokenEndpointClient } from './oauth-clients.ts';
 
 /**
- * Access tokens and authorization codes: opaque random values, stored only as
- * hashes, expiring by TTL. A token is bound to one organization, one client
- * and the `/mcp` resource; a code is bound to its client, redirect URI and
- * PKCE challenge, and redeemed once: its item then records the token it
- * issued, so that a replay revokes that token (RFC 6749 §4.1.2).
+ * Access tokens, refresh tokens and authorization codes: opaque random values,
+ * stored only as hashes, expiring by TTL. A token is bound to one
+ * organization, one client, the `/mcp` resource and a scope, and carries the
+ * organization's approval of the client it was issued under
+ * (`./assistant-grants.ts`): revoking that grant ends it.
+ *
+ * A code is bound to its client, redirect URI and PKCE challenge, and redeemed
+ * once, for a new token family: an access token and, when the client may hold
+ * them, a refresh token. A refresh token is rotated on every use (the old one
+ * is consumed, a new pair issued in the family); presenting a consumed one
+ * again, or redeeming a code again (RFC 6749 §4.1.2), is taken for theft and
+ * revokes the whole family, the newest tokens included. An access token that
+ * a refresh replaced still works until it expires (an hour at most), unless
+ * its family or grant is revoked.
  */
-
-export const ACCESS_TOKEN_TTL_SECONDS = 3600;
-const CODE_TTL_SECONDS = 600;
 
 /** What a valid token grants. */
 export interface TokenGrant {
@@ -34,40 +42,101 @@ export interface AccessTokenResponse {
   token_type: 'Bearer';
   expires_in: number;
   scope: string;
+  refresh_token?: string;
 }
+
+const ACCESS_TOKEN = /^mat_[A-Za-z0-9_-]{43}$/;
+const REFRESH_TOKEN = /^mrt_[A-Za-z0-9_-]{43}$/;
+const AUTHORIZATION_CODE = /^mac_[A-Za-z0-9_-]{43}$/;
+const CODE_TTL_SECONDS = 600;
 
 const now = () => Math.floor(Date.now() / 1000);
 
-const newAccessToken = () => `mat_${randomBytes(32).toString('base64url')}`;
+const opaque = (prefix: string) => `${prefix}${randomBytes(32).toString('base64url')}`;
 
-const tokenResponse = (token: string, grant: TokenGrant): AccessTokenResponse => ({
-  access_token: token,
+const tokenResponse = (accessToken: string, scope: string, refreshToken?: string): AccessTokenResponse => ({
+  access_token: accessToken,
   token_type: 'Bearer',
   expires_in: ACCESS_TOKEN_TTL_SECONDS,
-  scope: grant.scope,
+  scope,
+  ...(refreshToken !== undefined && { refresh_token: refreshToken }),
 });
 
-/** Issues an access token (the response body of the token endpoint). */
-export async function issueAccessToken(grant: TokenGrant): Promise<AccessTokenResponse> {
-  const token = newAccessToken();
-  await oauth.putToken(hashSecret(token), grant, now() + ACCESS_TOKEN_TTL_SECONDS);
-  return tokenResponse(token, grant);
+/** A new pair of `familyId` for `grant`: an access token, and a refresh token when the client may hold one. */
+function newPair(
+  grant: Omit<TokenRecord, 'expiresAt'>,
+  client: TokenEndpointClient,
+  familyId: string,
+): { issued: IssuedPair; response: AccessTokenResponse } {
+  const accessToken = opaque('mat_');
+  const refreshToken = client.grantTypes.includes('refresh_token') ? opaque('mrt_') : undefined;
+  return {
+    issued: {
+      familyId,
+      accessTokenHash: hashSecret(accessToken),
+      access: { ...grant, expiresAt: now() + ACCESS_TOKEN_TTL_SECONDS },
+      ...(refreshToken !== undefined && {
+        refresh: { hash: hashSecret(refreshToken), expiresAt: now() + REFRESH_TOKEN_TTL_SECONDS },
+      }),
+    },
+    response: tokenResponse(accessToken, grant.scope, refreshToken),
+  };
 }
 
-/** The grant of a presented token for `resource`; null when it is unknown, expired, for another resource, or its client is revoked. */
+/** Revokes every token of a family at once. */
+const revokeFamily = (familyId: string) => oauth.revokeFamily(familyId, new Date().toISOString());
+
+/**
+ * Issues an access token by the client-credentials grant (no refresh token:
+ * the client can ask again). Null when the client is no operator client, the
+ * only kind bound to an organization, or its organization revoked it.
+ */
+export async function issueClientCredentialsToken(
+  client: TokenEndpointClient,
+  grant: { resource: string; scope: string },
+): Promise<AccessTokenResponse | null> {
+  if (client.kind !== 'operator' || client.orgId === null) return null;
+  const approvalId = await standingApproval(client.orgId, client);
+  if (!approvalId) return null;
+  const token = opaque('mat_');
+  await oauth.putToken(hashSecret(token), {
+    orgId: client.orgId,
+    clientId: client.clientId,
+    ...grant,
+    approvalId,
+    expiresAt: now() + ACCESS_TOKEN_TTL_SECONDS,
+  });
+  return tokenResponse(token, grant.scope);
+}
+
+/**
+ * The grant of a presented token for `resource`; null when it is unknown,
+ * expired, for another resource, or no longer stands: its client revoked (or
+ * an operator client's moved to another organization), its organization's
+ * grant revoked, or its family revoked. One GetItem and one BatchGetItem.
+ */
 export async function verifyAccessToken(token: string, resource: string): Promise<VerifiedToken | null> {
-  if (!/^mat_[A-Za-z0-9_-]{43}$/.test(token)) return null;
+  if (!ACCESS_TOKEN.test(token)) return null;
   const item = await oauth.getToken(hashSecret(token));
   // DynamoDB deletes expired items lazily, so expiry is checked here.
   if (!item || item.expiresAt <= now() || item.resource !== resource) return null;
-  const client = await getOAuthClient(item.clientId);
-  if (!client || client.revokedAt || client.orgId !== item.orgId) return null;
+  const storedClient = isStoredClientId(item.clientId);
+  const { client, grant, family } = await oauth.tokenStanding({
+    orgId: item.orgId,
+    clientId: item.clientId,
+    storedClient,
+    familyId: item.familyId,
+  });
+  if (storedClient && (!client || client.revokedAt)) return null;
+  if (client?.kind === 'operator' && client.orgId !== item.orgId) return null;
+  if (!approvalStands(grant, item.approvalId)) return null;
+  if (item.familyId !== undefined && (!family || family.revokedAt)) return null;
   return {
     orgId: item.orgId,
     clientId: item.clientId,
     resource: item.resource,
     scope: item.scope,
-    clientRateLimit: client.rateLimit,
+    clientRateLimit: client?.kind === 'operator' ? client.rateLimit : null,
   };
 }
 
@@ -77,9 +146,13 @@ export interface CodeGrant extends TokenGrant {
   codeChallenge: string;
 }
 
-/** Issues a single-use authorization code. */
+/**
+ * Issues a single-use authorization code (10 minutes). For a client other
+ * than an operator's, the organization's approval (`approveAssistant`) must
+ * be recorded first: the code is redeemed only while it stands.
+ */
 export async function issueAuthorizationCode(grant: CodeGrant): Promise<string> {
-  const code = `mac_${randomBytes(32).toString('base64url')}`;
+  const code = opaque('mac_');
   await oauth.putCode(hashSecret(code), { ...grant, expiresAt: now() + CODE_TTL_SECONDS });
   return code;
 }
@@ -95,58 +168,107 @@ export const isCodeVerifier = (value: string): boolean => /^[A-Za-z0-9._~-]{43,1
 export const isS256CodeChallenge = (value: string): boolean => /^[A-Za-z0-9_-]{43}$/.test(value);
 
 /**
- * Redeems a code for an access token, issuing the token and recording it on
- * the code in one transaction. Returns null, changing nothing, when the code
- * is unknown, expired, issued to another client (so no other client can burn
- * a code it learned), or the redirect URI or verifier does not match. A code
- * redeemed before is a replay: the token it issued is revoked, and null is
+ * Redeems a code for a new token family, writing the family and its first
+ * pair and recording the family on the code in one transaction. Returns null,
+ * changing nothing, when the code is unknown, expired, issued to another
+ * client (so no other client can burn a code it learned), the redirect URI or
+ * verifier does not match, or the organization's grant of the client does not
+ * stand. A code redeemed before is a replay: its family is revoked, and null
  * returned. `codeVerifier` must be a well-formed verifier (`isCodeVerifier`).
  */
 export async function redeemAuthorizationCode(
   code: string,
-  presented: { clientId: string; redirectUri: string | undefined; codeVerifier: string },
+  presented: { client: TokenEndpointClient; redirectUri: string | undefined; codeVerifier: string },
 ): Promise<AccessTokenResponse | null> {
-  if (!/^mac_[A-Za-z0-9_-]{43}$/.test(code)) return null;
+  if (!AUTHORIZATION_CODE.test(code)) return null;
   const codeHash = hashSecret(code);
   const item = await oauth.getCode(codeHash);
-  if (!item || item.clientId !== presented.clientId) return null;
-  if (typeof item.tokenHash === 'string') {
-    await revokeToken(item.tokenHash);
+  if (!item || item.clientId !== presented.client.clientId) return null;
+  if (item.familyId !== undefined) {
+    await revokeFamily(item.familyId);
     return null;
   }
   if (item.expiresAt <= now() || item.redirectUri !== presented.redirectUri) return null;
   if (codeChallengeOf(presented.codeVerifier) !== item.codeChallenge) return null;
+  const approvalId = await standingApproval(item.orgId, presented.client);
+  if (!approvalId) return null;
 
-  const grant: TokenGrant = {
-    orgId: item.orgId,
-    clientId: item.clientId,
-    resource: item.resource,
-    scope: item.scope,
-  };
-  const token = newAccessToken();
+  const { issued, response } = newPair(
+    { orgId: item.orgId, clientId: item.clientId, resource: item.resource, scope: item.scope, approvalId },
+    presented.client,
+    randomBytes(16).toString('base64url'),
+  );
   try {
-    // The used code is kept as long as its token lives, so a replay within that time can revoke it.
-    await oauth.redeemCode(codeHash, {
-      hash: hashSecret(token),
-      grant,
-      expiresAt: now() + ACCESS_TOKEN_TTL_SECONDS,
-    });
+    await oauth.redeemCode(codeHash, issued);
   } catch (error) {
     if (!(error instanceof TransactionConflictError)) throw error;
     // A concurrent redemption of the same code won: this one is the replay.
     const redeemed = await oauth.getCode(codeHash);
-    if (redeemed?.tokenHash !== undefined) {
-      await revokeToken(redeemed.tokenHash);
+    if (redeemed?.familyId !== undefined) {
+      await revokeFamily(redeemed.familyId);
       return null;
     }
     // Otherwise the code expired and is gone, or the transaction failed for another reason.
     if (error.failedConditions.length > 0) return null;
     throw error;
   }
-  return tokenResponse(token, grant);
+  return response;
 }
 
-/** Deletes an access token by the hash of its value: it stops working at once. */
-async function revokeToken(tokenHash: string): Promise<void> {
-  await oauth.deleteToken(tokenHash);
+/**
+ * Exchanges a refresh token for a new pair of its family, consuming it.
+ * Returns null, changing nothing, when it is unknown, expired, another
+ * client's, or no longer stands (its family or the organization's grant
+ * revoked). A consumed refresh token presented again, or one consumed by a
+ * concurrent request meanwhile, is reuse: the family is revoked, and null
+ * returned. The new tokens keep the organization, resource and scope.
+ */
+export async function refreshAccessToken(
+  refreshToken: string,
+  presented: { client: TokenEndpointClient },
+): Promise<AccessTokenResponse | null> {
+  if (!REFRESH_TOKEN.test(refreshToken)) return null;
+  const refreshHash = hashSecret(refreshToken);
+  const item = await oauth.getRefreshToken(refreshHash);
+  const { client } = presented;
+  if (!item || item.clientId !== client.clientId) return null;
+  if (item.consumedAt !== undefined) {
+    await revokeFamily(item.familyId);
+    return null;
+  }
+  if (item.expiresAt <= now()) return null;
+  if (client.kind === 'operator' && client.orgId !== item.orgId) return null;
+  // The client itself was read when it authenticated or was identified.
+  const { grant, family } = await oauth.tokenStanding({
+    orgId: item.orgId,
+    clientId: item.clientId,
+    storedClient: false,
+    familyId: item.familyId,
+  });
+  if (!approvalStands(grant, item.approvalId) || !family || family.revokedAt) return null;
+
+  const { issued, response } = newPair(
+    {
+      orgId: item.orgId,
+      clientId: item.clientId,
+      resource: item.resource,
+      scope: item.scope,
+      approvalId: item.approvalId,
+    },
+    client,
+    item.familyId,
+  );
+  try {
+    await oauth.rotateRefreshToken(refreshHash, new Date().toISOString(), issued);
+  } catch (error) {
+    if (!(error instanceof TransactionConflictError)) throw error;
+    if (error.failedConditions.includes(0)) {
+      await revokeFamily(item.familyId);
+      return null;
+    }
+    // The family was revoked meanwhile.
+    if (error.failedConditions.length > 0) return null;
+    throw error;
+  }
+  return response;
 }

@@ -9,7 +9,15 @@ import { RedirectUriRefused } from './errors.ts';
  * over the network) or run in the page that follows the redirect
  * (`javascript:`, `data:`, `vbscript:`, `file:`…), none of which has a dot in
  * its scheme. A fragment is never allowed (RFC 6749 §3.1.2).
+ *
+ * A client that registers itself (RFC 7591) or describes itself in a
+ * metadata document gets no private-use scheme: nobody vouches for it, and any
+ * app on a device may claim a scheme, so only https and loopback http, where
+ * the address itself says where the code goes, are taken from it.
  */
+
+/** Who registers the URI: an operator (private-use schemes allowed), or the client itself. */
+export type RedirectUriRegistrant = 'operator' | 'client';
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
 
@@ -17,7 +25,10 @@ const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
 const REVERSE_DOMAIN_SCHEME = /^[a-z][a-z0-9-]*(?:\.[a-z0-9][a-z0-9-]*)+$/;
 
 /** Why `uri` may not be registered as a redirect URI, or null when it may. */
-export function redirectUriProblem(uri: string): string | null {
+export function redirectUriProblem(
+  uri: string,
+  registrant: RedirectUriRegistrant = 'operator',
+): string | null {
   let url: URL;
   try {
     url = new URL(uri);
@@ -33,6 +44,7 @@ export function redirectUriProblem(uri: string): string | null {
       ? null
       : 'uses http on a host other than 127.0.0.1, [::1] or localhost';
   }
+  if (registrant === 'client') return 'is neither https nor http on a loopback host';
   return REVERSE_DOMAIN_SCHEME.test(scheme)
     ? null
     : 'is neither https, http on a loopback host, nor a private-use scheme in reverse-domain form (com.example.app:/callback)';
@@ -43,8 +55,8 @@ export function redirectUriProblem(uri: string): string | null {
  * which lower-cases scheme and host); the authorization request must send it
  * exactly. Throws when the URI may not be registered.
  */
-export function registrableRedirectUri(uri: string): string {
-  const problem = redirectUriProblem(uri);
+export function registrableRedirectUri(uri: string, registrant: RedirectUriRegistrant = 'operator'): string {
+  const problem = redirectUriProblem(uri, registrant);
   if (problem) throw new RedirectUriRefused(uri, problem);
   return new URL(uri).toString();
 }

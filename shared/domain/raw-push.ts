@@ -1,22 +1,17 @@
 import { INELIGIBILITY_REASONS, type IneligibilityReason } from '#schemas/raw.ts';
 import type { SnippetVariables } from '#schemas/variables.ts';
 import { assignments } from '#store/assignments.ts';
-import { type CampaignRecord, campaigns, type StoredSequence } from '#store/campaigns.ts';
+import type { CampaignRecord, StoredSequence } from '#store/campaigns.ts';
 import { retryOnConflict } from '#store/conflicts.ts';
 import { type ContactRecord, contacts, newContact } from '#store/contacts.ts';
 import { allocateIds } from '#store/ids.ts';
-import {
-  MAX_TRANSACTION_ITEMS,
-  type TransactItem,
-  TransactionConflictError,
-  transact,
-} from '#store/transactions.ts';
-import { accumulate, assignmentDeltas, type CampaignCounts } from './aggregates.ts';
+import { MAX_TRANSACTION_ITEMS, TransactionConflictError, transact } from '#store/transactions.ts';
 import { backoff, createAssignments, MAX_CONFLICT_RETRIES, type NewAssignment } from './assignments.ts';
 import { getContactsByEmail } from './contacts.ts';
 import { type Bypass, evaluate, loadEligibilityInputs, type Verdict } from './eligibility.ts';
 import { enrollTargetOf } from './enrollment.ts';
 import { ContactsKeptChanging, SequenceNotInCampaign } from './errors.ts';
+import { type Withdrawal, withdrawalOf, withdrawalTransaction } from './withdrawals.ts';
 
 /**
  * Raw operations: push contacts into a campaign's sequence with the caller's
@@ -372,56 +367,9 @@ async function createContacts(
   return { created, taken };
 }
 
-/** The writes that withdraw one contact's pending assignments, and what they take off each campaign's counters. */
-interface Withdrawal {
+/** A contact's withdrawal, with the plan it serves. */
+interface PlannedWithdrawal extends Withdrawal {
   plan: Plan;
-  writes: TransactItem[];
-  campaignDeltas: Map<number, Partial<CampaignCounts>>;
-}
-
-function withdrawalOf(orgId: number, plan: Plan): Withdrawal {
-  const contact = plan.record;
-  const writes: TransactItem[] = [];
-  const withdrawn: { assignmentId: number; sequenceId: number }[] = [];
-  const campaignDeltas = new Map<number, Partial<CampaignCounts>>();
-  for (const assignmentId of plan.verdict.withdraw) {
-    const entry = contact.assignments[String(assignmentId)]!;
-    writes.push(assignments.deletePending(orgId, assignmentId));
-    withdrawn.push({ assignmentId, sequenceId: entry.sequenceId });
-    // A pending assignment has sent nothing: it counts only as pending (and as blocked if its contact is).
-    const { campaign } = assignmentDeltas(
-      {
-        status: 'pending-approval',
-        sentCount: 0,
-        openCount: 0,
-        clickCount: 0,
-        contactBlocked: contact.blocked,
-      },
-      null,
-    );
-    const delta = campaignDeltas.get(entry.campaignId) ?? {};
-    accumulate(delta, campaign);
-    campaignDeltas.set(entry.campaignId, delta);
-  }
-  // The stats taken off above assume the contact's assignments and blocked flag as read: its version says so.
-  writes.push(contacts.withdrawAssignments(orgId, contact, withdrawn));
-  return { plan, writes, campaignDeltas };
-}
-
-/** One transaction for several withdrawals, their campaign counter changes merged per campaign. */
-function withdrawalTransaction(orgId: number, withdrawals: Withdrawal[]): TransactItem[] {
-  const merged = new Map<number, Partial<CampaignCounts>>();
-  for (const withdrawal of withdrawals) {
-    for (const [campaignId, delta] of withdrawal.campaignDeltas) {
-      const total = merged.get(campaignId) ?? {};
-      accumulate(total, delta);
-      merged.set(campaignId, total);
-    }
-  }
-  return [
-    ...withdrawals.flatMap((withdrawal) => withdrawal.writes),
-    ...[...merged].flatMap(([campaignId, delta]) => campaigns.counters(orgId, campaignId, delta) ?? []),
-  ];
 }
 
 /** The contact once its pending assignments are withdrawn, as the creation that follows must expect it. */
@@ -454,7 +402,7 @@ async function withdrawPending(
 ): Promise<{ withdrawn: Map<string, ContactRecord>; failed: Plan[] }> {
   const withdrawn = new Map<string, ContactRecord>();
   const failed: Plan[] = [];
-  let batch: Withdrawal[] = [];
+  let batch: PlannedWithdrawal[] = [];
   const flush = async () => {
     if (batch.length === 0) return;
     try {
@@ -474,7 +422,9 @@ async function withdrawPending(
     }
     batch = [];
   };
-  for (const withdrawal of plans.map((plan) => withdrawalOf(orgId, plan))) {
+  for (const withdrawal of plans.map(
+    (plan): PlannedWithdrawal => ({ plan, ...withdrawalOf(orgId, plan.record, plan.verdict.withdraw) }),
+  )) {
     // The transaction holds every write plus one counter update per campaign touched.
     if (withdrawalTransaction(orgId, [...batch, withdrawal]).length > MAX_TRANSACTION_ITEMS) await flush();
     batch.push(withdrawal);

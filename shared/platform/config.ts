@@ -40,6 +40,10 @@ export const VARIABLES = {
   secretsKmsKeyId: 'SECRETS_KMS_KEY_ID',
   secretsMacKeyId: 'SECRETS_MAC_KEY_ID',
   secretsLocalKey: 'SECRETS_LOCAL_KEY',
+  dashboardOidcIssuer: 'DASHBOARD_OIDC_ISSUER',
+  dashboardOidcClientId: 'DASHBOARD_OIDC_CLIENT_ID',
+  dashboardSecureCookies: 'DASHBOARD_SECURE_COOKIES',
+  userPoolId: 'COGNITO_USER_POOL_ID',
 } as const;
 
 const QUEUE_NAMES = Object.keys(queueDefinitions) as [QueueName, ...QueueName[]];
@@ -102,6 +106,17 @@ export const configurationSchema = z.strictObject({
       .refine((value) => Buffer.from(value, 'base64').length === 32, 'must be 32 bytes')
       .optional(),
   }),
+  /**
+   * The dashboard's sign-in: the OpenID provider (Cognito's user pool on AWS, the local provider of
+   * `npm start`) and the dashboard's client at it. Without them the dashboard answers that sign-in is
+   * not configured.
+   */
+  dashboard: z.strictObject({
+    oidcIssuer: url.optional(),
+    oidcClientId: text.optional(),
+    /** Cookies marked Secure: always on AWS (https); the local stack serves http on 127.0.0.1. */
+    secureCookies: z.boolean(),
+  }),
   /** The operator CLI's settings. */
   admin: z.strictObject({
     /** The folder of a running local stack's endpoints file. */
@@ -110,6 +125,16 @@ export const configurationSchema = z.strictObject({
     deployedApi: z.strictObject({ restApiId: text, stage: text, defaultUsagePlanId: text }).optional(),
     /** Accounts in the demo seed (five contacts each); absent, the full demo. */
     demoAccounts: z.int().positive().optional(),
+    /**
+     * Where `member add` creates people: the deployed stack's Cognito user pool, or the local
+     * OpenID provider's admin API (its URL and bearer token, from the endpoints file).
+     */
+    identityDirectory: z
+      .discriminatedUnion('kind', [
+        z.strictObject({ kind: z.literal('cognito'), userPoolId: text }),
+        z.strictObject({ kind: z.literal('local'), url, token: text }),
+      ])
+      .optional(),
   }),
 });
 
@@ -190,6 +215,7 @@ export function loadConfiguration(env: Environment = process.env, defaults: Envi
   const restApiId = string(VARIABLES.restApiId);
   const stage = string(VARIABLES.stage);
   const defaultUsagePlanId = string(VARIABLES.defaultUsagePlanId);
+  const userPoolId = string(VARIABLES.userPoolId);
 
   const configuration: Configuration = {
     aws: {
@@ -226,11 +252,17 @@ export function loadConfiguration(env: Environment = process.env, defaults: Envi
       macKeyId: string(VARIABLES.secretsMacKeyId),
       localKey: string(VARIABLES.secretsLocalKey),
     },
+    dashboard: {
+      oidcIssuer: urlVariable(VARIABLES.dashboardOidcIssuer),
+      oidcClientId: string(VARIABLES.dashboardOidcClientId),
+      secureCookies: read(VARIABLES.dashboardSecureCookies, flag) ?? true,
+    },
     admin: {
       localDir: string(VARIABLES.localDir) ?? '.local',
       deployedApi:
         restApiId && stage && defaultUsagePlanId ? { restApiId, stage, defaultUsagePlanId } : undefined,
       demoAccounts: read(VARIABLES.demoAccounts, positiveInteger),
+      identityDirectory: userPoolId ? { kind: 'cognito', userPoolId } : undefined,
     },
   };
   if (problems.length > 0) throw new ConfigurationError(`Invalid configuration: ${problems.join('; ')}`);

@@ -11,10 +11,11 @@ import {
 } from './ssrf.ts';
 
 /**
- * One webhook attempt over HTTP: a POST with a deadline, no redirects followed
- * (a 3xx is a failed attempt), no connection reuse, and the SSRF check at
- * connect time. Only the status counts; the response body is not read (nor
- * logged).
+ * Outbound HTTP under the SSRF policy (./ssrf.ts): one webhook attempt (a
+ * POST whose status alone counts; the response body is not read, nor logged),
+ * and the fetch of a small public document (an OAuth client's metadata
+ * document). Both have a deadline, follow no redirect (a 3xx is a failure),
+ * reuse no connection, and check the addresses at connect time.
  */
 
 /** How long an attempt may take, connection included. */
@@ -42,6 +43,7 @@ export interface AttemptResult {
 }
 
 const USER_AGENT = 'Outreach-Webhooks/1.0';
+const DOCUMENT_USER_AGENT = 'Outreach-OAuth/1.0';
 
 function describeError(error: NodeJS.ErrnoException): string {
   if (error.code === 'EADDRREFUSED') return `address refused: ${error.message}`;
@@ -54,27 +56,9 @@ function describeError(error: NodeJS.ErrnoException): string {
 export function postWebhook(request: WebhookRequest): Promise<AttemptResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
-  let url: URL;
-  try {
-    url = new URL(request.url);
-  } catch {
-    return Promise.resolve({ ok: false, statusCode: null, latencyMs: 0, error: 'invalid URL' });
-  }
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && request.policy.allowLoopback)) {
-    return Promise.resolve({ ok: false, statusCode: null, latencyMs: 0, error: 'refused: not https' });
-  }
-  // An IP literal is connected to without a lookup, so it is checked here.
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (isIP(host) !== 0 && !isAllowedAddress(host, request.policy)) {
-    return Promise.resolve({
-      ok: false,
-      statusCode: null,
-      latencyMs: 0,
-      error: `address refused: the host is a ${classifyAddress(host)} address`,
-    });
-  }
-  if (url.protocol === 'http:' && isIP(host) !== 0 && classifyAddress(host) !== 'loopback') {
-    return Promise.resolve({ ok: false, statusCode: null, latencyMs: 0, error: 'refused: not https' });
+  const url = reachableUrl(request.url, request.policy);
+  if (typeof url === 'string') {
+    return Promise.resolve({ ok: false, statusCode: null, latencyMs: 0, error: url });
   }
   const client = url.protocol === 'https:' ? https : http;
   const timeoutMs = request.timeoutMs ?? SEND_TIMEOUT_MS;
@@ -91,13 +75,7 @@ export function postWebhook(request: WebhookRequest): Promise<AttemptResult> {
       {
         method: 'POST',
         agent: false,
-        lookup: guardedLookup(
-          // http is for loopback only: a name must resolve to loopback, never to a public address.
-          url.protocol === 'http:' ? { allowLoopback: true } : request.policy,
-          url.protocol === 'http:'
-            ? loopbackOnly(request.resolve ?? systemResolver)
-            : (request.resolve ?? systemResolver),
-        ),
+        lookup: lookupFor(url, request.policy, request.resolve),
         headers: {
           ...request.headers,
           'content-type': 'application/json',
@@ -121,6 +99,116 @@ export function postWebhook(request: WebhookRequest): Promise<AttemptResult> {
       finish({ ok: false, statusCode: null, error: describeError(error) }),
     );
     outgoing.end(request.body);
+  });
+}
+
+/**
+ * The URL when a request may be sent to it under the policy, else why not:
+ * https (http only to loopback, where the policy allows it), and an IP literal
+ * (connected to without a lookup, so checked here) of an allowed class.
+ */
+function reachableUrl(raw: string, policy: UrlPolicy): URL | string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return 'invalid URL';
+  }
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && policy.allowLoopback)) {
+    return 'refused: not https';
+  }
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (isIP(host) !== 0 && !isAllowedAddress(host, policy)) {
+    return `address refused: the host is a ${classifyAddress(host)} address`;
+  }
+  if (url.protocol === 'http:' && isIP(host) !== 0 && classifyAddress(host) !== 'loopback') {
+    return 'refused: not https';
+  }
+  return url;
+}
+
+/** The connect-time lookup of a request to `url`: the policy's, and loopback only for http. */
+function lookupFor(url: URL, policy: UrlPolicy, resolve: Resolver = systemResolver) {
+  // http is for loopback only: a name must resolve to loopback, never to a public address.
+  return url.protocol === 'http:'
+    ? guardedLookup({ allowLoopback: true }, loopbackOnly(resolve))
+    : guardedLookup(policy, resolve);
+}
+
+/** A GET of a small document: where, under which policy, how large it may be and how long it may take. */
+export interface DocumentRequest {
+  url: string;
+  policy: UrlPolicy;
+  /** A body over this many bytes is refused (announced or as it arrives). */
+  maxBytes: number;
+  /** The deadline of the whole exchange, connection and body included. */
+  timeoutMs: number;
+  /** The resolver used at connect time (tests inject one). */
+  resolve?: Resolver;
+}
+
+/** The fetched document's body, or why there is none, in a few words. */
+export type DocumentResult = { ok: true; body: string } | { ok: false; error: string };
+
+/**
+ * GETs a small JSON document; never throws. Only a 200 with a body within
+ * `maxBytes` is a document: a redirect is not followed, any other status, a
+ * larger body, a refused address or the deadline are failures.
+ */
+export function getDocument(request: DocumentRequest): Promise<DocumentResult> {
+  const target = reachableUrl(request.url, request.policy);
+  if (typeof target === 'string') return Promise.resolve({ ok: false, error: target });
+  const client = target.protocol === 'https:' ? https : http;
+  return new Promise((resolve) => {
+    let settled = false;
+    const finish = (result: DocumentResult) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(deadline);
+      outgoing.destroy();
+      resolve(result);
+    };
+    const outgoing = client.request(
+      target,
+      {
+        method: 'GET',
+        agent: false,
+        lookup: lookupFor(target, request.policy, request.resolve),
+        headers: { accept: 'application/json', 'user-agent': DOCUMENT_USER_AGENT },
+      },
+      (response) => {
+        const statusCode = response.statusCode ?? 0;
+        if (statusCode >= 300 && statusCode < 400) {
+          finish({ ok: false, error: `refused: a redirect (${statusCode})` });
+          return;
+        }
+        if (statusCode !== 200) {
+          finish({ ok: false, error: `status ${statusCode}` });
+          return;
+        }
+        if (Number(response.headers['content-length'] ?? 0) > request.maxBytes) {
+          finish({ ok: false, error: `refused: over ${request.maxBytes} bytes` });
+          return;
+        }
+        const chunks: Buffer[] = [];
+        let received = 0;
+        response.on('data', (chunk: Buffer) => {
+          received += chunk.length;
+          if (received > request.maxBytes)
+            finish({ ok: false, error: `refused: over ${request.maxBytes} bytes` });
+          else chunks.push(chunk);
+        });
+        response.on('end', () => finish({ ok: true, body: Buffer.concat(chunks).toString('utf8') }));
+        response.on('error', (error: NodeJS.ErrnoException) =>
+          finish({ ok: false, error: describeError(error) }),
+        );
+      },
+    );
+    const deadline = setTimeout(() => finish({ ok: false, error: 'timeout' }), request.timeoutMs);
+    outgoing.on('error', (error: NodeJS.ErrnoException) =>
+      finish({ ok: false, error: describeError(error) }),
+    );
+    outgoing.end();
   });
 }
 

@@ -1,6 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { z } from 'zod';
+import { API_KEY_SCOPES, type ApiKeyScope } from '#definitions/routes.ts';
 import { keys } from './keys.ts';
 import { queryAll } from './query.ts';
 import { type TableSource, tableContext } from './table-context.ts';
@@ -15,13 +16,19 @@ import type { TransactItem } from './transactions.ts';
 export const apiKeyIdentityItem = z.object({
   orgId: z.number(),
   keyId: z.number(),
+  // Keys written before scopes existed have none: they could always do everything.
+  scope: z.enum(API_KEY_SCOPES).default('read-write'),
   lastUsedAt: z.string().nullable().default(null),
   revokedAt: z.string().nullable().default(null),
+  expiresAt: z.string().nullable().default(null),
 });
 export type ApiKeyIdentityItem = z.infer<typeof apiKeyIdentityItem>;
 
 /** A key as listed and revoked. */
-export const apiKeyItem = apiKeyIdentityItem.extend({ createdAt: z.string() });
+export const apiKeyItem = apiKeyIdentityItem.extend({
+  createdAt: z.string(),
+  name: z.string().nullable().default(null),
+});
 export type ApiKeyItem = z.infer<typeof apiKeyItem>;
 
 const itemKey = z.object({ pk: z.string(), sk: z.string() });
@@ -29,8 +36,16 @@ type ItemKey = z.infer<typeof itemKey>;
 
 export function apiKeyStore(table: TableSource = tableContext) {
   return {
-    /** The put of a new key (its secret hash must be new). */
-    putNew(key: { secretHash: string; orgId: number; keyId: number; createdAt: string }): TransactItem {
+    /** The put of a new key (its secret hash must be new); a key without a name or expiry stores neither. */
+    putNew(key: {
+      secretHash: string;
+      orgId: number;
+      keyId: number;
+      scope: ApiKeyScope;
+      name: string | null;
+      createdAt: string;
+      expiresAt: string | null;
+    }): TransactItem {
       return {
         Put: {
           TableName: table().name,
@@ -39,7 +54,10 @@ export function apiKeyStore(table: TableSource = tableContext) {
             type: 'apiKey',
             orgId: key.orgId,
             keyId: key.keyId,
+            scope: key.scope,
             createdAt: key.createdAt,
+            ...(key.name !== null && { name: key.name }),
+            ...(key.expiresAt !== null && { expiresAt: key.expiresAt }),
           },
           ConditionExpression: 'attribute_not_exists(pk)',
         },

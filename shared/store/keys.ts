@@ -177,10 +177,30 @@ export const keys = {
     gsi1sk: `OAUTHCLIENT#${clientId}`,
   }),
   oauthClientsOfOrganization: (orgId: number) => ({ gsi1pk: `${org(orgId)}#OAUTHCLIENTS` }),
-  /** An access token or authorization code, addressed by the hash of its value (expires by TTL). */
-  oauthGrant: (kind: 'token' | 'code', valueHash: string) => ({
+  /** An access token, refresh token or authorization code, addressed by the hash of its value (expires by TTL). */
+  oauthGrant: (kind: 'token' | 'refresh' | 'code', valueHash: string) => ({
     pk: `OAUTH${kind.toUpperCase()}#${valueHash}`,
     sk: 'GRANT',
+  }),
+  /**
+   * The tokens descended from one authorization code (its access and refresh tokens, and every
+   * pair a refresh rotated in): each names the family, so revoking this one item stops them all.
+   */
+  oauthTokenFamily: (familyId: string) => ({ pk: `OAUTHFAMILY#${familyId}`, sk: 'FAMILY' }),
+  /**
+   * An organization's approval of an OAuth client (an assistant connected by a person, or an
+   * operator client's binding): one per organization and client, in the organization's partition,
+   * so the organization's list is one Query and another organization's client is not there.
+   */
+  assistantGrant: (orgId: number, clientId: string) => ({ pk: org(orgId), sk: `ASSISTANT#${clientId}` }),
+  assistantGrantsOf: (orgId: number) => ({ pk: org(orgId), skPrefix: 'ASSISTANT#' }),
+  /**
+   * How many clients one source address registered (RFC 7591) in one hour of the clock (epoch
+   * hours); an item per window, expiring by TTL.
+   */
+  oauthRegistrationWindow: (sourceAddress: string, epochHour: number) => ({
+    pk: `OAUTHREGISTER#${sourceAddress}#${epochHour}`,
+    sk: 'OAUTHREGISTER',
   }),
   /**
    * How many requests an OAuth client sent to /mcp in one second of the clock
@@ -316,6 +336,29 @@ export const keys = {
   enrolledUnderDomainOf: (orgId: number, domain: string) => ({
     pk: `${org(orgId)}#ENROLLED#DOMAIN#${domain}`,
   }),
+  /**
+   * A person's membership of an organization (the dashboard): in the organization's partition,
+   * listed per person on gsi1 so that sign-in finds their organizations with one Query. The person
+   * is the OpenID provider's subject.
+   */
+  membership: (orgId: number, subject: string) => ({
+    pk: org(orgId),
+    sk: `MEMBER#${subject}`,
+    gsi1pk: `USER#${subject}#ORGS`,
+    gsi1sk: `ORG#${sortableNumber(orgId)}`,
+  }),
+  membersOf: (orgId: number) => ({ pk: org(orgId), skPrefix: 'MEMBER#' }),
+  organizationsOfPerson: (subject: string) => ({ gsi1pk: `USER#${subject}#ORGS` }),
+  /** A dashboard session, addressed by the hash of the cookie's value; it expires by TTL. */
+  dashboardSession: (sessionHash: string) => ({ pk: `DASHSESSION#${sessionHash}`, sk: 'SESSION' }),
+  /** A sign-in under way (the OpenID state's hash): its PKCE verifier and nonce, for ten minutes. */
+  dashboardSignIn: (stateHash: string) => ({ pk: `DASHSIGNIN#${stateHash}`, sk: 'SIGNIN' }),
+  /** One entry of an organization's audit log, newest first by time. */
+  auditEntry: (orgId: number, at: string, entryId: string) => ({
+    pk: `${org(orgId)}#AUDIT`,
+    sk: `${at}#${entryId}`,
+  }),
+  auditLogOf: (orgId: number) => ({ pk: `${org(orgId)}#AUDIT` }),
   /** The pacing of a connection's requests to its provider (the theoretical arrival time of the next). */
   providerRequestPacing: (orgId: number, connectionId: number) => ({
     pk: `${org(orgId)}#CONNECTION#${connectionId}#PACING`,

@@ -1,17 +1,24 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { z } from 'zod';
+import { REGISTRABLE_GRANT_TYPES, TOKEN_ENDPOINT_AUTH_METHODS } from '#schemas/oauth-clients.ts';
+import { type AssistantGrantItem, assistantGrantItem } from './assistant-grants.ts';
+import { batchGet } from './batch.ts';
 import { keys } from './keys.ts';
 import { type TableSource, tableContext } from './table-context.ts';
 import { type TransactItem, transact } from './transactions.ts';
 
 /**
- * The MCP connector's OAuth items: clients (addressed by client id, listed
- * per organization on gsi1), access tokens and authorization codes (addressed
- * by the hash of their value, expiring by TTL), and the per-second request
- * windows of the client rate limit.
+ * The MCP connector's OAuth items: clients (addressed by client id; an
+ * operator's are listed per organization on gsi1, registered ones belong to
+ * no organization), access and refresh tokens and authorization codes
+ * (addressed by the hash of their value, expiring by TTL), the token families
+ * that tie a code's tokens together, and the request windows of the rate
+ * limits (per client and second on /mcp, per address and hour of
+ * registrations).
  */
 
+/** An operator's client, bound to one organization (items from before `kind` existed are these). */
 export const oauthClientItem = z.object({
   clientId: z.string(),
   orgId: z.number(),
@@ -24,47 +31,143 @@ export const oauthClientItem = z.object({
 });
 export type OAuthClientItem = z.infer<typeof oauthClientItem>;
 
-/** What a token grants; a code grants the same to its redeemer. */
-const grantFields = {
+/** A client registered dynamically (RFC 7591): no organization; a secret only when confidential. */
+export const dynamicClientItem = z.object({
+  clientId: z.string(),
+  kind: z.literal('dynamic'),
+  name: z.string().nullable(),
+  redirectUris: z.array(z.string()),
+  secretHash: z.string().nullable(),
+  tokenEndpointAuthMethod: z.enum(TOKEN_ENDPOINT_AUTH_METHODS),
+  grantTypes: z.array(z.enum(REGISTRABLE_GRANT_TYPES)),
+  createdAt: z.string(),
+  revokedAt: z.string().nullable().default(null),
+  /** Epoch seconds: until an organization approves it (which removes this), the registration expires. */
+  expiresAt: z.number().optional(),
+});
+export type DynamicClientItem = z.infer<typeof dynamicClientItem>;
+
+export type StoredClientItem = ({ kind: 'operator' } & OAuthClientItem) | DynamicClientItem;
+
+const storedClientOf = (item: Record<string, unknown>): StoredClientItem =>
+  item.kind === 'dynamic'
+    ? dynamicClientItem.parse(item)
+    : { kind: 'operator', ...oauthClientItem.parse(item) };
+
+/** What a token grants, and what it stands on: its organization's approval and, from a code, its family. */
+const tokenFields = {
   orgId: z.number(),
   clientId: z.string(),
   resource: z.string(),
   scope: z.string(),
+  /** The organization's approval it was issued under (absent on tokens from before approvals existed). */
+  approvalId: z.string().optional(),
+  /** The family of a token from a code (absent on client-credentials tokens). */
+  familyId: z.string().optional(),
   /** Epoch seconds; DynamoDB deletes expired items lazily, so readers check it. */
   expiresAt: z.number(),
 };
 
-export const tokenItem = z.object(grantFields);
+export const tokenItem = z.object(tokenFields);
 export type TokenItem = z.infer<typeof tokenItem>;
 
+export const refreshTokenItem = z.object({
+  ...tokenFields,
+  approvalId: z.string(),
+  familyId: z.string(),
+  /** When it was exchanged for the next pair; presented again after that, it is reused. */
+  consumedAt: z.string().optional(),
+});
+export type RefreshTokenItem = z.infer<typeof refreshTokenItem>;
+
 export const codeItem = z.object({
-  ...grantFields,
+  orgId: z.number(),
+  clientId: z.string(),
+  resource: z.string(),
+  scope: z.string(),
+  expiresAt: z.number(),
   redirectUri: z.string(),
   codeChallenge: z.string(),
-  /** The hash of the token the code was redeemed for, once it was. */
-  tokenHash: z.string().optional(),
+  /** The family of the tokens the code was redeemed for, once it was. */
+  familyId: z.string().optional(),
 });
 export type CodeItem = z.infer<typeof codeItem>;
 
-type Grant = Omit<TokenItem, 'expiresAt'>;
+export const tokenFamilyItem = z.object({
+  orgId: z.number(),
+  clientId: z.string(),
+  createdAt: z.string(),
+  /** Epoch seconds: as long as its newest refresh token (or its access token) lives. */
+  expiresAt: z.number(),
+  revokedAt: z.string().nullable().default(null),
+});
+export type TokenFamilyItem = z.infer<typeof tokenFamilyItem>;
+
+/** A token to write: what it grants and stands on, and when it expires. */
+export interface TokenRecord {
+  orgId: number;
+  clientId: string;
+  resource: string;
+  scope: string;
+  approvalId: string;
+  expiresAt: number;
+}
+
+/** The tokens a code or a refresh token is exchanged for, all of one family. */
+export interface IssuedPair {
+  familyId: string;
+  accessTokenHash: string;
+  access: TokenRecord;
+  /** Absent when the client may not hold refresh tokens. */
+  refresh?: { hash: string; expiresAt: number };
+}
+
+/** What a token's validity depends on besides itself, read together. */
+export interface TokenStanding {
+  client: StoredClientItem | null;
+  grant: AssistantGrantItem | null;
+  family: TokenFamilyItem | null;
+}
+
+const isConditionFailure = (error: unknown) => error instanceof ConditionalCheckFailedException;
 
 export function oauthStore(table: TableSource = tableContext) {
-  const tokenPut = (tokenHash: string, grant: Grant, expiresAt: number) => ({
-    TableName: table().name,
-    Item: {
-      ...keys.oauthGrant('token', tokenHash),
-      type: 'oauthToken',
-      orgId: grant.orgId,
-      clientId: grant.clientId,
-      resource: grant.resource,
-      scope: grant.scope,
-      createdAt: new Date().toISOString(),
-      expiresAt,
-    },
+  const tokenAttributes = (
+    kind: 'token' | 'refresh',
+    tokenHash: string,
+    token: TokenRecord,
+    familyId: string | null,
+  ) => ({
+    ...keys.oauthGrant(kind, tokenHash),
+    type: kind === 'token' ? 'oauthToken' : 'oauthRefreshToken',
+    ...token,
+    ...(familyId !== null && { familyId }),
+    createdAt: new Date().toISOString(),
+  });
+  const tokenPut = (...args: Parameters<typeof tokenAttributes>): TransactItem => ({
+    Put: { TableName: table().name, Item: tokenAttributes(...args) },
   });
 
+  /** The puts of a pair's tokens. */
+  const pairPuts = (pair: IssuedPair): TransactItem[] => [
+    tokenPut('token', pair.accessTokenHash, pair.access, pair.familyId),
+    ...(pair.refresh
+      ? [
+          tokenPut(
+            'refresh',
+            pair.refresh.hash,
+            { ...pair.access, expiresAt: pair.refresh.expiresAt },
+            pair.familyId,
+          ),
+        ]
+      : []),
+  ];
+
+  /** How long a family must live: as long as the longest-lived token of the pair. */
+  const familyLifetime = (pair: IssuedPair) => pair.refresh?.expiresAt ?? pair.access.expiresAt;
+
   return {
-    /** The put of a new client (its id must be new). */
+    /** The put of a new operator client (its id must be new). */
     putNewClient(
       client: Omit<OAuthClientItem, 'rateLimit' | 'revokedAt'> & { rateLimit?: number },
     ): TransactItem {
@@ -88,15 +191,52 @@ export function oauthStore(table: TableSource = tableContext) {
       };
     },
 
-    async getClient(clientId: string): Promise<OAuthClientItem | null> {
+    /** Writes a registered client (its id must be new); it is listed under no organization. */
+    async putDynamicClient(client: Omit<DynamicClientItem, 'revokedAt'>): Promise<void> {
+      const { name, client: dynamo } = table();
+      await dynamo.send(
+        new PutCommand({
+          TableName: name,
+          Item: { ...keys.oauthClient(client.clientId), type: 'oauthClient', ...client },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      );
+    },
+
+    async getClient(clientId: string): Promise<StoredClientItem | null> {
       const { name, client } = table();
       const { Item } = await client.send(
         new GetCommand({ TableName: name, Key: keys.oauthClient(clientId) }),
       );
-      return Item ? oauthClientItem.parse(Item) : null;
+      return Item ? storedClientOf(Item) : null;
     },
 
-    /** The organization's clients (one Query of gsi1). */
+    /**
+     * Keeps a registered client for good (an organization approved it): removes
+     * its expiry. False when it is no registered client, is revoked or expired.
+     */
+    async keepDynamicClient(clientId: string, nowSeconds: number): Promise<boolean> {
+      const { name, client } = table();
+      try {
+        await client.send(
+          new UpdateCommand({
+            TableName: name,
+            Key: keys.oauthClient(clientId),
+            UpdateExpression: 'REMOVE expiresAt',
+            ConditionExpression:
+              '#kind = :dynamic AND attribute_not_exists(revokedAt) AND (attribute_not_exists(expiresAt) OR expiresAt > :now)',
+            ExpressionAttributeNames: { '#kind': 'kind' },
+            ExpressionAttributeValues: { ':dynamic': 'dynamic', ':now': nowSeconds },
+          }),
+        );
+        return true;
+      } catch (error) {
+        if (isConditionFailure(error)) return false;
+        throw error;
+      }
+    },
+
+    /** The organization's operator clients (one Query of gsi1). */
     async listClients(orgId: number): Promise<OAuthClientItem[]> {
       const { name, client } = table();
       const { Items = [] } = await client.send(
@@ -110,7 +250,7 @@ export function oauthStore(table: TableSource = tableContext) {
       return Items.map((item) => oauthClientItem.parse(item));
     },
 
-    /** Sets the client's revocation time unless it has one; null when it is not the organization's. */
+    /** Sets the operator client's revocation time unless it has one; null when it is not the organization's. */
     async revokeClient(orgId: number, clientId: string, now: string): Promise<OAuthClientItem | null> {
       const { name, client } = table();
       try {
@@ -126,13 +266,17 @@ export function oauthStore(table: TableSource = tableContext) {
         );
         return oauthClientItem.parse(Attributes);
       } catch (error) {
-        if (error instanceof ConditionalCheckFailedException) return null;
+        if (isConditionFailure(error)) return null;
         throw error;
       }
     },
 
-    async putToken(tokenHash: string, grant: Grant, expiresAt: number): Promise<void> {
-      await table().client.send(new PutCommand(tokenPut(tokenHash, grant, expiresAt)));
+    /** Writes a client-credentials access token (no family). */
+    async putToken(tokenHash: string, token: TokenRecord): Promise<void> {
+      const { name, client } = table();
+      await client.send(
+        new PutCommand({ TableName: name, Item: tokenAttributes('token', tokenHash, token, null) }),
+      );
     },
 
     async getToken(tokenHash: string): Promise<TokenItem | null> {
@@ -143,13 +287,46 @@ export function oauthStore(table: TableSource = tableContext) {
       return Item ? tokenItem.parse(Item) : null;
     },
 
-    /** Deletes a token: it stops working at once. */
-    async deleteToken(tokenHash: string): Promise<void> {
+    async getRefreshToken(tokenHash: string): Promise<RefreshTokenItem | null> {
       const { name, client } = table();
-      await client.send(new DeleteCommand({ TableName: name, Key: keys.oauthGrant('token', tokenHash) }));
+      const { Item } = await client.send(
+        new GetCommand({ TableName: name, Key: keys.oauthGrant('refresh', tokenHash), ConsistentRead: true }),
+      );
+      return Item ? refreshTokenItem.parse(Item) : null;
     },
 
-    async putCode(codeHash: string, grant: Omit<CodeItem, 'tokenHash'>): Promise<void> {
+    /**
+     * What a token stands on, in one BatchGetItem (consistent, so a revocation
+     * counts at once): its client (not read for a metadata-document client,
+     * which has no item), its organization's grant, and its family (when it has one).
+     */
+    async tokenStanding(token: {
+      orgId: number;
+      clientId: string;
+      storedClient: boolean;
+      familyId?: string;
+    }): Promise<TokenStanding> {
+      const clientKey = keys.oauthClient(token.clientId);
+      const grantKey = keys.assistantGrant(token.orgId, token.clientId);
+      const familyKey = token.familyId === undefined ? null : keys.oauthTokenFamily(token.familyId);
+      const items = await batchGet(
+        [...(token.storedClient ? [clientKey] : []), grantKey, ...(familyKey ? [familyKey] : [])],
+        { consistent: true },
+        table(),
+      );
+      const find = (key: { pk: string; sk: string }) =>
+        items.find((item) => item.pk === key.pk && item.sk === key.sk);
+      const client = find(clientKey);
+      const grant = find(grantKey);
+      const family = familyKey && find(familyKey);
+      return {
+        client: client ? storedClientOf(client) : null,
+        grant: grant ? assistantGrantItem.parse(grant) : null,
+        family: family ? tokenFamilyItem.parse(family) : null,
+      };
+    },
+
+    async putCode(codeHash: string, grant: Omit<CodeItem, 'familyId'>): Promise<void> {
       const { name, client } = table();
       await client.send(
         new PutCommand({
@@ -168,26 +345,96 @@ export function oauthStore(table: TableSource = tableContext) {
     },
 
     /**
-     * Redeems a code: records the token on it (kept until `until`, as long as
-     * the token lives) and writes the token, in one transaction that fails
-     * (TransactionConflictError) when the code is gone or was redeemed before.
+     * Redeems a code: records the family of its tokens on it (kept as long as
+     * the family may live, so a replay can revoke it), and writes the family and
+     * its first pair, in one transaction that fails (TransactionConflictError,
+     * the code's condition first) when the code is gone or was redeemed before.
      */
-    async redeemCode(codeHash: string, token: { hash: string; grant: Grant; expiresAt: number }) {
+    async redeemCode(codeHash: string, pair: IssuedPair): Promise<void> {
+      const { name } = table();
       await transact(
         [
           {
             Update: {
-              TableName: table().name,
+              TableName: name,
               Key: keys.oauthGrant('code', codeHash),
-              UpdateExpression: 'SET tokenHash = :token, expiresAt = :until',
-              ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(tokenHash)',
-              ExpressionAttributeValues: { ':token': token.hash, ':until': token.expiresAt },
+              UpdateExpression: 'SET familyId = :family, expiresAt = :until',
+              // A code redeemed before families existed holds its token's hash instead.
+              ConditionExpression:
+                'attribute_exists(pk) AND attribute_not_exists(familyId) AND attribute_not_exists(tokenHash)',
+              ExpressionAttributeValues: { ':family': pair.familyId, ':until': familyLifetime(pair) },
             },
           },
-          { Put: tokenPut(token.hash, token.grant, token.expiresAt) },
+          {
+            Put: {
+              TableName: name,
+              Item: {
+                ...keys.oauthTokenFamily(pair.familyId),
+                type: 'oauthTokenFamily',
+                orgId: pair.access.orgId,
+                clientId: pair.access.clientId,
+                createdAt: new Date().toISOString(),
+                expiresAt: familyLifetime(pair),
+              },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+          ...pairPuts(pair),
         ],
         table(),
       );
+    },
+
+    /**
+     * Rotates a refresh token: marks it consumed, moves its family's expiry on
+     * to the new refresh token's, and writes the new pair, in one transaction
+     * that fails (TransactionConflictError) when the token was consumed
+     * meanwhile (condition 0) or the family is revoked or gone (condition 1).
+     */
+    async rotateRefreshToken(refreshHash: string, now: string, pair: IssuedPair): Promise<void> {
+      const { name } = table();
+      await transact(
+        [
+          {
+            Update: {
+              TableName: name,
+              Key: keys.oauthGrant('refresh', refreshHash),
+              UpdateExpression: 'SET consumedAt = :now',
+              ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(consumedAt)',
+              ExpressionAttributeValues: { ':now': now },
+            },
+          },
+          {
+            Update: {
+              TableName: name,
+              Key: keys.oauthTokenFamily(pair.familyId),
+              UpdateExpression: 'SET expiresAt = :until',
+              ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(revokedAt)',
+              ExpressionAttributeValues: { ':until': familyLifetime(pair) },
+            },
+          },
+          ...pairPuts(pair),
+        ],
+        table(),
+      );
+    },
+
+    /** Revokes every token of a family at once; nothing when the family is gone (its tokens expired). */
+    async revokeFamily(familyId: string, now: string): Promise<void> {
+      const { name, client } = table();
+      try {
+        await client.send(
+          new UpdateCommand({
+            TableName: name,
+            Key: keys.oauthTokenFamily(familyId),
+            UpdateExpression: 'SET revokedAt = if_not_exists(revokedAt, :now)',
+            ConditionExpression: 'attribute_exists(pk)',
+            ExpressionAttributeValues: { ':now': now },
+          }),
+        );
+      } catch (error) {
+        if (!isConditionFailure(error)) throw error;
+      }
     },
 
     /**
@@ -208,7 +455,35 @@ export function oauthStore(table: TableSource = tableContext) {
         );
         return true;
       } catch (error) {
-        if (error instanceof ConditionalCheckFailedException) return false;
+        if (isConditionFailure(error)) return false;
+        throw error;
+      }
+    },
+
+    /**
+     * Counts one registration in the source address's window of this hour,
+     * unless it holds `limit` already (false then). The window expires at `expiresAt`.
+     */
+    async admitRegistration(
+      sourceAddress: string,
+      hour: number,
+      limit: number,
+      expiresAt: number,
+    ): Promise<boolean> {
+      const { name, client } = table();
+      try {
+        await client.send(
+          new UpdateCommand({
+            TableName: name,
+            Key: keys.oauthRegistrationWindow(sourceAddress, hour),
+            UpdateExpression: 'ADD registrations :one SET expiresAt = :expires',
+            ConditionExpression: 'attribute_not_exists(registrations) OR registrations < :limit',
+            ExpressionAttributeValues: { ':one': 1, ':limit': limit, ':expires': expiresAt },
+          }),
+        );
+        return true;
+      } catch (error) {
+        if (isConditionFailure(error)) return false;
         throw error;
       }
     },

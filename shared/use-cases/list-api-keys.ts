@@ -3,9 +3,9 @@ import type { ForOrganization } from './operation.ts';
 
 /**
  * 1. Read the organization's keys.
- * 2. Return each one's id, creation, last use and revocation; never a secret.
+ * 2. Return each one's id, scope, name, creation, expiry, last use and revocation; never a secret.
  *
- * `outreach-admin key list`.
+ * `outreach-admin key list`, the dashboard's API keys page.
  */
 export async function listApiKeys({ orgId }: ForOrganization): Promise<ApiKeySummary[]> {
   return readApiKeys(orgId);

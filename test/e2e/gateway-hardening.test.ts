@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '#domain/api-keys.ts';
 import { createOAuthClient } from '#domain/oauth-clients.ts';
 import { createOrganization } from '#domain/organizations.ts';
+import { signedInMember } from '../../infra/local/dashboard-member.ts';
 import { startGateway } from '../../infra/local/gateway.ts';
 import type { LocalStack } from '../../infra/local/stack.ts';
 import { startTestStack } from '../support/local-stack.ts';
@@ -182,6 +183,7 @@ describe("the service's own URL never comes from the client's headers", () => {
   it('names the consent form’s action after the configured base, not the Host header', async () => {
     const redirectUri = 'https://assistant.example/callback';
     const { clientId } = await createOAuthClient(orgId, 'Assistant', [redirectUri]);
+    const member = await signedInMember(orgId, 'admin');
     const query = new URLSearchParams({
       response_type: 'code',
       client_id: clientId,
@@ -192,7 +194,7 @@ describe("the service's own URL never comes from the client's headers", () => {
     });
     const raw = await rawExchange(
       port,
-      `GET /oauth/authorize?${query} HTTP/1.1\r\nHost: evil.example\r\nX-Forwarded-Proto: javascript\r\nConnection: close\r\n\r\n`,
+      `GET /oauth/authorize?${query} HTTP/1.1\r\nHost: evil.example\r\nX-Forwarded-Proto: javascript\r\nCookie: ${member.cookie}\r\nConnection: close\r\n\r\n`,
     );
     const { status, body } = parseResponse(raw);
     expect(status).toBe(200);

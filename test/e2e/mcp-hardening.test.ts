@@ -79,7 +79,9 @@ describe('one JSON-RPC message per request', () => {
     expect(answer.status).toBe(400);
     expect(answer.json()).toMatchObject(invalidRequest);
     expect((answer.json().error as { message: string }).message).toMatch(/batch/i);
-    expect(byCommand.BatchGetItem).toBeUndefined();
+    // Only the token's check (its item, then its client, grant and family in one batch) and the rate's
+    // count: no eligibility was checked.
+    expect(byCommand).toEqual({ GetItem: 1, BatchGetItem: 1, UpdateItem: 1 });
   });
 
   it('refuses an empty batch `[]` with 400, not 202', async () => {

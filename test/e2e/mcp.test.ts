@@ -13,6 +13,7 @@ import { tableName } from '#platform/config.ts';
 import { dynamo } from '#platform/dynamodb-client.ts';
 import { hashSecret } from '#platform/secret-hash.ts';
 import { keys } from '#store/keys.ts';
+import { signedInMember } from '../../infra/local/dashboard-member.ts';
 import { clientCredentialsToken } from '../../infra/local/route-requests.ts';
 import type { LocalStack } from '../../infra/local/stack.ts';
 import { apiClient } from '../support/api-client.ts';
@@ -94,22 +95,30 @@ describe('OAuth discovery', () => {
     }
   });
 
-  it('serves authorization-server metadata with S256 and both secret methods', async () => {
+  it('serves authorization-server metadata with S256, registration, metadata documents and public clients', async () => {
     const response = await fetch(`${stack.apiUrl}/.well-known/oauth-authorization-server`);
     expect(await response.json()).toEqual({
       issuer: stack.apiUrl,
       authorization_endpoint: `${stack.apiUrl}/oauth/authorize`,
       token_endpoint: `${stack.apiUrl}/oauth/token`,
+      registration_endpoint: `${stack.apiUrl}/oauth/register`,
       response_types_supported: ['code'],
-      grant_types_supported: ['authorization_code', 'client_credentials'],
+      grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials'],
       code_challenge_methods_supported: ['S256'],
-      token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
+      token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
       scopes_supported: ['mcp:read'],
+      client_id_metadata_document_supported: true,
     });
   });
 });
 
 describe('the MCP server', () => {
+  it('does not advertise tool list changes: its tools are fixed, and it has no stream to announce one', async () => {
+    const client = await connect();
+    expect(client.getServerCapabilities()?.tools).toEqual({ listChanged: false });
+    await client.close();
+  });
+
   it('lists every research tool, read-only, with input and output schemas', async () => {
     const client = await connect();
     const { tools } = await client.listTools();
@@ -314,22 +323,34 @@ describe('MCP authorization', () => {
       state: 'xyz',
       resource: `${stack.apiUrl}/mcp`,
     });
-    const consent = await fetch(`${stack.apiUrl}/oauth/authorize?${query}`);
+    // A person signed in to the dashboard as an admin of the organization approves.
+    const member = await signedInMember(orgId, 'admin');
+    const anonymous = await fetch(`${stack.apiUrl}/oauth/authorize?${query}`, { redirect: 'manual' });
+    expect(anonymous.status).toBe(303);
+    expect(anonymous.headers.get('location')).toContain('/dashboard/sign-in?return_to=');
+    const consent = await fetch(`${stack.apiUrl}/oauth/authorize?${query}`, {
+      headers: { cookie: member.cookie },
+    });
     expect(consent.status).toBe(200);
-    expect(await consent.text()).toContain('Authorize Assistant');
+    expect(await consent.text()).toContain('Assistant');
 
     const submit = (extra: Record<string, string>) =>
       fetch(`${stack.apiUrl}/oauth/authorize`, {
         method: 'POST',
         redirect: 'manual',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ ...Object.fromEntries(query), ...extra }),
+        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: member.cookie },
+        body: new URLSearchParams({
+          ...Object.fromEntries(query),
+          csrf: member.csrfToken,
+          orgId: String(orgId),
+          ...extra,
+        }),
       });
-    expect((await submit({ decision: 'approve', api_key: `${orgId}.${'A'.repeat(43)}` })).status).toBe(401);
+    expect((await submit({ decision: 'approve', csrf: 'forged' })).status).toBe(403);
     const denied = await submit({ decision: 'deny' });
     expect(new URL(denied.headers.get('location')!).searchParams.get('error')).toBe('access_denied');
 
-    const approved = await submit({ decision: 'approve', api_key: apiKey });
+    const approved = await submit({ decision: 'approve' });
     expect(approved.status).toBe(302);
     const location = new URL(approved.headers.get('location')!);
     expect(`${location.origin}${location.pathname}`).toBe(REDIRECT);

@@ -1,12 +1,12 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKey } from '#domain/api-keys.ts';
 import { createOAuthClient, listOAuthClients } from '#domain/oauth-clients.ts';
 import { codeChallengeOf } from '#domain/oauth-grants.ts';
 import { createOrganization } from '#domain/organizations.ts';
 import { tableName } from '#platform/config.ts';
 import { dynamo } from '#platform/dynamodb-client.ts';
 import { keys } from '#store/keys.ts';
+import { type SignedInMember, signedInMember } from '../../infra/local/dashboard-member.ts';
 import type { LocalStack } from '../../infra/local/stack.ts';
 import { startTestStack } from '../support/local-stack.ts';
 
@@ -21,7 +21,7 @@ import { startTestStack } from '../support/local-stack.ts';
 
 let stack: LocalStack;
 let orgId: number;
-let apiKey: string;
+let member: SignedInMember;
 type Client = { clientId: string; clientSecret: string };
 let assistant: Client;
 let other: Client;
@@ -31,8 +31,8 @@ const VERIFIER = `${'a'.repeat(20)}-._~${'Z9'.repeat(10)}`;
 beforeAll(async () => {
   stack = await startTestStack();
   ({ orgId } = await createOrganization('OAuth Hardening Inc'));
-  ({ apiKey } = await createApiKey(orgId));
   assistant = await createOAuthClient(orgId, 'Assistant', [REDIRECT]);
+  member = await signedInMember(orgId, 'admin');
   other = await createOAuthClient(orgId, 'Other', [REDIRECT]);
 });
 afterAll(() => stack.stop());
@@ -54,7 +54,7 @@ const bodyCredentials = (client: Client) => ({
   client_secret: client.clientSecret,
 });
 
-/** A code for `client`, approved with the organization's API key on the consent form. */
+/** A code for `client`, approved on the consent form by an admin of the organization signed in to the dashboard. */
 async function authorizationCode(
   client: Client,
   challenge = codeChallengeOf(VERIFIER),
@@ -63,7 +63,7 @@ async function authorizationCode(
   const response = await fetch(`${stack.apiUrl}/oauth/authorize`, {
     method: 'POST',
     redirect: 'manual',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: member.cookie },
     body: new URLSearchParams({
       response_type: 'code',
       client_id: client.clientId,
@@ -71,7 +71,8 @@ async function authorizationCode(
       code_challenge: challenge,
       code_challenge_method: 'S256',
       decision: 'approve',
-      api_key: apiKey,
+      csrf: member.csrfToken,
+      orgId: String(orgId),
     }),
   });
   expect(response.status).toBe(302);

@@ -5,6 +5,7 @@ import { routes } from '#definitions/routes.ts';
 import { createApiKey } from '#domain/api-keys.ts';
 import { createOAuthClient } from '#domain/oauth-clients.ts';
 import { createOrganization } from '#domain/organizations.ts';
+import { signedInMember } from '../../infra/local/dashboard-member.ts';
 import {
   clientCredentialsToken,
   providerWebhookOf,
@@ -71,6 +72,7 @@ beforeAll(async () => {
     webhookUrl: `${receiver.url}/ok/created`,
     oauth: { ...client, redirectUri, accessToken: await clientCredentialsToken(stack.apiUrl, client) },
     docsAsset: REFERENCE_ASSETS[0]!,
+    member: await signedInMember(orgId, 'admin'),
   };
 });
 

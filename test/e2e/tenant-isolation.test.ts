@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routes } from '#definitions/routes.ts';
+import { listAssistantGrants, revokeAssistantGrant } from '#domain/assistant-grants.ts';
 import { providerWebhookOf, validRequest } from '../../infra/local/route-requests.ts';
 import type { LocalStack } from '../../infra/local/stack.ts';
 import { apiClient, send } from '../support/api-client.ts';
@@ -15,8 +16,8 @@ import { createTenants, rawItemsOfA, restViewOfA, targetOfB } from './tenant-iso
  * Tenant isolation: organization B, with its own key, OAuth client and token,
  * aims at every resource of organization A through every route of the
  * manifest, REST and MCP. A's campaigns, accounts (by id and by domain),
- * assignments, sequences, job cursor, webhook, deliveries, OAuth client and
- * authorization code are each named in B's requests; every answer is 404
+ * assignments, sequences, job cursor, webhook, deliveries, OAuth client,
+ * authorization code and an assistant's refresh token are each named in B's requests; every answer is 404
  * (401 for credentials, 400 where a body or cursor names something that is
  * not B's, as documented), never a byte of A's data; and A is byte-identical
  * afterwards, through its REST reads and its raw items. Routes that act on the
@@ -79,6 +80,21 @@ describe('tenant isolation', () => {
       for (const probe of probes!) await check(ctx, probe);
     },
   );
+
+  it("neither lists nor revokes the assistants A connected for B: A's is as unknown to B as any", async () => {
+    expect((await listAssistantGrants(ctx.b.orgId)).map((grant) => grant.clientId)).not.toContain(
+      ctx.a.assistantClientId,
+    );
+    /** How revoking the client for B fails, the client's id left out. */
+    const refusal = (clientId: string) =>
+      revokeAssistantGrant(ctx.b.orgId, clientId).then(
+        () => null,
+        (error: Error) => ({ name: error.name, message: error.message.replace(clientId, '<client>') }),
+      );
+    const unknown = await refusal('mcp_unknownclient0000');
+    expect(unknown).toMatchObject({ name: 'AssistantGrantNotFound' });
+    expect(await refusal(ctx.a.assistantClientId)).toEqual(unknown);
+  });
 
   it('leaves A byte-identical: its REST reads and its items', async () => {
     // Every queue drained: the provider webhooks B got accepted are recorded (as B's) by now.

@@ -3,7 +3,7 @@ import type { ApiHandler } from '#api/http/endpoint.ts';
 
 /**
  * Invokes an API handler in-process with the REST proxy event API Gateway
- * would send after the authorizer accepted a key of `orgId`.
+ * would send after the authorizer accepted a read-write key of `orgId`.
  */
 export async function invoke(
   handler: ApiHandler,
@@ -26,7 +26,7 @@ export async function invoke(
           ? request.body
           : JSON.stringify(request.body),
     isBase64Encoded: false,
-    requestContext: { requestId: 'test', authorizer: { orgId: String(request.orgId) } },
+    requestContext: { requestId: 'test', authorizer: { orgId: String(request.orgId), scope: 'read-write' } },
   } as unknown as APIGatewayProxyEvent;
   const result = await handler(event, { awsRequestId: 'test' } as Context);
   return { status: result.statusCode, body: JSON.parse(result.body) };

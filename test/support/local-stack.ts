@@ -15,7 +15,11 @@ import { recordTableActions } from './table-actions.ts';
  * the test find it (OUTREACH_LOCAL_DIR, which stopping the stack removes).
  */
 export async function startTestStack(
-  options: { endpointsDir?: string; providerEmulators?: LocalStackOptions['providerEmulators'] } = {},
+  options: {
+    endpointsDir?: string;
+    providerEmulators?: LocalStackOptions['providerEmulators'];
+    authorizerCacheSeconds?: number;
+  } = {},
 ): Promise<LocalStack> {
   recordTableActions();
   if (options.endpointsDir) process.env.OUTREACH_LOCAL_DIR = options.endpointsDir;
@@ -29,6 +33,7 @@ export async function startTestStack(
     clientAddressThrottle: STAGE_THROTTLE,
     // Tests drive the provider emulators' playback themselves (their control API), unless they ask.
     providerEmulators: options.providerEmulators ?? { playback: 'manual' },
+    authorizerCacheSeconds: options.authorizerCacheSeconds,
   });
   if (!options.endpointsDir) return stack;
   return {

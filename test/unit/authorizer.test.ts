@@ -40,7 +40,28 @@ describe('authorizer handler', () => {
     );
   });
 
-  it('allows every route of the stage for a valid key and passes the organization and its usage plan key on', async () => {
+  it('rejects a revoked key', async () => {
+    dynamoMock
+      .on(GetCommand)
+      .resolves({ Item: { orgId: 5, keyId: 9, revokedAt: '2026-01-01T00:00:00.000Z' } });
+    await expect(handler(eventWithHeaders({ 'x-api-key': VALID_KEY }))).rejects.toThrow(/^Unauthorized$/);
+  });
+
+  it('rejects an expired key exactly like a revoked one', async () => {
+    const expiresAt = new Date(Date.now() - 1000).toISOString();
+    dynamoMock.on(GetCommand).resolves({ Item: { orgId: 5, keyId: 9, scope: 'read-write', expiresAt } });
+    await expect(handler(eventWithHeaders({ 'x-api-key': VALID_KEY }))).rejects.toThrow(/^Unauthorized$/);
+  });
+
+  it('passes a read key’s scope on in the context', async () => {
+    const expiresAt = new Date(Date.now() + 86_400_000).toISOString();
+    dynamoMock.on(GetCommand).resolves({ Item: { orgId: 5, keyId: 10, scope: 'read', expiresAt } });
+    const result = await handler(eventWithHeaders({ 'x-api-key': VALID_KEY }));
+    expect(result.context).toEqual({ orgId: 5, keyId: 10, scope: 'read' });
+  });
+
+  it('allows every route of the stage for a valid key and passes the organization, its scope and its usage plan key on', async () => {
+    // A key stored before scopes existed: read-write.
     dynamoMock.on(GetCommand).resolves({ Item: { orgId: 5, keyId: 9 } });
     const result = await handler(eventWithHeaders({ 'X-Api-Key': VALID_KEY }));
     expect(result).toEqual({
@@ -55,7 +76,7 @@ describe('authorizer handler', () => {
           },
         ],
       },
-      context: { orgId: 5, keyId: 9 },
+      context: { orgId: 5, keyId: 9, scope: 'read-write' },
       usageIdentifierKey: 'outreach-abc123-org-5',
     });
   });

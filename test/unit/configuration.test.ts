@@ -30,6 +30,8 @@ const LAMBDA_ENVIRONMENT = {
   PUBLIC_BASE_URL: 'https://api.example.com',
   SECRETS_KMS_KEY_ID: 'arn:aws:kms:eu-west-1:123456789012:key/secrets',
   SECRETS_MAC_KEY_ID: 'arn:aws:kms:eu-west-1:123456789012:key/mac',
+  DASHBOARD_OIDC_ISSUER: 'https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_Example',
+  DASHBOARD_OIDC_CLIENT_ID: 'dashboardclient',
   // Not the service's: Powertools and the runtime read their own.
   POWERTOOLS_SERVICE_NAME: 'outreach-public-api',
   NODE_OPTIONS: '--enable-source-maps',
@@ -71,6 +73,11 @@ describe('loading the configuration from the environment', () => {
         kmsKeyId: LAMBDA_ENVIRONMENT.SECRETS_KMS_KEY_ID,
         macKeyId: LAMBDA_ENVIRONMENT.SECRETS_MAC_KEY_ID,
       },
+      dashboard: {
+        oidcIssuer: 'https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_Example',
+        oidcClientId: 'dashboardclient',
+        secureCookies: true,
+      },
       admin: { localDir: '.local' },
     } satisfies Configuration);
   });
@@ -102,6 +109,8 @@ describe('loading the configuration from the environment', () => {
       API_GATEWAY_REST_API_ID: 'abc123',
       API_GATEWAY_STAGE: 'prod',
       DEFAULT_USAGE_PLAN_ID: 'plan',
+      COGNITO_USER_POOL_ID: 'eu-west-1_Example',
+      DASHBOARD_SECURE_COOKIES: 'false',
     });
     expect(config.aws.endpoints).toEqual({ dynamodb: 'http://127.0.0.1:8000', sqs: 'http://127.0.0.1:9324' });
     expect(config.mail).toMatchObject({
@@ -115,7 +124,9 @@ describe('loading the configuration from the environment', () => {
       localDir: '/tmp/outreach',
       demoAccounts: 20,
       deployedApi: { restApiId: 'abc123', stage: 'prod', defaultUsagePlanId: 'plan' },
+      identityDirectory: { kind: 'cognito', userPoolId: 'eu-west-1_Example' },
     });
+    expect(config.dashboard.secureCookies).toBe(false);
   });
 
   it('takes unset or empty variables from the defaults given', () => {

@@ -28,7 +28,7 @@ function event(overrides: Partial<APIGatewayProxyEvent> = {}): APIGatewayProxyEv
     isBase64Encoded: false,
     requestContext: {
       requestId: 'req-1',
-      authorizer: { orgId: '12' },
+      authorizer: { orgId: '12', scope: 'read-write' },
     } as unknown as APIGatewayProxyEvent['requestContext'],
     ...overrides,
   };

@@ -53,14 +53,24 @@ describe('the OpenAPI document', () => {
   it('has an operation for every route of the manifest, with the route’s authentication', () => {
     for (const route of routes) {
       const documented = Object.entries(document.paths[route.path] ?? {});
-      const method = route.method === 'ANY' ? 'post' : route.method.toLowerCase();
+      const method =
+        route.method !== 'ANY'
+          ? route.method.toLowerCase()
+          : route.name.startsWith('dashboard')
+            ? 'get'
+            : 'post';
       const found = documented.find(([candidate]) => candidate === method)?.[1] as Operation | undefined;
       expect(found, `${route.method} ${route.path}`).toBeDefined();
       if (route.auth === 'apiKey') expect(found?.security).toEqual([{ apiKey: [] }]);
       else expect(found?.security).not.toContainEqual({ apiKey: [] });
     }
     const operations = Object.values(document.paths).flatMap((item) => Object.keys(item));
-    expect(operations).toHaveLength(routes.length);
+    // The dashboard's three `ANY` routes document their forms' POST beside their GET.
+    const withForms = routes.filter((route) => route.name.startsWith('dashboard'));
+    expect(withForms).toHaveLength(3);
+    for (const route of withForms)
+      expect(Object.keys(document.paths[route.path]!).sort()).toEqual(['get', 'post']);
+    expect(operations).toHaveLength(routes.length + withForms.length);
   });
 
   it('refuses a route that has no description', () => {
@@ -113,9 +123,22 @@ describe('the OpenAPI document', () => {
     expect(Object.keys(detail)).toEqual(['200', '400', '401', '404', '429', '500', '502']);
     expect(detail['404']).toMatchObject({ content: { 'application/json': { schema: error } } });
     const push = operation('/public/v1/campaigns/{id}/raw/contacts', 'post').responses;
-    expect(Object.keys(push)).toEqual(['200', '400', '401', '404', '409', '413', '422', '429', '500', '502']);
+    expect(Object.keys(push)).toEqual([
+      '200',
+      '400',
+      '401',
+      '403',
+      '404',
+      '409',
+      '413',
+      '422',
+      '429',
+      '500',
+      '502',
+    ]);
     for (const name of [
       'Unauthorized',
+      'Forbidden',
       'PayloadTooLarge',
       'TooManyRequests',
       'InternalServerError',

@@ -1,17 +1,55 @@
 import type { Command } from '#admin/command.ts';
-import { requiredId } from '#admin/flags.ts';
+import { optionalString, requiredId, validatedFlags, wholeNumberFlag } from '#admin/flags.ts';
+import {
+  type ApiKeySummary,
+  isExpired,
+  MAX_API_KEY_EXPIRY_DAYS,
+  newApiKeyOptions,
+} from '#domain/api-keys.ts';
 import { createApiKey } from '#use-cases/create-api-key.ts';
 import { listApiKeys } from '#use-cases/list-api-keys.ts';
 import { revokeApiKey } from '#use-cases/revoke-api-key.ts';
 
+/** `expires <time>`, `expired <time>` once it has passed, or `expires never`. */
+function expiryOf(key: Pick<ApiKeySummary, 'expiresAt'>): string {
+  if (key.expiresAt === null) return 'expires never';
+  return `${isExpired(key) ? 'expired' : 'expires'} ${key.expiresAt}`;
+}
+
+/** A key's name as its text shows it: quoted, so spaces and commas in it stay part of it. */
+const quotedName = (name: string) => JSON.stringify(name);
+
 /** `key …`: an organization's API keys. */
 export const apiKeyCommands: Record<string, Command> = {
   'key create': {
-    usage: 'key create --org ID',
-    flags: { org: { type: 'string' } },
+    usage: 'key create --org ID [--scope read|read-write] [--name NAME] [--expires-in-days DAYS]',
+    flags: {
+      org: { type: 'string' },
+      scope: { type: 'string' },
+      name: { type: 'string' },
+      'expires-in-days': { type: 'string' },
+    },
     async run(flags) {
-      const created = await createApiKey({ orgId: requiredId(flags, 'org') });
-      return { json: created, text: `Created key ${created.keyId}\nAPI key (shown once): ${created.apiKey}` };
+      const orgId = requiredId(flags, 'org');
+      const days = optionalString(flags, 'expires-in-days');
+      const options = validatedFlags(newApiKeyOptions, {
+        scope: optionalString(flags, 'scope'),
+        name: optionalString(flags, 'name'),
+        expiresInDays:
+          days === undefined
+            ? undefined
+            : wholeNumberFlag('expires-in-days', days, 1, MAX_API_KEY_EXPIRY_DAYS),
+      });
+      const created = await createApiKey({ orgId, ...options });
+      const details = [
+        `scope ${created.scope}`,
+        ...(created.name === null ? [] : [`name ${quotedName(created.name)}`]),
+        expiryOf(created),
+      ];
+      return {
+        json: created,
+        text: `Created key ${created.keyId} (${details.join(', ')})\nAPI key (shown once): ${created.apiKey}`,
+      };
     },
   },
   'key list': {
@@ -20,9 +58,16 @@ export const apiKeyCommands: Record<string, Command> = {
     async run(flags) {
       const keys = await listApiKeys({ orgId: requiredId(flags, 'org') });
       const text = keys
-        .map(
-          (key) =>
-            `${key.keyId}\tcreated ${key.createdAt}\tlast used ${key.lastUsedAt ?? 'never'}${key.revokedAt ? `\trevoked ${key.revokedAt}` : ''}`,
+        .map((key) =>
+          [
+            key.keyId,
+            `created ${key.createdAt}`,
+            `last used ${key.lastUsedAt ?? 'never'}`,
+            ...(key.revokedAt ? [`revoked ${key.revokedAt}`] : []),
+            `scope ${key.scope}`,
+            expiryOf(key),
+            ...(key.name === null ? [] : [`name ${quotedName(key.name)}`]),
+          ].join('\t'),
         )
         .join('\n');
       return { json: { keys }, text: text || 'No keys' };

@@ -12,8 +12,10 @@ export const readApiKeyHeader = (
 /**
  * The Allow policy for a verified key. It covers every method of the stage, not
  * just the called one, because API Gateway caches the decision per key and
- * reuses it for the key's next call to any route. The usage identifier puts the
- * call under the organization's usage plan (its rate limit).
+ * reuses it for the key's next call to any route: what the key may call is
+ * its scope, in the context next to the organization, which the endpoint
+ * wrapper checks against the route's (`defineEndpoint`). The usage identifier
+ * puts the call under the organization's usage plan (its rate limit).
  */
 export function authorizerDecision(methodArn: string, identity: ApiKeyIdentity): APIGatewayAuthorizerResult {
   // methodArn: arn:aws:execute-api:{region}:{account}:{apiId}/{stage}/{method}/{path}
@@ -25,7 +27,7 @@ export function authorizerDecision(methodArn: string, identity: ApiKeyIdentity):
       Version: '2012-10-17',
       Statement: [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: `${arnPrefix}/${stage}/*` }],
     },
-    context: { orgId: identity.orgId, keyId: identity.keyId },
+    context: { orgId: identity.orgId, keyId: identity.keyId, scope: identity.scope },
     usageIdentifierKey: usageIdentifierKeyOf(apiId, identity.orgId),
   };
 }

@@ -2,6 +2,7 @@ import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { z } from 'zod';
 import { MAX_BODY_BYTES } from '#definitions/request-limits.ts';
+import { type ApiKeyScope, routes } from '#definitions/routes.ts';
 import { DomainError, type DomainErrorKind, type InputField } from '#domain/errors.ts';
 import { logger } from '#platform/logger.ts';
 import { observability } from '#platform/observability.ts';
@@ -13,10 +14,11 @@ import { JSON_TOO_DEEP_MESSAGE, nestsDeeperThan } from './json-depth.ts';
 import { bodyText, lowerCaseHeaders } from './request.ts';
 
 /**
- * The endpoint wrapper every API handler is built with: it validates path,
- * query and body against zod schemas, runs the operation with the caller's
- * organization, shapes the result with the response schema, and maps every
- * error to a `{message}` response. Handlers stay a few lines long.
+ * The endpoint wrapper every API handler is built with: it checks that the
+ * caller's API key may call the route (its scope against the manifest's),
+ * validates path, query and body against zod schemas, runs the operation with
+ * the caller's organization, shapes the result with the response schema, and
+ * maps every error to a `{message}` response. Handlers stay a few lines long.
  */
 
 type Parsed<T> = T extends z.ZodType ? z.output<T> : undefined;
@@ -100,6 +102,46 @@ function organizationOf(event: APIGatewayProxyEvent): number {
   return orgId;
 }
 
+/** What a `read` key is told on a route that needs `read-write` (403). */
+export const READ_ONLY_KEY_MESSAGE = 'This API key is read-only: this operation needs a read-write key';
+
+/** The scope each API-key route of the manifest needs, by `METHOD path` (the path with its `{parameters}`). */
+const REQUIRED_SCOPES = new Map<string, ApiKeyScope>(
+  routes.flatMap((route): [string, ApiKeyScope][] =>
+    route.auth === 'apiKey' ? [[`${route.method} ${route.path}`, route.scope]] : [],
+  ),
+);
+
+/**
+ * The scope the called route needs. API Gateway and the local gateway both
+ * name the matched route in the event (`resource` is its manifest path). An
+ * event that names no route of the manifest needs `read-write`: what may write
+ * is never guessed downward.
+ */
+const requiredScopeOf = (event: APIGatewayProxyEvent): ApiKeyScope =>
+  REQUIRED_SCOPES.get(`${event.httpMethod} ${event.resource}`) ?? 'read-write';
+
+/**
+ * The scope of the caller's key, from the authorizer's context. A context
+ * without one the authorizer names (a decision cached before keys had scopes)
+ * counts as `read`: what a key may do is never guessed upward.
+ */
+const keyScopeOf = (event: APIGatewayProxyEvent): ApiKeyScope =>
+  event.requestContext?.authorizer?.scope === 'read-write' ? 'read-write' : 'read';
+
+/**
+ * The caller's organization, once its key may call the route: a `read` key on
+ * a route that needs `read-write` is 403. Checked before any input is
+ * validated, so a read-only key learns that it cannot write whatever it sent.
+ */
+function authorizedOrganizationOf(event: APIGatewayProxyEvent): number {
+  const orgId = organizationOf(event);
+  if (requiredScopeOf(event) === 'read-write' && keyScopeOf(event) !== 'read-write') {
+    throw new HttpError(403, READ_ONLY_KEY_MESSAGE);
+  }
+  return orgId;
+}
+
 /** Maps any error to a `{message}` response; unknown errors become an opaque 500. */
 const errorResponses = (): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> => ({
   onError: (request) => {
@@ -144,7 +186,7 @@ export function defineEndpoint<S extends EndpointSchemas>(
   operation: (input: EndpointInput<S>) => Promise<z.input<S['response']>>,
 ): ApiHandler {
   const run = async (event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> => {
-    const orgId = schemas.auth === 'none' ? undefined : organizationOf(event);
+    const orgId = schemas.auth === 'none' ? undefined : authorizedOrganizationOf(event);
     const input = {
       orgId,
       path: schemas.path ? validate(schemas.path, event.pathParameters ?? {}, PATH_INPUT) : undefined,

@@ -294,5 +294,8 @@ export function createMcpServer(orgId: number): McpServer {
       }),
   );
 
+  // Registering a tool advertises `tools.listChanged`, but this server has a fixed tool list and,
+  // stateless, no stream to send the notification on: it says so instead.
+  server.server.registerCapabilities({ tools: { listChanged: false } });
   return server;
 }

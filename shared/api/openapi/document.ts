@@ -5,6 +5,7 @@ import {
   RequestIdSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { READ_ONLY_KEY_MESSAGE } from '#api/http/endpoint.ts';
 import { gatewayResponses } from '#definitions/gateway-responses.ts';
 import { MCP_SCOPE } from '#definitions/oauth-scope.ts';
 import { API_KEY_HEADER, type RouteDefinition, routes } from '#definitions/routes.ts';
@@ -288,7 +289,7 @@ function gatewayResponseComponents(): Record<string, Json> {
   const { UNAUTHORIZED, REQUEST_TOO_LARGE, THROTTLED, QUOTA_EXCEEDED, AUTHORIZER_FAILURE } = gatewayResponses;
   return {
     Unauthorized: {
-      description: `The \`${API_KEY_HEADER}\` header is missing, or the key is malformed, unknown or revoked.`,
+      description: `The \`${API_KEY_HEADER}\` header is missing, or the key is malformed, unknown, revoked or expired.`,
       content: errorContent(UNAUTHORIZED.message),
     },
     PayloadTooLarge: {
@@ -317,6 +318,13 @@ function gatewayResponseComponents(): Record<string, Json> {
     },
   };
 }
+
+/** The endpoint wrapper's answer to a `read` key on an operation that needs `read-write`. */
+const FORBIDDEN_RESPONSE: Json = {
+  description:
+    'The API key is read-only (scope `read`) and this operation needs a `read-write` key. It is checked before the request is validated, and nothing is written.',
+  content: errorContent(READ_ONLY_KEY_MESSAGE),
+};
 
 /** The gateway's responses every operation can get: 413 when it takes a body, 429, 500 and 502. */
 function gatewayResponsesOf(takesBody: boolean): Record<string, Json> {
@@ -360,6 +368,7 @@ function endpointOperation(
   const invalid = invalidInput(operation);
   if (invalid) errors[400] = { description: invalid, content: errorContent() };
   if (route.auth === 'apiKey') errors[401] = ref('responses', 'Unauthorized');
+  if (route.scope === 'read-write') errors[403] = ref('responses', 'Forbidden');
   for (const status of [404, 409, 422] as const) {
     const description = operation.errors?.[status];
     if (description) errors[status] = { description, content: errorContent() };
@@ -410,6 +419,12 @@ function customOperation(route: RouteDefinition, operation: CustomOperation): Js
   };
 }
 
+/** What an API-key operation's description adds about the scope of key it needs. */
+const SCOPE_SENTENCE = {
+  read: 'Any API key may call it (scope `read` suffices).',
+  'read-write': 'It needs an API key of scope `read-write`: a `read` key is 403.',
+} as const;
+
 function describedOperation(route: RouteDefinition, operation: OperationDescription): Json {
   const security =
     (!isEndpointOperation(operation) && operation.security) ||
@@ -418,8 +433,11 @@ function describedOperation(route: RouteDefinition, operation: OperationDescript
     operationId: camelCase(route.name),
     tags: [operation.tag],
     summary: operation.summary,
-    description: operation.description,
+    description: route.scope
+      ? `${operation.description}\n\n${SCOPE_SENTENCE[route.scope]}`
+      : operation.description,
     security,
+    ...(route.scope && { 'x-required-scope': route.scope }),
   };
 }
 
@@ -444,7 +462,9 @@ const INFO_DESCRIPTION = `The outreach-automation API of an organization: campai
 
 ## Authentication
 
-Every \`/public/v1\` request carries the organization's API key, \`<ORG_ID>.<SECRET>\`, in the \`${API_KEY_HEADER}\` header (Authorize, on the reference page). A missing or invalid key is 401.
+Every \`/public/v1\` request carries the organization's API key, \`<ORG_ID>.<SECRET>\`, in the \`${API_KEY_HEADER}\` header (Authorize, on the reference page). A missing or invalid key is 401, and so is a revoked or expired one.
+
+A key has a scope, fixed when it is created: a \`read-write\` key may call every operation, a \`read\` key only those that change nothing. Each operation names the scope it needs in \`x-required-scope\`; a \`read\` key calling a \`read-write\` operation is 403 \`{"message": "${READ_ONLY_KEY_MESSAGE}"}\`, before its request is validated.
 
 ## Responses
 
@@ -454,7 +474,7 @@ Requests are rate limited per organization (429 with \`Retry-After\`); higher li
 
 ## MCP server and OAuth
 
-\`POST /mcp\` is a stateless streamable-HTTP MCP server with read-only research tools. It takes OAuth 2.1 bearer tokens, not API keys: an operator creates a client (id \`mcp_…\` and secret \`mcs_…\`) for the organization; the client gets a token from \`POST /oauth/token\` with the client-credentials grant, or through the authorization-code flow with PKCE, where a person approves on the consent page at \`GET /oauth/authorize\` by entering an API key of the organization. Discovery follows RFC 9728 (\`/.well-known/oauth-protected-resource\`) and RFC 8414 (\`/.well-known/oauth-authorization-server\`). Tokens last an hour and are bound to the organization, the client and \`{base}/mcp\`.
+\`POST /mcp\` is a stateless streamable-HTTP MCP server with read-only research tools. It takes OAuth 2.1 bearer tokens, not API keys. A client is created by an operator for one organization (id \`mcp_…\` and secret \`mcs_…\`), registers itself at \`POST /oauth/register\` (RFC 7591), or is named by the https URL of its client ID metadata document; a registered or metadata-document client reaches an organization's data once a person of that organization approves it on the consent page at \`GET /oauth/authorize\`, until the organization revokes it. Tokens come from \`POST /oauth/token\`: the authorization-code flow with PKCE, with refresh tokens rotated on every use, or the client-credentials grant for operator clients. Discovery follows RFC 9728 (\`/.well-known/oauth-protected-resource\`) and RFC 8414 (\`/.well-known/oauth-authorization-server\`). Access tokens last an hour and are bound to the organization, the client and \`{base}/mcp\`.
 
 ## Webhooks
 
@@ -541,6 +561,12 @@ export function openApiDocument(
     item[documentedMethod(route, operation)] = isEndpointOperation(operation)
       ? endpointOperation(route, operation, components)
       : customOperation(route, operation);
+    // An `ANY` route that takes forms too documents its POST beside its GET, under its own id.
+    if (!isEndpointOperation(operation) && operation.post)
+      item.post = {
+        ...customOperation(route, operation.post),
+        operationId: `${camelCase(route.name)}Submit`,
+      };
   }
   return {
     openapi: OPENAPI_VERSION,
@@ -557,17 +583,19 @@ export function openApiDocument(
     webhooks: webhookOperations(components),
     components: {
       schemas: components.schemas,
-      responses: gatewayResponseComponents(),
+      responses: { ...gatewayResponseComponents(), Forbidden: FORBIDDEN_RESPONSE },
       securitySchemes: {
         apiKey: {
           type: 'apiKey',
           in: 'header',
           name: API_KEY_HEADER,
-          description: 'The organization’s API key, `<ORG_ID>.<SECRET>`, from the dashboard’s API settings.',
+          description:
+            'The organization’s API key, `<ORG_ID>.<SECRET>`, from the dashboard’s API settings; of scope `read` or `read-write` (`x-required-scope` on each operation).',
         },
         mcpOAuth: {
           type: 'oauth2',
-          description: 'OAuth 2.1 for the MCP server; clients are created by an operator.',
+          description:
+            'OAuth 2.1 for the MCP server; clients are created by an operator, registered (RFC 7591) or named by their metadata document’s URL.',
           flows: {
             clientCredentials: {
               tokenUrl: `${serverUrl}/oauth/token`,

@@ -1,6 +1,11 @@
 import { MAX_JSON_DEPTH } from '#api/http/json-depth.ts';
 import { MAX_PARAMETER_BODY_BYTES } from '#api/oauth/requests.ts';
 import { DEFAULT_MCP_CLIENT_RATE } from '#definitions/mcp-limits.ts';
+import {
+  ACCESS_TOKEN_TTL_SECONDS,
+  MAX_REGISTRATIONS_PER_HOUR,
+  REFRESH_TOKEN_TTL_SECONDS,
+} from '#definitions/oauth-limits.ts';
 import { MCP_SCOPE } from '#definitions/oauth-scope.ts';
 import { MAX_PROVIDER_WEBHOOK_BYTES } from '#definitions/request-limits.ts';
 import { API_KEY_HEADER, type routes } from '#definitions/routes.ts';
@@ -16,6 +21,12 @@ import {
 } from '#schemas/campaigns.ts';
 import type { EndpointSchemas } from '#schemas/endpoint.ts';
 import { searchJobsEndpoint } from '#schemas/jobs.ts';
+import {
+  MAX_CLIENT_NAME_LENGTH,
+  MAX_REDIRECT_URIS,
+  REGISTRABLE_GRANT_TYPES,
+  TOKEN_ENDPOINT_AUTH_METHODS,
+} from '#schemas/oauth-clients.ts';
 import {
   createProviderConnectionEndpoint,
   deleteProviderConnectionEndpoint,
@@ -73,8 +84,10 @@ export const TAGS = {
   'Provider connections':
     'Your Smartlead, Instantly, lemlist and HeyReach accounts: the webhook URL each posts its events to, and the events that matched nothing.',
   MCP: 'The Model Context Protocol server for AI assistants.',
-  OAuth: 'OAuth 2.1 for the MCP server: discovery, consent and tokens.',
+  OAuth: 'OAuth 2.1 for the MCP server: discovery, client registration, consent and tokens.',
   Reference: 'This document and the reference page rendering it.',
+  Dashboard:
+    'The organization dashboard: server-rendered HTML pages behind an OpenID Connect sign-in, for people rather than programs (docs/dashboard.md).',
 } as const;
 export type Tag = keyof typeof TAGS;
 
@@ -102,6 +115,8 @@ export interface EndpointOperation extends Described {
 export interface CustomOperation extends Described {
   /** The method documented for an `ANY` route; other methods are answered as `description` says. */
   method?: 'get' | 'post';
+  /** The route's POST, documented beside its GET (an `ANY` route that takes forms: the dashboard). */
+  post?: Omit<CustomOperation, 'method' | 'post'>;
   /** When the route authenticates otherwise than its auth mode says (the MCP server's OAuth). */
   security?: Record<string, string[]>[];
   parameters?: Json[];
@@ -160,7 +175,8 @@ const formFields = (descriptions: Record<string, string>): Record<string, Json> 
 /** The OAuth 2.1 parameters of the authorization request (GET query, POST form). */
 const AUTHORIZATION_PARAMETERS = {
   response_type: '`code`.',
-  client_id: 'The client id (`mcp_…`) an operator created.',
+  client_id:
+    'The client id: `mcp_…` (created by an operator, or registered at `POST /oauth/register`), or the https URL of the client’s metadata document.',
   redirect_uri: 'One of the client’s registered redirect URIs, exactly.',
   code_challenge: 'PKCE challenge: base64url SHA-256 of the code verifier.',
   code_challenge_method: '`S256` (required).',
@@ -177,6 +193,65 @@ const oauthMetadata = (standard: string, fields: string): Json =>
 
 const jsonRpcError = (description: string): Json =>
   json(ref('schemas', 'JsonRpcTransportError'), description);
+
+/** What every dashboard route documents: HTML pages, a sign-in redirect, forms posted with a CSRF token. */
+function dashboardOperation(summary: string, parameters: Json[]): CustomOperation {
+  const pages = {
+    200: {
+      description: 'The page (or, for an asset, the file).',
+      content: {
+        'text/html': { schema: { type: 'string' } },
+        'text/css': { schema: { type: 'string' } },
+        'text/javascript': { schema: { type: 'string' } },
+        'image/svg+xml': { schema: { type: 'string' } },
+      },
+    },
+    303: {
+      description:
+        'To sign-in when there is no session, to the OpenID provider from sign-in, to the organization picker, or after a change.',
+      headers: { Location: { required: true, schema: { type: 'string' } } },
+    },
+    400: html('A sign-in that cannot complete, or a form value the API would refuse too.'),
+    401: html('A form posted without a session: nothing was changed.'),
+    403: html('A form with a missing or forged CSRF token, or from a viewer: nothing was changed.'),
+    404: html('No such page, or an item that is not the organization’s.'),
+    409: html('A change the current state refuses.'),
+    413: html('A form over 64 KiB.'),
+    422: html('A change the organization’s settings refuse.'),
+    503: html('The deployment configures no OpenID provider for the dashboard.'),
+  };
+  const description =
+    'Server-rendered and signed in with OpenID Connect (authorization code with PKCE: Cognito on AWS, the local OpenID provider on `npm start`). The session is an HttpOnly, SameSite=Lax cookie (12 hours at most, one hour idle). Responses are `Cache-Control: no-store` with a strict Content-Security-Policy.';
+  return {
+    tag: 'Dashboard',
+    method: 'get',
+    summary,
+    description,
+    security: [],
+    parameters,
+    responses: pages,
+    post: {
+      tag: 'Dashboard',
+      summary: `${summary}: forms`,
+      description: `${description} Every form carries the session’s CSRF token (\`csrf\`); an admin’s form changes something, a viewer’s is 403.`,
+      security: [],
+      parameters,
+      requestBody: {
+        required: true,
+        content: {
+          'application/x-www-form-urlencoded': {
+            schema: {
+              type: 'object',
+              properties: { csrf: formField('The session’s CSRF token.') },
+              required: ['csrf'],
+            },
+          },
+        },
+      },
+      responses: pages,
+    },
+  };
+}
 
 export const operations: { [Name in (typeof routes)[number]['name']]: OperationDescription } = {
   auth: {
@@ -574,11 +649,12 @@ export const operations: { [Name in (typeof routes)[number]['name']]: OperationD
   'oauth-authorization-server': {
     tag: 'OAuth',
     summary: 'Authorization-server metadata',
-    description: 'RFC 8414 metadata: the authorization-code flow with PKCE S256 and client credentials.',
+    description:
+      'RFC 8414 metadata: the authorization-code flow with PKCE S256, refresh tokens and client credentials; dynamic client registration (RFC 7591) and client ID metadata documents; confidential and public clients.',
     responses: {
       200: oauthMetadata(
         'RFC 8414 authorization-server metadata',
-        '`issuer`, `authorization_endpoint`, `token_endpoint`, `response_types_supported`, `grant_types_supported`, `code_challenge_methods_supported` (`S256`), `token_endpoint_auth_methods_supported` (`client_secret_basic`, `client_secret_post`), `scopes_supported`.',
+        '`issuer`, `authorization_endpoint`, `token_endpoint`, `registration_endpoint`, `response_types_supported`, `grant_types_supported` (`authorization_code`, `refresh_token`, `client_credentials`), `code_challenge_methods_supported` (`S256`), `token_endpoint_auth_methods_supported` (`client_secret_basic`, `client_secret_post`, `none`), `scopes_supported`, `client_id_metadata_document_supported` (`true`).',
       ),
     },
   },
@@ -586,7 +662,8 @@ export const operations: { [Name in (typeof routes)[number]['name']]: OperationD
     tag: 'OAuth',
     summary: 'Consent page (authorization-code flow)',
     description:
-      'Shows a consent page for an MCP client of an organization. PKCE with S256 is required (`code_challenge` of 43 base64url characters), and `redirect_uri` must equal one the client registered; otherwise nothing is redirected. Other refusals redirect back with an RFC 6749 `error`.',
+      'Shows a consent page for an MCP client to a person signed in to the dashboard (without a session: a redirect to the dashboard’s sign-in, which comes back here). They pick one of the organizations they are an admin of (an operator’s client: its own organization). PKCE with S256 is required (`code_challenge` of 43 base64url characters), and `redirect_uri` must equal one the client registered; otherwise nothing is redirected. Other refusals redirect back with an RFC 6749 `error`.',
+    security: [],
     parameters: Object.entries(AUTHORIZATION_PARAMETERS).map(([name, description]) => ({
       in: 'query',
       ...text(name, description),
@@ -594,16 +671,22 @@ export const operations: { [Name in (typeof routes)[number]['name']]: OperationD
     responses: {
       200: html('The consent page.'),
       302: redirect('A refused request (`error`, `error_description`, `state`, `iss`).'),
+      303: {
+        description: 'No dashboard session: to the dashboard’s sign-in, which returns to this page.',
+        headers: { Location: { required: true, schema: { type: 'string' } } },
+      },
       400: html(
-        'An unknown or revoked client, or a redirect URI the client did not register or that is not https, http on a loopback host, or a private-use scheme.',
+        'An unknown, revoked or expired client, or a redirect URI the client did not register or that is not https, http on a loopback host, or (for an operator’s client) a private-use scheme.',
       ),
+      403: html('The person is an admin of no organization the client may connect to.'),
     },
   },
   'oauth-authorize-submit': {
     tag: 'OAuth',
     summary: 'Approve or deny (authorization-code flow)',
     description:
-      'The consent form’s submission. Approving takes an API key of the client’s organization, the proof that the person may grant access to its data, and redirects with a single-use code valid for 10 minutes.',
+      'The consent form’s submission, with the dashboard session’s cookie and CSRF token. Approving records the organization’s grant of the client (listed, and revocable, on the dashboard’s AI assistant page) and redirects with a single-use code valid for 10 minutes.',
+    security: [],
     requestBody: {
       required: true,
       content: {
@@ -612,8 +695,9 @@ export const operations: { [Name in (typeof routes)[number]['name']]: OperationD
             type: 'object',
             properties: formFields({
               ...AUTHORIZATION_PARAMETERS,
+              csrf: 'The dashboard session’s CSRF token.',
+              orgId: 'The organization to connect, one the person is an admin of.',
               decision: '`approve` or `deny`.',
-              api_key: 'An API key of the client’s organization (to approve).',
             }),
           },
         },
@@ -622,20 +706,133 @@ export const operations: { [Name in (typeof routes)[number]['name']]: OperationD
     responses: {
       302: redirect('Approved (`code`, `state`, `iss`) or denied or refused (`error`, `error_description`).'),
       400: html(
-        'An unknown or revoked client, or a redirect URI the client did not register or that is not https, http on a loopback host, or a private-use scheme.',
+        'An unknown, revoked or expired client, or a redirect URI the client did not register or that is not https, http on a loopback host, or (for an operator’s client) a private-use scheme.',
       ),
-      401: html('The consent page again: the API key is not one of the client’s organization.'),
+      401: html('No dashboard session: nothing was approved.'),
+      403: html(
+        'A missing or forged CSRF token, or an organization the person is not an admin of: nothing was approved.',
+      ),
       413: errorResponse(
         `The form is over ${MAX_PARAMETER_BODY_BYTES / 1024} KiB, or the body over the API's 6 MiB.`,
       ),
+    },
+  },
+  'oauth-register': {
+    tag: 'OAuth',
+    summary: 'Register a client (RFC 7591)',
+    description: [
+      `Dynamic client registration: anyone may register a client, which belongs to no organization until a person of one approves it on the consent page. Unknown metadata members are ignored. A public client (\`token_endpoint_auth_method\` \`none\`) gets no secret and uses PKCE alone; a confidential one gets a secret (\`mcs_…\`), shown only in this response.`,
+      `Redirect URIs are https, or http on a loopback host (\`127.0.0.1\`, \`[::1]\`, \`localhost\`, any port), without a fragment; the authorization request repeats one exactly as registered. A registration no organization approves expires after 30 days.`,
+      `Each source address may register ${MAX_REGISTRATIONS_PER_HOUR} clients per hour of the clock; the next is 429 \`rate_limited\` with \`Retry-After\` (seconds until the hour ends). Refused registrations do not count.`,
+    ].join('\n\n'),
+    requestBody: {
+      required: true,
+      content: {
+        'application/json': {
+          schema: {
+            type: 'object',
+            properties: {
+              redirect_uris: {
+                type: 'array',
+                items: { type: 'string' },
+                minItems: 1,
+                maxItems: MAX_REDIRECT_URIS,
+                description: 'https, or http on a loopback host; no fragment.',
+              },
+              client_name: { type: 'string', minLength: 1, maxLength: MAX_CLIENT_NAME_LENGTH },
+              token_endpoint_auth_method: {
+                type: 'string',
+                enum: [...TOKEN_ENDPOINT_AUTH_METHODS],
+                default: 'client_secret_basic',
+              },
+              grant_types: {
+                type: 'array',
+                items: { type: 'string', enum: [...REGISTRABLE_GRANT_TYPES] },
+                default: ['authorization_code'],
+                description: 'Must include `authorization_code`; add `refresh_token` for refresh tokens.',
+              },
+              response_types: { type: 'array', items: { type: 'string', enum: ['code'] }, default: ['code'] },
+              scope: { type: 'string', default: MCP_SCOPE, description: `\`${MCP_SCOPE}\`, the only scope.` },
+            },
+            required: ['redirect_uris'],
+          },
+        },
+      },
+    },
+    responses: {
+      201: json(
+        {
+          type: 'object',
+          description:
+            'RFC 7591 §3.2.1: `client_id` (`mcp_…`), `client_secret` and `client_secret_expires_at` (0: never) for a confidential client, `client_id_issued_at`, and the registered metadata.',
+          properties: {
+            client_id: { type: 'string' },
+            client_secret: { type: 'string' },
+            client_secret_expires_at: { type: 'integer' },
+            client_id_issued_at: { type: 'integer' },
+            redirect_uris: { type: 'array', items: { type: 'string' } },
+            client_name: { type: 'string' },
+            token_endpoint_auth_method: { type: 'string', enum: [...TOKEN_ENDPOINT_AUTH_METHODS] },
+            grant_types: { type: 'array', items: { type: 'string', enum: [...REGISTRABLE_GRANT_TYPES] } },
+            response_types: { type: 'array', items: { type: 'string' } },
+            scope: { type: 'string' },
+          },
+          required: [
+            'client_id',
+            'client_id_issued_at',
+            'redirect_uris',
+            'token_endpoint_auth_method',
+            'grant_types',
+            'response_types',
+            'scope',
+          ],
+        },
+        'The client is registered; not cacheable.',
+      ),
+      400: json(
+        {
+          type: 'object',
+          description: 'RFC 7591 §3.2.2 error: `{"error", "error_description"}`.',
+          properties: {
+            error: { type: 'string', enum: ['invalid_redirect_uri', 'invalid_client_metadata'] },
+            error_description: { type: 'string' },
+          },
+          required: ['error', 'error_description'],
+        },
+        `\`invalid_redirect_uri\` for anything wrong with \`redirect_uris\`; \`invalid_client_metadata\` for the rest, including a body that is no JSON object or is over ${MAX_PARAMETER_BODY_BYTES / 1024} KiB.`,
+      ),
+      429: {
+        description: `Over ${MAX_REGISTRATIONS_PER_HOUR} registrations this hour from the address (\`rate_limited\`), or over a limit of the gateway (\`{message}\`).`,
+        headers: {
+          'Retry-After': {
+            description: 'Seconds to wait before retrying.',
+            required: true,
+            schema: { type: 'integer', minimum: 1 },
+          },
+        },
+        content: {
+          'application/json': {
+            schema: {
+              anyOf: [
+                {
+                  type: 'object',
+                  properties: { error: { const: 'rate_limited' }, error_description: { type: 'string' } },
+                  required: ['error', 'error_description'],
+                },
+                ref('schemas', 'Error'),
+              ],
+            },
+          },
+        },
+      },
     },
   },
   'oauth-token': {
     tag: 'OAuth',
     summary: 'Token endpoint',
     description: [
-      '`grant_type=client_credentials`, or `grant_type=authorization_code` with `code`, `redirect_uri` and `code_verifier` (43 to 128 characters of `A-Z a-z 0-9 - . _ ~`). The client authenticates with HTTP Basic or `client_id` and `client_secret` in the body (one of them, not both), which may be form-encoded or JSON.',
-      'A code is redeemed once, and only by the client it was issued to; redeeming it again is `invalid_grant` and revokes the token it issued.',
+      '`grant_type=authorization_code` with `code`, `redirect_uri` and `code_verifier` (43 to 128 characters of `A-Z a-z 0-9 - . _ ~`); `grant_type=refresh_token` with `refresh_token`; or `grant_type=client_credentials` (operator clients only). A confidential client authenticates with HTTP Basic or `client_id` and `client_secret` in the body (one of them, not both); a public client (registered with `none`, or a client ID metadata document URL) sends `client_id` alone. The body may be form-encoded or JSON.',
+      `Access tokens (\`mat_…\`) last ${ACCESS_TOKEN_TTL_SECONDS / 60} minutes. The code grant also issues a refresh token (\`mrt_…\`, ${REFRESH_TOKEN_TTL_SECONDS / 86_400} days) to clients with the \`refresh_token\` grant; each refresh consumes it and issues a new pair. A code is redeemed once, and only by the client it was issued to; redeeming it again, or presenting a consumed refresh token again, is \`invalid_grant\` and revokes every token descended from the code.`,
       '`resource`, when given, must be `{base}/mcp`; a missing `scope` means `mcp:read`. Errors follow RFC 6749: `{"error", "error_description"}`.',
     ].join('\n\n'),
     security: [{}, { oauthClientBasic: [] }],
@@ -648,12 +845,13 @@ export const operations: { [Name in (typeof routes)[number]['name']]: OperationD
             schema: {
               type: 'object',
               properties: formFields({
-                grant_type: '`client_credentials` or `authorization_code`.',
-                client_id: 'With `client_secret`, instead of HTTP Basic.',
-                client_secret: 'The secret (`mcs_…`) shown when the client was created.',
+                grant_type: '`authorization_code`, `refresh_token` or `client_credentials`.',
+                client_id: 'With `client_secret`, instead of HTTP Basic; alone for a public client.',
+                client_secret: 'The secret (`mcs_…`) shown when the client was created or registered.',
                 code: 'The authorization code (authorization_code).',
                 redirect_uri: 'The redirect URI the code was issued for (authorization_code).',
                 code_verifier: 'The PKCE verifier (authorization_code).',
+                refresh_token: 'The refresh token (`mrt_…`) to exchange (refresh_token).',
                 resource: AUTHORIZATION_PARAMETERS.resource,
                 scope: AUTHORIZATION_PARAMETERS.scope,
               }),
@@ -667,14 +865,13 @@ export const operations: { [Name in (typeof routes)[number]['name']]: OperationD
       200: json(
         {
           type: 'object',
-          description:
-            'An opaque access token (`mat_…`) for `/mcp`: `access_token`, `token_type` (`Bearer`), `expires_in` (3600), `scope`.',
+          description: `An opaque access token (\`mat_…\`) for \`/mcp\`: \`access_token\`, \`token_type\` (\`Bearer\`), \`expires_in\` (${ACCESS_TOKEN_TTL_SECONDS}), \`scope\`, and \`refresh_token\` (\`mrt_…\`) from the code and refresh grants for clients with the \`refresh_token\` grant.`,
         },
-        'The access token; not cacheable.',
+        'The tokens; not cacheable.',
       ),
       400: json(
         { type: 'object', description: 'RFC 6749 error: `{"error", "error_description"}`.' },
-        '`invalid_request` (also for Basic and body credentials together), `invalid_grant`, `invalid_target`, `invalid_scope` or `unsupported_grant_type`.',
+        '`invalid_request` (also for Basic and body credentials together), `invalid_grant`, `invalid_target`, `invalid_scope`, `unauthorized_client` (a grant the client may not use, or an organization that revoked it) or `unsupported_grant_type`.',
       ),
       413: {
         description: `The body is over ${MAX_PARAMETER_BODY_BYTES / 1024} KiB (\`invalid_request\`), or over the API's 6 MiB (\`{message}\`).`,
@@ -710,6 +907,25 @@ export const operations: { [Name in (typeof routes)[number]['name']]: OperationD
       },
     },
   },
+  dashboard: dashboardOperation('The overview', []),
+  'dashboard-page': dashboardOperation('A page, sign-in and sign-out', [
+    {
+      in: 'path',
+      required: true,
+      ...text(
+        'page',
+        'A page (`api-keys`, `webhooks`, `assistant`, `providers`, `approvals`, `settings`, `members`, `audit`, `organizations`), or `sign-in`, `callback`, `sign-out`, `signed-out`.',
+      ),
+    },
+  ]),
+  'dashboard-item': dashboardOperation('One item of a page, and the page assets', [
+    { in: 'path', required: true, ...text('page', 'The page: `webhooks`, `providers`, or `assets`.') },
+    {
+      in: 'path',
+      required: true,
+      ...text('item', 'A webhook or provider connection id, or an asset (`app.css`, `app.js`, `icon.svg`).'),
+    },
+  ]),
   openapi: {
     tag: 'Reference',
     summary: 'This OpenAPI document',

@@ -64,11 +64,12 @@ export const bypassFlags = {
 
 /**
  * The routes outside `/public/v1`, whose errors speak other protocols or that take no API key
- * (mcp-cases.ts, oauth-cases.ts, provider-webhook-cases.ts, generators.ts).
+ * (mcp-cases.ts, oauth-cases.ts, provider-webhook-cases.ts, dashboard-cases.ts, generators.ts).
  */
 export type NonApiRoute =
   | 'mcp'
   | 'receive-provider-webhook'
+  | 'oauth-register'
   | 'oauth-token'
   | 'oauth-authorize'
   | 'oauth-authorize-submit'
@@ -77,7 +78,10 @@ export type NonApiRoute =
   | 'oauth-authorization-server'
   | 'openapi'
   | 'docs'
-  | 'docs-asset';
+  | 'docs-asset'
+  | 'dashboard'
+  | 'dashboard-page'
+  | 'dashboard-item';
 
 /** Every API route's inputs; a route missing here is a type error. */
 export function apiEndpoints(): Record<Exclude<RouteName, NonApiRoute>, ApiEndpoint> {

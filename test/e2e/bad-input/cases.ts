@@ -28,7 +28,7 @@ export interface BadRequest {
 /**
  * How the answer must look:
  * - `message`: JSON `{"message": string}` and nothing else (the API, the gateway, /mcp's HTTP errors);
- * - `oauth`: RFC 6749 error JSON `{error, error_description}`;
+ * - `oauth`: RFC 6749 (or RFC 7591) error JSON `{error, error_description}`;
  * - `html`: the authorization endpoint's error or consent page (RFC 6749 §4.1.2.1: never redirect to an unverified URI);
  * - `redirect`: a 302 to the client's registered redirect URI carrying `error`, `state` and `iss`;
  * - `jsonrpc`: a JSON-RPC 2.0 error object;
@@ -76,7 +76,10 @@ export const send = (request: BadRequest): Promise<Answer> => sendHttp(world.api
 /** Cases of one route, and the flaws every route shares, as arbitraries. */
 export type Cases = fc.Arbitrary<Case>;
 
+/** The error codes of RFC 6749 and its extensions: RFC 8707's `invalid_target`, RFC 7591's registration errors. */
 const RFC6749_ERRORS = [
+  'invalid_redirect_uri',
+  'invalid_client_metadata',
   'invalid_request',
   'invalid_client',
   'invalid_grant',
@@ -213,6 +216,9 @@ export function unexpectedWrites(calls: ObservedCall[], c?: Pick<Case, 'queued'>
       if (call.operation === 'UpdateItem' && partitionOf(call.input.Key).startsWith('APIKEY#'))
         return call.input.UpdateExpression !== 'SET lastUsedAt = :now';
       if (call.operation === 'UpdateItem' && partitionOf(call.input.Key).startsWith('MCPRATE#')) return false;
+      // A dashboard session's idle expiry moves on with its use (at most once a minute), as a key's last use does.
+      if (call.operation === 'UpdateItem' && partitionOf(call.input.Key).startsWith('DASHSESSION#'))
+        return call.input.UpdateExpression !== 'SET expiresAt = :expiresAt';
       if (c?.queued && call.operation === 'UpdateItem' && unmatchedPartition(partitionOf(call.input.Key)))
         return false;
       if (call.operation === 'PutItem' && released.has(partitionOf(call.input.Item))) return false;

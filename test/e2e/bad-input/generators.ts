@@ -5,15 +5,16 @@ import { apiCases, requestFlaws, urlOf } from './api-cases.ts';
 import { apiEndpoints } from './api-endpoints.ts';
 import { asciiLongerThan, queryString, segment, unicode, unknownParameters } from './arbitraries.ts';
 import type { BadRequest, Case, Route, RouteName } from './cases.ts';
+import { dashboardCases } from './dashboard-cases.ts';
 import { mcpCases } from './mcp-cases.ts';
-import { authorizeCases, tokenCases } from './oauth-cases.ts';
+import { authorizeCases, registerCases, tokenCases } from './oauth-cases.ts';
 import { providerWebhookCases } from './provider-webhook-cases.ts';
 import { target } from './world.ts';
 
 /**
  * One bad-input generator per route of the manifest: the API routes' from
  * their inputs (api-endpoints.ts), /mcp's (mcp-cases.ts), the OAuth
- * endpoints' (oauth-cases.ts), the providers' inbound webhooks'
+ * endpoints' and client registration's (oauth-cases.ts), the providers' inbound webhooks'
  * (provider-webhook-cases.ts), and the unauthenticated documents' below.
  */
 
@@ -88,6 +89,7 @@ export function generators(): Record<RouteName, (route: Route) => fc.Arbitrary<C
     ...forApi,
     mcp: mcpCases,
     'receive-provider-webhook': providerWebhookCases,
+    'oauth-register': registerCases,
     'oauth-token': tokenCases,
     'oauth-authorize': authorizeCases,
     'oauth-authorize-submit': authorizeCases,
@@ -97,5 +99,8 @@ export function generators(): Record<RouteName, (route: Route) => fc.Arbitrary<C
     openapi: documentCases(JSON_TYPE),
     docs: documentCases(HTML_TYPE),
     'docs-asset': assetCases,
+    dashboard: dashboardCases,
+    'dashboard-page': dashboardCases,
+    'dashboard-item': dashboardCases,
   };
 }

@@ -1,14 +1,18 @@
 import fc from 'fast-check';
+import { MAX_JSON_DEPTH } from '#api/http/json-depth.ts';
+import { MAX_PARAMETER_BODY_BYTES } from '#api/oauth/requests.ts';
 import { MCP_SCOPE } from '#definitions/oauth-scope.ts';
+import { MAX_CLIENT_NAME_LENGTH, MAX_REDIRECT_URIS } from '#schemas/oauth-clients.ts';
 import { validRequest } from '../../../infra/local/route-requests.ts';
 import { requestFlaws } from './api-cases.ts';
-import { json, notAJsonObject, queryString, unicode } from './arbitraries.ts';
+import { json, notAJsonObject, notAString, objectText, queryString, unicode } from './arbitraries.ts';
 import type { BadRequest, Case, Route } from './cases.ts';
 import { REDIRECT_URI, target, world } from './world.ts';
 
 /**
  * The OAuth endpoints: RFC 6749 errors (JSON from the token endpoint; an HTML
- * page or an error redirect from the authorization endpoint).
+ * page or an error redirect from the authorization endpoint), and RFC 7591
+ * errors from the registration endpoint.
  */
 
 const formBody = (parameters: Record<string, string>) => new URLSearchParams(parameters).toString();
@@ -17,6 +21,167 @@ const formBody = (parameters: Record<string, string>) => new URLSearchParams(par
 function catalogued(route: Route): BadRequest {
   const { method, url, headers, body } = validRequest(route.name as 'oauth-token', target());
   return { method, url, headers, body };
+}
+
+/**
+ * Client registration (RFC 7591): a body that is no JSON object, is over
+ * 16 KiB or nests too deep, bad redirect URIs (`invalid_redirect_uri`), and bad
+ * metadata (`invalid_client_metadata`). A refused registration is not counted
+ * against the address's hourly limit, so none of these writes anything.
+ */
+export function registerCases(route: Route): fc.Arbitrary<Case> {
+  const valid = catalogued(route);
+  const validMembers = Object.fromEntries(
+    Object.entries(validRequest('oauth-register', target()).json!).map(([name, value]) => [
+      name,
+      json(value),
+    ]),
+  );
+  /** The valid registration with some members' raw JSON replaced (undefined: left out). */
+  const registration = (members: Record<string, string | undefined>): BadRequest => ({
+    ...valid,
+    body: objectText(
+      Object.fromEntries(
+        Object.entries({ ...validMembers, ...members }).filter(
+          (entry): entry is [string, string] => entry[1] !== undefined,
+        ),
+      ),
+    ),
+  });
+  const refused = (flaw: string, request: BadRequest, error: string): Case => ({
+    flaw,
+    request,
+    status: 400,
+    protocol: 'oauth',
+    error,
+  });
+  const uris = (...list: string[]) => json(list);
+  const https = (index: number) => `https://assistant.example/callback/${index}`;
+  return fc.oneof(
+    ...requestFlaws(route, valid),
+    notAJsonObject.map((body) =>
+      refused('a body that is no JSON object', { ...valid, body }, 'invalid_client_metadata'),
+    ),
+    fc.constant(
+      refused(
+        'a form body',
+        {
+          ...valid,
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ redirect_uris: REDIRECT_URI }).toString(),
+        },
+        'invalid_client_metadata',
+      ),
+    ),
+    fc
+      .integer({ min: 1, max: 4096 })
+      .map((extra) =>
+        refused(
+          'a body over 16 KiB',
+          registration({ software_statement: json('x'.repeat(MAX_PARAMETER_BODY_BYTES + extra)) }),
+          'invalid_client_metadata',
+        ),
+      ),
+    fc
+      .integer({ min: MAX_JSON_DEPTH, max: 1000 })
+      .map((levels) =>
+        refused(
+          `an ignored member nesting ${levels} levels`,
+          registration({ extra: `${'['.repeat(levels)}${']'.repeat(levels)}` }),
+          'invalid_client_metadata',
+        ),
+      ),
+    // Redirect URIs: missing, empty, too many, of the wrong type, or one no client may register itself.
+    fc
+      .oneof(
+        fc.constant({ flaw: 'no redirect_uris', value: undefined }),
+        fc.constant({ flaw: 'no redirect URI', value: '[]' }),
+        fc.constant({
+          flaw: `${MAX_REDIRECT_URIS + 1} redirect URIs`,
+          value: uris(...Array.from({ length: MAX_REDIRECT_URIS + 1 }, (_, index) => https(index))),
+        }),
+        fc.oneof(notAString, fc.constant(json(REDIRECT_URI))).map((value) => ({
+          flaw: `redirect_uris ${value}`,
+          value,
+        })),
+        fc.constantFrom('[5]', '[null]', '[["https://assistant.example/cb"]]').map((value) => ({
+          flaw: `redirect_uris ${value}`,
+          value,
+        })),
+        fc
+          .constantFrom(
+            'http://assistant.example/callback',
+            'http://127.0.0.1.evil.example/callback',
+            'https://assistant.example/callback#fragment',
+            'https://assistant.example/callback#',
+            'com.example.app:/callback',
+            'javascript:alert(1)//',
+            'data:text/html,<script>alert(1)</script>',
+            'file:///etc/passwd',
+            'not a url',
+            '',
+            `https://assistant.example/${'a'.repeat(2000)}`,
+          )
+          .chain((bad) =>
+            fc.integer({ min: 0, max: 2 }).map((position) => {
+              const list = [https(1), https(2)];
+              list.splice(position, 0, bad);
+              return { flaw: `redirect URI ${bad.slice(0, 60)}`, value: uris(...list) };
+            }),
+          ),
+      )
+      .map(({ flaw, value }) =>
+        refused(flaw, registration({ redirect_uris: value }), 'invalid_redirect_uri'),
+      ),
+    // Other metadata: an authentication method, grant or response type, scope or name this server does not take.
+    fc
+      .oneof(
+        fc
+          .oneof(
+            fc.constantFrom('private_key_jwt', 'client_secret_jwt', 'tls_client_auth', 'NONE', ''),
+            unicode(30),
+          )
+          .filter((method) => !['none', 'client_secret_basic', 'client_secret_post'].includes(method))
+          .map((method) => ({ token_endpoint_auth_method: json(method) })),
+        fc
+          .constantFrom(
+            ['client_credentials'],
+            ['authorization_code', 'client_credentials'],
+            ['implicit'],
+            ['refresh_token'],
+            [],
+          )
+          .map((types) => ({ grant_types: json(types) })),
+        fc.constantFrom(['token'], ['code', 'token'], []).map((types) => ({ response_types: json(types) })),
+        fc
+          .oneof(fc.constantFrom('mcp:write', 'mcp:read admin', '', ' '), unicode(40))
+          .filter((scope) => scope.split(' ').some((requested) => requested !== MCP_SCOPE))
+          .map((scope) => ({ scope: json(scope) })),
+        fc
+          .constantFrom('', 'x'.repeat(MAX_CLIENT_NAME_LENGTH + 1))
+          .map((name) => ({ client_name: json(name) })),
+        fc
+          .tuple(
+            fc.constantFrom(
+              'token_endpoint_auth_method',
+              'grant_types',
+              'response_types',
+              'scope',
+              'client_name',
+            ),
+            notAString,
+          )
+          // No non-string JSON is a valid value of these, nor of the lists (`[]` and `["x"]` included).
+          .map(([name, value]) => ({ [name]: value })),
+      )
+      .map((members) =>
+        refused(
+          `metadata ${JSON.stringify(members).slice(0, 120)}`,
+          registration(members),
+          'invalid_client_metadata',
+        ),
+      ),
+  );
 }
 
 /** One bad parameter of an otherwise authenticated token request, and the error code it earns. */
@@ -131,7 +296,7 @@ export function tokenCases(route: Route): fc.Arbitrary<Case> {
         fc.oneof(
           fc.constant<GrantFlaw>({ flaw: 'no grant_type', parameters: {}, error: 'invalid_request' }),
           unicode(40)
-            .filter((value) => value !== 'client_credentials' && value !== 'authorization_code')
+            .filter((value) => !['client_credentials', 'authorization_code', 'refresh_token'].includes(value))
             .map(
               (value): GrantFlaw => ({
                 flaw: `grant_type ${value}`,
@@ -175,6 +340,18 @@ export function tokenCases(route: Route): fc.Arbitrary<Case> {
               error: 'invalid_grant',
             }),
           ),
+          fc.constant<GrantFlaw>({
+            flaw: 'a refresh grant without refresh_token',
+            parameters: { grant_type: 'refresh_token' },
+            error: 'invalid_request',
+          }),
+          fc.oneof(unicode(60, 1), fc.stringMatching(/^mrt_[A-Za-z0-9_-]{43}$/)).map(
+            (refreshToken): GrantFlaw => ({
+              flaw: `refresh_token ${refreshToken}`,
+              parameters: { grant_type: 'refresh_token', refresh_token: refreshToken },
+              error: 'invalid_grant',
+            }),
+          ),
         ),
       )
       .map(([client, asJson, grant]) =>
@@ -183,6 +360,46 @@ export function tokenCases(route: Route): fc.Arbitrary<Case> {
           token({ ...grant.parameters, ...client.extra }, asJson, client.authorization),
           400,
           grant.error,
+        ),
+      ),
+    // A public client (no secret) may use the code and refresh grants only: 400 unauthorized_client.
+    fc
+      .tuple(
+        fc.boolean(),
+        fc.constantFrom(world.publicClientId, 'https://assistant.example/oauth/client.json'),
+      )
+      .map(([asJson, client]) =>
+        refused(
+          `client_credentials for the public client ${client}`,
+          token({ grant_type: 'client_credentials', client_id: client }, asJson),
+          400,
+          'unauthorized_client',
+        ),
+      ),
+    // An id that names no public client, alone, authenticates nothing: 401 invalid_client.
+    fc
+      .tuple(
+        anyGrant,
+        fc.boolean(),
+        fc.oneof(
+          fc.stringMatching(/^mcp_[A-Za-z0-9_-]{16}$/),
+          unicode(40, 1),
+          fc.constantFrom(
+            world.revokedClientId,
+            'http://assistant.example/oauth/client.json',
+            'https://assistant.example/',
+            'https://assistant.example/oauth/client.json#x',
+            'https://user:pass@assistant.example/oauth/client.json',
+            'https://assistant.example/a/../client.json',
+          ),
+        ),
+      )
+      .map(([grant, asJson, client]) =>
+        refused(
+          `the public client ${client}`,
+          token({ ...grant, client_id: client }, asJson),
+          401,
+          'invalid_client',
         ),
       ),
     // A body the endpoint cannot read is no parameters at all: with Basic credentials, no grant_type.
@@ -216,14 +433,16 @@ export function authorizeCases(route: Route): fc.Arbitrary<Case> {
     const defined = Object.fromEntries(
       Object.entries(parameters).filter((entry): entry is [string, string] => entry[1] !== undefined),
     );
+    // Signed in to the dashboard as an admin of the organization, whose session's token the form carries.
+    const cookie = { cookie: world.member.cookie };
     return submit
       ? {
           method: 'POST',
           url: '/oauth/authorize',
-          headers: { 'content-type': 'application/x-www-form-urlencoded' },
-          body: formBody(defined),
+          headers: { 'content-type': 'application/x-www-form-urlencoded', ...cookie },
+          body: formBody({ csrf: world.member.csrfToken, ...defined }),
         }
-      : { method: 'GET', url: `/oauth/authorize${queryString(Object.entries(defined))}`, headers: {} };
+      : { method: 'GET', url: `/oauth/authorize${queryString(Object.entries(defined))}`, headers: cookie };
   };
   const state = fc.option(unicode(40, 1), { nil: undefined });
   /** Redirected back with an RFC 6749 §4.1.2.1 error, the client's state and the issuer. */
@@ -338,28 +557,50 @@ export function authorizeCases(route: Route): fc.Arbitrary<Case> {
         .map(([decision, sent]) =>
           redirected(
             `decision ${decision}`,
-            { ...valid, decision, api_key: world.apiKey },
+            { ...valid, decision, orgId: String(world.orgId) },
             'access_denied',
             sent,
           ),
         ),
-      // Approval needs an API key of the client's organization; anything else shows the form again (401).
+      // Approval needs the session's CSRF token and an organization the person is an admin of (403),
+      // and a session at all (401): the page again, nothing approved, never a redirect.
       fc
-        .oneof(
-          fc.constant<string | undefined>(undefined),
-          unicode(60),
-          fc.constant(world.revokedApiKey),
-          fc.constant(world.otherApiKey),
-          fc.constant(`${world.orgId}.${'A'.repeat(43)}`),
-        )
+        .oneof(fc.constant(''), unicode(60), fc.constant(world.member.csrfToken.toUpperCase()))
+        .filter((csrf) => csrf !== world.member.csrfToken)
         .map(
-          (key): Case => ({
-            flaw: `approve with key ${key}`,
-            request: authorize({ ...valid, decision: 'approve', api_key: key }),
-            status: 401,
+          (csrf): Case => ({
+            flaw: `approve with CSRF token ${JSON.stringify(csrf)}`,
+            request: authorize({ ...valid, decision: 'approve', orgId: String(world.orgId), csrf }),
+            status: 403,
             protocol: 'html',
           }),
         ),
+      fc
+        .oneof(
+          fc.constant<string | undefined>(undefined),
+          unicode(20),
+          fc.integer({ min: 1, max: 2 ** 40 }).map(String),
+        )
+        .filter((orgId) => orgId !== String(world.orgId))
+        .map(
+          (orgId): Case => ({
+            flaw: `approve for organization ${orgId}`,
+            request: authorize({ ...valid, decision: 'approve', orgId }),
+            status: 403,
+            protocol: 'html',
+          }),
+        ),
+      fc.constant<Case>({
+        flaw: 'approve without a dashboard session',
+        request: {
+          method: 'POST',
+          url: '/oauth/authorize',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: formBody({ ...valid, decision: 'approve', orgId: String(world.orgId) }),
+        },
+        status: 401,
+        protocol: 'html',
+      }),
       notAJsonObject.map(
         (body): Case => ({
           flaw: 'a JSON body that is no object',

@@ -6,6 +6,7 @@ import { MAX_MCP_CLIENT_RATE } from '#definitions/mcp-limits.ts';
 import { createApiKey, revokeApiKey } from '#domain/api-keys.ts';
 import { requestFingerprint } from '#domain/idempotency.ts';
 import { createOAuthClient, revokeOAuthClient } from '#domain/oauth-clients.ts';
+import { registerClient } from '#domain/oauth-registration.ts';
 import { createOrganization } from '#domain/organizations.ts';
 import { MAX_PROVIDER_CONNECTIONS_PER_ORGANIZATION } from '#domain/provider-connections.ts';
 import { createWebhook, MAX_WEBHOOKS_PER_ORGANIZATION } from '#domain/webhooks.ts';
@@ -13,6 +14,7 @@ import { tableName } from '#platform/config.ts';
 import { dynamo } from '#platform/dynamodb-client.ts';
 import { pushContactsEndpoint } from '#schemas/raw.ts';
 import { keys } from '#store/keys.ts';
+import { signedInMember } from '../../../infra/local/dashboard-member.ts';
 import {
   clientCredentialsToken,
   providerWebhookOf,
@@ -57,6 +59,8 @@ export interface World {
   expiredDeliveryId: number;
   client: { clientId: string; clientSecret: string };
   revokedClientId: string;
+  /** A registered public client (`none`): no secret, no client-credentials grant. */
+  publicClientId: string;
   accessToken: string;
   /** An Idempotency-Key used with `{contacts: []}` on campaign 101 (another body under it is 422). */
   usedIdempotencyKey: string;
@@ -74,6 +78,8 @@ export interface World {
   deletedProviderWebhook: ProviderWebhook;
   /** The URL of another organization's connection. */
   otherProviderWebhook: ProviderWebhook;
+  /** An admin of the organization signed in to the dashboard. */
+  member: RequestTarget['member'];
 }
 
 /** The world of the running test file (set by `buildWorld`). */
@@ -97,6 +103,7 @@ export function target(): RequestTarget {
     docsAsset: REFERENCE_ASSETS[0]!,
     providerConnectionId: world.providerConnectionId,
     providerWebhook: world.providerWebhook,
+    member: world.member,
   };
 }
 
@@ -153,6 +160,15 @@ export async function buildWorld(stack: LocalStack, receiver: WebhookReceiver): 
   const revokedClient = await createOAuthClient(orgId, 'Revoked', [REDIRECT_URI]);
   await revokeOAuthClient(orgId, revokedClient.clientId);
   const accessToken = await clientCredentialsToken(stack.apiUrl, client);
+  const publicClient = await registerClient(
+    {
+      redirectUris: [REDIRECT_URI],
+      clientName: 'Public Assistant',
+      tokenEndpointAuthMethod: 'none',
+      grantTypes: ['authorization_code', 'refresh_token'],
+    },
+    'bad-input-world',
+  );
 
   const api = apiClient(stack, apiKey);
   // Smartlead: the provider whose payloads carry a secret, checked against the URL's token.
@@ -169,7 +185,9 @@ export async function buildWorld(stack: LocalStack, receiver: WebhookReceiver): 
   for (let index = 0; index < MAX_PROVIDER_CONNECTIONS_PER_ORGANIZATION; index++)
     await connect(api, 'instantly', fullApiKey);
 
+  const member = await signedInMember(orgId, 'admin');
   world = {
+    member,
     apiUrl: stack.apiUrl,
     orgId,
     apiKey,
@@ -182,6 +200,7 @@ export async function buildWorld(stack: LocalStack, receiver: WebhookReceiver): 
     expiredDeliveryId: 0,
     client,
     revokedClientId: revokedClient.clientId,
+    publicClientId: publicClient.clientId,
     accessToken,
     usedIdempotencyKey: 'bad-input-used-key',
     runningIdempotencyKey: 'bad-input-running-key',

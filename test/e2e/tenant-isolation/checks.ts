@@ -19,6 +19,8 @@ function leaksOfA(ctx: ProbeContext, answer: string, request: ProbeRequest): str
     a.client.clientId,
     a.client.clientSecret,
     a.accessToken,
+    a.assistantClientId,
+    a.refreshToken,
     a.apiKey,
     `${ctx.receiverUrl}/alpha-hook`,
     a.providerApiKey,
@@ -77,6 +79,11 @@ export async function check(ctx: ProbeContext, probe: Probe): Promise<void> {
     case 'oauth': {
       expect(response.status, context).toBe(probe.expect.status);
       expect(body().error, context).toBe(probe.expect.error);
+      return;
+    }
+    case 'created': {
+      expect(response.status, context).toBe(201);
+      expect(body().client_id, context).toEqual(expect.stringMatching(/^mcp_/));
       return;
     }
     case 'page': {

@@ -44,7 +44,8 @@ export interface ProbeRequest {
  * - `refused`: a documented 400 `{message}` (a cursor or sequence that is not a position or part of B's);
  * - `own`: 200, acting on or reading B's data only (`check` says how);
  * - `toolHidden` / `toolOwn`: the MCP counterparts (a tool error, or a result of B's data);
- * - `oauth`: an RFC 6749 error; `page`: the consent form again or an error page, never a redirect with a code.
+ * - `oauth`: an RFC 6749 error; `page`: the consent form again or an error page, never a redirect with a code;
+ * - `created`: 201, a client registered (of no organization, so neither A's nor B's).
  */
 export type Expectation =
   | { kind: 'hidden' }
@@ -54,7 +55,8 @@ export type Expectation =
   | { kind: 'toolHidden' }
   | { kind: 'toolOwn'; check?: (content: Json) => void }
   | { kind: 'oauth'; status: number; error: string }
-  | { kind: 'page'; status: number };
+  | { kind: 'page'; status: number }
+  | { kind: 'created' };
 
 export interface Probe {
   what: string;
@@ -506,17 +508,141 @@ export function matrix(ctx: ProbeContext): Record<RouteName, () => Probe[]> {
         request: asSent(valid('oauth-authorize', { oauth: { ...oauthOfA, redirectUri: B_REDIRECT } })),
         expect: { kind: 'page', status: 400 },
       },
+      // B's admin may connect A's operator client to no organization: A's is not theirs, B is not its.
+      {
+        what: `A's client, signed in as B's admin`,
+        request: asSent(valid('oauth-authorize', { oauth: { ...oauthOfA, redirectUri: A_REDIRECT } })),
+        expect: { kind: 'page', status: 403 },
+      },
     ],
     'oauth-authorize-submit': () => [
+      ...[b.orgId, a.orgId].map(
+        (orgId): Probe => ({
+          what: `A's client approved by B's admin for organization ${orgId === a.orgId ? 'A' : 'B'}`,
+          request: withForm(
+            valid('oauth-authorize-submit', { oauth: { ...oauthOfA, redirectUri: A_REDIRECT } }),
+            {
+              orgId: String(orgId),
+            },
+          ),
+          expect: { kind: 'page', status: 403 },
+        }),
+      ),
       {
-        what: `A's client approved with its API key`,
-        request: asSent(valid('oauth-authorize-submit', { oauth: { ...oauthOfA, redirectUri: A_REDIRECT } })),
-        expect: { kind: 'page', status: 401 },
+        what: `its own client approved for A's organization`,
+        request: withForm(valid('oauth-authorize-submit'), { orgId: String(a.orgId) }),
+        expect: { kind: 'page', status: 403 },
+      },
+      {
+        what: `its own client approved with A's admin's CSRF token`,
+        request: withForm(valid('oauth-authorize-submit'), { csrf: a.member.csrfToken }),
+        expect: { kind: 'page', status: 403 },
       },
       {
         what: `A's client approved to its redirect URI`,
         request: asSent(valid('oauth-authorize-submit', { oauth: { ...oauthOfA, redirectUri: B_REDIRECT } })),
         expect: { kind: 'page', status: 400 },
+      },
+    ],
+    // B's admin, signed in to the dashboard, aimed at A's items: each is not found, and nothing of A changes.
+    dashboard: () => [
+      {
+        what: 'its own overview',
+        request: asSent(valid('dashboard')),
+        expect: { kind: 'page', status: 200 },
+      },
+    ],
+    'dashboard-page': () => {
+      const form = (page: string, fields: Record<string, string>): ProbeRequest => ({
+        method: 'POST',
+        url: `/dashboard/${page}`,
+        headers: { cookie: target.member.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ csrf: target.member.csrfToken, ...fields }).toString(),
+      });
+      return [
+        {
+          what: 'its own webhooks page',
+          request: asSent(valid('dashboard-page')),
+          expect: { kind: 'page', status: 200 },
+        },
+        {
+          what: `A's organization picked`,
+          request: form('organizations', { orgId: String(a.orgId) }),
+          expect: { kind: 'page', status: 404 },
+        },
+        {
+          what: `A's OAuth client revoked`,
+          request: form('assistant', { action: 'revoke-client', clientId: a.client.clientId }),
+          expect: { kind: 'page', status: 404 },
+        },
+        {
+          what: `the assistant A connected, disconnected`,
+          request: form('assistant', { action: 'revoke-assistant', clientId: a.assistantClientId }),
+          expect: { kind: 'page', status: 404 },
+        },
+        {
+          what: `A's campaign's pending contacts approved`,
+          request: form('approvals', { action: 'approve-all', campaign: String(firstCampaign) }),
+          expect: { kind: 'page', status: 404 },
+        },
+        {
+          what: `A's campaign's pending contacts rejected`,
+          request: form('approvals', { action: 'reject-all', campaign: String(firstCampaign) }),
+          expect: { kind: 'page', status: 404 },
+        },
+        {
+          what: `a form with A's admin's CSRF token`,
+          request: {
+            ...form('settings', { cooldownDays: '3' }),
+            body: new URLSearchParams({ csrf: a.member.csrfToken, cooldownDays: '3' }).toString(),
+          },
+          expect: { kind: 'page', status: 403 },
+        },
+      ];
+    },
+    'dashboard-item': () => {
+      const item = (page: string, id: number): ProbeRequest => ({
+        ...asSent(valid('dashboard-item')),
+        url: `/dashboard/${page}/${id}`,
+      });
+      const act = (page: string, id: number, action: string): ProbeRequest => ({
+        method: 'POST',
+        url: `/dashboard/${page}/${id}`,
+        headers: { cookie: target.member.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ csrf: target.member.csrfToken, action }).toString(),
+      });
+      return [
+        {
+          what: `A's webhook`,
+          request: item('webhooks', a.webhookId),
+          expect: { kind: 'page', status: 404 },
+        },
+        {
+          what: `A's provider connection`,
+          request: item('providers', a.providerConnectionId),
+          expect: { kind: 'page', status: 404 },
+        },
+        ...['test', 'disable', 'rotate', 'delete'].map(
+          (action): Probe => ({
+            what: `A's webhook: ${action}`,
+            request: act('webhooks', a.webhookId, action),
+            expect: { kind: 'page', status: 404 },
+          }),
+        ),
+        ...['rotate', 'delete'].map(
+          (action): Probe => ({
+            what: `A's provider connection: ${action}`,
+            request: act('providers', a.providerConnectionId, action),
+            expect: { kind: 'page', status: 404 },
+          }),
+        ),
+      ];
+    },
+    'oauth-register': () => [
+      {
+        what: `a registration naming A's redirect URI`,
+        request: withJson(valid('oauth-register'), { redirect_uris: [A_REDIRECT] }),
+        expect: { kind: 'created' },
       },
     ],
     'oauth-token': () => [
@@ -542,6 +668,15 @@ export function matrix(ctx: ProbeContext): Record<RouteName, () => Probe[]> {
           code: a.code,
           redirect_uri: A_REDIRECT,
           code_verifier: a.verifier,
+        }),
+        expect: { kind: 'oauth', status: 400, error: 'invalid_grant' },
+      },
+      // A refresh token is bound to its client: B's is refused it, and A's assistant keeps it.
+      {
+        what: `the refresh token of an assistant A connected`,
+        request: withForm(valid('oauth-token'), {
+          grant_type: 'refresh_token',
+          refresh_token: a.refreshToken,
         }),
         expect: { kind: 'oauth', status: 400, error: 'invalid_grant' },
       },

@@ -5,11 +5,14 @@ import { REFERENCE_ASSETS } from '#api/openapi/reference-page.ts';
 import { MAX_MCP_CLIENT_RATE } from '#definitions/mcp-limits.ts';
 import { MCP_SCOPE } from '#definitions/oauth-scope.ts';
 import { createApiKey } from '#domain/api-keys.ts';
+import { approveAssistant } from '#domain/assistant-grants.ts';
 import { createOAuthClient } from '#domain/oauth-clients.ts';
 import { codeChallengeOf, issueAuthorizationCode } from '#domain/oauth-grants.ts';
+import { registerClient } from '#domain/oauth-registration.ts';
 import { createOrganization } from '#domain/organizations.ts';
 import { tableName } from '#platform/config.ts';
 import { dynamo } from '#platform/dynamodb-client.ts';
+import { signedInMember } from '../../../infra/local/dashboard-member.ts';
 import {
   clientCredentialsToken,
   providerWebhookOf,
@@ -120,10 +123,19 @@ export interface Tenant {
   providerConnectionId: number;
   providerWebhookUrl: string;
   providerApiKey: string;
+  /** An admin signed in to the dashboard. */
+  member: RequestTarget['member'];
 }
 
 export interface Tenants {
-  a: Tenant & { jobCursor: number; code: string; verifier: string };
+  a: Tenant & {
+    jobCursor: number;
+    code: string;
+    verifier: string;
+    /** An assistant A connected: a registered public client A approved, and its refresh token. */
+    assistantClientId: string;
+    refreshToken: string;
+  };
   b: Tenant;
 }
 
@@ -181,6 +193,7 @@ async function tenant(
     providerConnectionId: connection.body.id as number,
     providerWebhookUrl: connection.body.webhook_url as string,
     providerApiKey,
+    member: await signedInMember(orgId, 'admin'),
   };
 }
 
@@ -201,7 +214,53 @@ export async function createTenants(stack: LocalStack, receiver: WebhookReceiver
     redirectUri: A_REDIRECT,
     codeChallenge: codeChallengeOf(verifier),
   });
-  return { a: { ...alpha, jobCursor: page.next, code, verifier }, b };
+  const assistant = await registerClient(
+    {
+      redirectUris: [A_REDIRECT],
+      clientName: 'Alpha Assistant',
+      tokenEndpointAuthMethod: 'none',
+      grantTypes: ['authorization_code', 'refresh_token'],
+    },
+    'tenant-isolation',
+  );
+  await approveAssistant({
+    orgId: alpha.orgId,
+    clientId: assistant.clientId,
+    clientName: 'Alpha Assistant',
+    kind: 'dynamic',
+    approvedBy: 'owner@zorblax.example',
+  });
+  const assistantCode = await issueAuthorizationCode({
+    orgId: alpha.orgId,
+    clientId: assistant.clientId,
+    resource: `${stack.apiUrl}/mcp`,
+    scope: MCP_SCOPE,
+    redirectUri: A_REDIRECT,
+    codeChallenge: codeChallengeOf(verifier),
+  });
+  const redeemed = await fetch(`${stack.apiUrl}/oauth/token`, {
+    method: 'POST',
+    body: new URLSearchParams({
+      grant_type: 'authorization_code',
+      code: assistantCode,
+      redirect_uri: A_REDIRECT,
+      code_verifier: verifier,
+      client_id: assistant.clientId,
+    }),
+  });
+  expect(redeemed.status).toBe(200);
+  const { refresh_token: refreshToken } = (await redeemed.json()) as { refresh_token: string };
+  return {
+    a: {
+      ...alpha,
+      jobCursor: page.next,
+      code,
+      verifier,
+      assistantClientId: assistant.clientId,
+      refreshToken,
+    },
+    b,
+  };
 }
 
 /**
@@ -226,6 +285,7 @@ export function targetOfB(stack: LocalStack, receiver: WebhookReceiver, b: Tenan
     docsAsset: REFERENCE_ASSETS[0]!,
     providerConnectionId: b.providerConnectionId,
     providerWebhook: providerWebhookOf(b.providerWebhookUrl),
+    member: b.member,
   };
 }
 

@@ -1,0 +1,123 @@
+import type { DashboardSession } from '#domain/dashboard-sessions.ts';
+import type { MemberRole } from '#domain/members.ts';
+import { Html, html } from './html.ts';
+
+/**
+ * The frame of every dashboard page: a skip link, the navigation (the
+ * current page marked for screen readers), who is signed in to which
+ * organization with the sign-out form, and the page's `<main>` with its one
+ * `<h1>`.
+ */
+
+/** The pages in the navigation, in order: their path under /dashboard and their name. */
+export const NAVIGATION = [
+  { path: '', name: 'Overview' },
+  { path: 'api-keys', name: 'API keys' },
+  { path: 'webhooks', name: 'Webhooks' },
+  { path: 'assistant', name: 'AI assistant' },
+  { path: 'providers', name: 'Providers' },
+  { path: 'approvals', name: 'Approvals' },
+  { path: 'settings', name: 'Settings' },
+  { path: 'members', name: 'Members' },
+  { path: 'audit', name: 'Audit log' },
+] as const;
+
+export type PagePath = (typeof NAVIGATION)[number]['path'];
+
+/** The signed-in frame's facts. */
+export interface Frame {
+  base: string;
+  current: PagePath | 'organizations';
+  email: string;
+  organization: { orgId: number; name: string; role: MemberRole } | null;
+  csrfToken: string;
+}
+
+/** The frame of a session's page outside the organization's pages (the picker, refusals). */
+export const sessionFrame = (session: DashboardSession, base: string): Frame => ({
+  base,
+  current: 'organizations',
+  email: session.email,
+  organization: session.organization,
+  csrfToken: session.csrfToken,
+});
+
+/** A hidden field with the session's CSRF token: every form of a signed-in page carries one. */
+export const csrfField = (token: string): Html => html`<input type="hidden" name="csrf" value="${token}">`;
+
+/** A one-line notice (`role=status`) or problem (`role=alert`) at the top of a page. */
+export function notice(kind: 'ok' | 'error', text: string): Html {
+  return html`<p class="notice ${kind}" role="${kind === 'ok' ? 'status' : 'alert'}">${text}</p>`;
+}
+
+function documentOf(base: string, title: string, header: Html, main: Html): Html {
+  return html`<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title} · Outreach dashboard</title>
+<link rel="icon" href="${base}/dashboard/assets/icon.svg"><link rel="stylesheet" href="${base}/dashboard/assets/app.css"><script type="module" src="${base}/dashboard/assets/app.js"></script></head>
+<body><a class="skip" href="#main">Skip to content</a>${header}<main id="main" tabindex="-1">${main}</main></body></html>`;
+}
+
+/** A page of the signed-in dashboard. */
+export function signedInPage(frame: Frame, title: string, content: Html, top: Html | null = null): Html {
+  const { base } = frame;
+  const navigation = frame.organization
+    ? html`<nav aria-label="Dashboard"><ul>${NAVIGATION.map(
+        (entry) =>
+          html`<li><a href="${base}/dashboard${entry.path ? `/${entry.path}` : ''}"${
+            entry.path === frame.current ? new Html(' aria-current="page"') : ''
+          }>${entry.name}</a></li>`,
+      )}</ul></nav>`
+    : html``;
+  const organization = frame.organization
+    ? html`<span>${frame.organization.name} (${frame.organization.role})</span> <a href="${base}/dashboard/organizations">Switch organization</a>`
+    : html``;
+  const header = html`<header><span class="brand">Outreach</span>${navigation}<div class="who">${organization}<span>${frame.email}</span>
+<form method="post" action="${base}/dashboard/sign-out">${csrfField(frame.csrfToken)}<button type="submit">Sign out</button></form></div></header>`;
+  return documentOf(base, title, header, html`<h1>${title}</h1>${top}${content}`);
+}
+
+/** A page outside a session (signed out, sign-in problems). */
+export function publicPage(base: string, title: string, content: Html): Html {
+  return documentOf(
+    base,
+    title,
+    html`<header><span class="brand">Outreach</span></header>`,
+    html`<h1>${title}</h1>${content}`,
+  );
+}
+
+/** A table with a caption (screen readers announce it) and header cells scoped to their columns. */
+export function table(
+  caption: string,
+  headings: readonly string[],
+  rows: readonly Html[],
+  empty: string,
+): Html {
+  if (rows.length === 0) return html`<p class="muted">${empty}</p>`;
+  return html`<table><caption class="muted">${caption}</caption><thead><tr>${headings.map(
+    (heading) => html`<th scope="col">${heading}</th>`,
+  )}</tr></thead><tbody>${rows}</tbody></table>`;
+}
+
+/** A secret shown once, with a copy button the script reveals. */
+export function secretOnce(label: string, id: string, value: string): Html {
+  return html`<div class="secret" role="status"><strong>${label}</strong> <code id="${id}">${value}</code>
+<button type="button" data-copy="${id}" hidden>Copy</button><span class="muted">Shown once: store it now.</span></div>`;
+}
+
+/** A POST form with the CSRF token and one submit button (an action on a row, say). */
+export function actionForm(
+  frame: Pick<Frame, 'csrfToken'>,
+  action: string,
+  fields: Record<string, string>,
+  label: string,
+  options: { danger?: string; accessibleName?: string } = {},
+): Html {
+  return html`<form class="inline" method="post" action="${action}">${csrfField(frame.csrfToken)}${Object.entries(
+    fields,
+  ).map(
+    ([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`,
+  )}<button type="submit"${
+    options.danger ? html` class="danger" data-confirm="${options.danger}"` : ''
+  }${options.accessibleName ? html` aria-label="${options.accessibleName}"` : ''}>${label}</button></form>`;
+}

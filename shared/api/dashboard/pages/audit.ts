@@ -1,0 +1,21 @@
+import { html } from '#api/dashboard/html.ts';
+import { table } from '#api/dashboard/layout.ts';
+import { type DashboardPage, pagePath } from '#api/dashboard/page.ts';
+import { readAuditLog } from '#use-cases/read-audit-log.ts';
+
+const PAGE_SIZE = 50;
+
+/** Every change made in the dashboard and to the members, newest first, 50 a page. */
+export const auditPage: DashboardPage = {
+  path: 'audit',
+  title: 'Audit log',
+  async get({ orgId, query, base }) {
+    const page = await readAuditLog({ orgId, take: PAGE_SIZE, cursor: query.cursor });
+    const rows = page.entries.map(
+      (entry) =>
+        html`<tr><td><time datetime="${entry.at}">${entry.at.replace('T', ' ').slice(0, 19)}</time></td><td>${entry.actor}</td><td>${entry.action}</td><td>${entry.target}</td></tr>`,
+    );
+    return html`${table('Changes, newest first (times in UTC)', ['When', 'Who', 'What', 'Target'], rows, 'No changes recorded yet.')}
+${page.next ? html`<p><a href="${base}${pagePath('audit')}?cursor=${page.next}">Older changes</a></p>` : null}`;
+  },
+};

@@ -1,0 +1,73 @@
+import { type Html, html } from '#api/dashboard/html.ts';
+import { table } from '#api/dashboard/layout.ts';
+import type { DashboardPage } from '#api/dashboard/page.ts';
+import type { CampaignDetail } from '#schemas/resources.ts';
+import { readDashboardOverview } from '#use-cases/read-dashboard-overview.ts';
+
+/** The analytics overview, and each campaign's stats with a chart of its contacts by status. */
+
+const STATUSES = [
+  ['pending_approval', 'Pending approval', 'pending-approval', '#bf8700'],
+  ['scheduled', 'Scheduled', 'scheduled', '#0969da'],
+  ['in_progress', 'In progress', 'in-progress', '#8250df'],
+  ['completed', 'Completed', 'completed', '#57606a'],
+  ['replied', 'Replied', 'replied', '#1a7f37'],
+] as const;
+
+const BAR_WIDTH = 600;
+const ROW_HEIGHT = 28;
+const LABEL_WIDTH = 180;
+
+/**
+ * One stacked bar per campaign, its length the campaign's share of the
+ * largest campaign. The figure is described by its caption; the table below
+ * it holds the same numbers for screen readers.
+ */
+function statusChart(campaigns: CampaignDetail[]): Html {
+  const largest = Math.max(
+    1,
+    ...campaigns.map((campaign) => STATUSES.reduce((sum, [key]) => sum + campaign.contacts[key], 0)),
+  );
+  const height = campaigns.length * ROW_HEIGHT + 8;
+  const rows = campaigns.map((campaign, index) => {
+    let x = LABEL_WIDTH;
+    const y = index * ROW_HEIGHT + 4;
+    const segments = STATUSES.map(([key, label, , colour]) => {
+      const width = (campaign.contacts[key] / largest) * BAR_WIDTH;
+      const segment =
+        width > 0
+          ? html`<rect x="${x.toFixed(1)}" y="${y}" width="${width.toFixed(1)}" height="${ROW_HEIGHT - 8}" fill="${colour}"><title>${label}: ${campaign.contacts[key]}</title></rect>`
+          : html``;
+      x += width;
+      return segment;
+    });
+    return html`<text x="0" y="${y + 15}" font-size="13">${campaign.icp_name.slice(0, 24)}</text>${segments}`;
+  });
+  return html`<figure><svg class="chart" role="img" aria-labelledby="chart-caption" viewBox="0 0 ${LABEL_WIDTH + BAR_WIDTH} ${height}" width="${LABEL_WIDTH + BAR_WIDTH}" height="${height}">${rows}</svg>
+<figcaption id="chart-caption">Contacts of each campaign by status (the table below lists the numbers).</figcaption>
+<ul class="legend">${STATUSES.map(([, label, css]) => html`<li><span class="swatch s-${css}"></span>${label}</li>`)}</ul></figure>`;
+}
+
+export const overviewPage: DashboardPage = {
+  path: '',
+  title: 'Overview',
+  async get({ orgId }) {
+    const { overview, campaigns } = await readDashboardOverview({ orgId });
+    const cards: [string, number][] = [
+      ['Campaigns', overview.total_campaigns],
+      ['Contacts sent', overview.total_contacts_sent],
+      ['Opened', overview.total_contacts_opened],
+      ['Replied', overview.total_contacts_replied],
+      ['Scheduled', overview.total_contacts_scheduled],
+      ['Bounced', overview.total_bounced],
+      ['Unsubscribed', overview.total_unsubscribed],
+    ];
+    const rows = campaigns.map(
+      (campaign) =>
+        html`<tr><th scope="row">${campaign.icp_name}</th>${STATUSES.map(([key]) => html`<td class="number">${campaign.contacts[key]}</td>`)}<td class="number">${campaign.stats.sent}</td><td class="number">${campaign.stats.opened}</td><td class="number">${campaign.stats.bounced}</td><td class="number">${campaign.stats.unsubscribed}</td></tr>`,
+    );
+    return html`<h2>Analytics</h2><ul class="cards">${cards.map(([label, value]) => html`<li><span class="value">${value}</span>${label}</li>`)}</ul>
+<h2>Campaigns</h2>${campaigns.length > 0 ? statusChart(campaigns) : null}
+${table('Each campaign’s contacts by status, and its stats', ['Campaign', ...STATUSES.map(([, label]) => label), 'Sent', 'Opened', 'Bounced', 'Unsubscribed'], rows, 'No campaigns yet.')}`;
+  },
+};

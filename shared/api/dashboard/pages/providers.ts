@@ -1,0 +1,127 @@
+import { idOf, parseForm } from '#api/dashboard/forms.ts';
+import { type Html, html } from '#api/dashboard/html.ts';
+import type { FormFields } from '#api/dashboard/http.ts';
+import { actionForm, csrfField, table } from '#api/dashboard/layout.ts';
+import { changed, type DashboardPage, type PageRequest, pagePath } from '#api/dashboard/page.ts';
+import { InputInvalid } from '#domain/errors.ts';
+import { PROVIDERS } from '#schemas/import.ts';
+import { createProviderConnectionEndpoint } from '#schemas/provider-connections.ts';
+import { createProviderConnection } from '#use-cases/create-provider-connection.ts';
+import { deleteProviderConnection } from '#use-cases/delete-provider-connection.ts';
+import { getProviderConnection } from '#use-cases/get-provider-connection.ts';
+import { listEnrollmentFailures } from '#use-cases/list-enrollment-failures.ts';
+import { listProviderConnections } from '#use-cases/list-provider-connections.ts';
+import { listProviderUnmatched } from '#use-cases/list-provider-unmatched.ts';
+import { rotateProviderWebhookUrl } from '#use-cases/rotate-provider-webhook-url.ts';
+
+/**
+ * Provider connections (docs/providers.md): connect with the provider's API
+ * key (sealed at rest, never shown again), the webhook URL to paste into the
+ * provider, the events that matched nothing, and the enrollments the
+ * providers refused.
+ */
+
+const SHOWN = 25;
+
+async function connectionPage(request: PageRequest, id: number): Promise<Html> {
+  const { orgId, base, frame, canChange } = request;
+  const location = { baseUrl: () => base };
+  const [connection, unmatched] = await Promise.all([
+    getProviderConnection({ orgId, path: { id }, ...location }),
+    listProviderUnmatched({ orgId, path: { id }, query: { take: SHOWN } }),
+  ]);
+  const here = `${base}${pagePath('providers', id)}`;
+  const rows = unmatched.data.map(
+    (event) =>
+      html`<tr><td>${event.received_at.slice(0, 19).replace('T', ' ')}</td><td>${event.event_type ?? '—'}</td><td>${event.lead_email ?? '—'}</td><td>${event.campaign_external_id ?? '—'}</td><td>${event.reason}</td></tr>`,
+  );
+  const controls = canChange
+    ? html`<div class="actions">${actionForm(frame, here, { action: 'rotate' }, 'Rotate the webhook URL', { danger: 'Rotate the URL? The old one stops working: paste the new one into the provider.' })}
+${actionForm(frame, here, { action: 'delete' }, 'Disconnect', { danger: `Disconnect this ${connection.provider} connection?` })}</div>`
+    : null;
+  return html`<p><a href="${base}${pagePath('providers')}">All connections</a></p>
+<h2>${connection.provider} connection ${connection.id}</h2>
+<p>Paste this URL into ${connection.provider}’s webhook settings:</p><div class="secret"><code id="webhook-url">${connection.webhook_url}</code><button type="button" data-copy="webhook-url" hidden>Copy</button></div>
+${controls}<h2>Unmatched events</h2>${table(`Events of the last 14 days that matched nothing (up to ${SHOWN})`, ['Received', 'Event', 'Lead', 'Provider campaign', 'Why'], rows, 'No unmatched events.')}`;
+}
+
+async function listPage(request: PageRequest): Promise<Html> {
+  const { orgId, base, frame, canChange } = request;
+  const [{ connections }, failures] = await Promise.all([
+    listProviderConnections({ orgId, baseUrl: () => base }),
+    listEnrollmentFailures({ orgId, take: SHOWN }),
+  ]);
+  const rows = connections.map(
+    (connection) =>
+      html`<tr><td><a href="${base}${pagePath('providers', connection.id)}">${connection.id}</a></td><td>${connection.provider}</td><td>${connection.created_at.slice(0, 10)}</td></tr>`,
+  );
+  const failureRows = failures.data.map(
+    (failure) =>
+      html`<tr><td>${failure.failed_at.slice(0, 19).replace('T', ' ')}</td><td>${failure.provider}</td><td>${failure.assignment_id}</td><td>${failure.external_id}</td><td>${failure.error}</td></tr>`,
+  );
+  const connect = canChange
+    ? html`<h2>Connect a provider</h2><form method="post" action="${base}${pagePath('providers')}">${csrfField(frame.csrfToken)}
+<label for="provider">Provider</label><select id="provider" name="provider">${PROVIDERS.map((provider) => html`<option value="${provider}">${provider}</option>`)}</select>
+<label for="provider-key">The provider’s API key</label><input id="provider-key" name="api_key" type="password" autocomplete="off" required maxlength="512">
+<label for="provider-base">API base URL (empty: the provider’s public API)</label><input id="provider-base" name="base_url" type="url">
+<p><button class="primary" type="submit">Connect</button></p></form>`
+    : null;
+  return html`${table('Provider connections', ['Id', 'Provider', 'Connected'], rows, 'No providers connected.')}${connect}
+<h2>Enrollment failures</h2>${table(`Leads a provider refused in the last 30 days (up to ${SHOWN})`, ['When', 'Provider', 'Assignment', 'Provider campaign', 'Error'], failureRows, 'No enrollment failures.')}`;
+}
+
+async function act(request: PageRequest & { form: FormFields }, id: number) {
+  const { orgId, form, base } = request;
+  switch (form.get('action')) {
+    case 'rotate':
+      await rotateProviderWebhookUrl({ orgId, path: { id }, baseUrl: () => base });
+      return changed(
+        request,
+        { action: 'provider.rotate-webhook-url', target: `connection ${id}` },
+        pagePath('providers', id),
+        'rotated',
+      );
+    case 'delete':
+      await deleteProviderConnection({ orgId, path: { id } });
+      return changed(
+        request,
+        { action: 'provider.disconnect', target: `connection ${id}` },
+        pagePath('providers'),
+        'disconnected',
+      );
+    default:
+      throw new InputInvalid('action must be rotate or delete');
+  }
+}
+
+export const providersPage: DashboardPage = {
+  path: 'providers',
+  title: 'Providers',
+  hasItems: true,
+  notices: {
+    connected: 'The provider is connected. Paste its webhook URL into the provider.',
+    rotated: 'The webhook URL was rotated: paste the new one into the provider.',
+    disconnected: 'The connection was removed.',
+  },
+  get(request) {
+    return request.item === undefined
+      ? listPage(request)
+      : connectionPage(request, idOf(request.item, 'The connection id'));
+  },
+  async post(request) {
+    if (request.item !== undefined) return act(request, idOf(request.item, 'The connection id'));
+    const { form, orgId, base } = request;
+    const body = parseForm(createProviderConnectionEndpoint.body, {
+      provider: form.get('provider'),
+      api_key: form.get('api_key') ?? '',
+      base_url: form.get('base_url') ?? null,
+    });
+    const connection = await createProviderConnection({ orgId, body, baseUrl: () => base });
+    return changed(
+      request,
+      { action: 'provider.connect', target: `${connection.provider} connection ${connection.id}` },
+      pagePath('providers', connection.id),
+      'connected',
+    );
+  },
+};

@@ -1,0 +1,180 @@
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import {
+  beginSignIn,
+  type DashboardSession,
+  endSession,
+  openSession,
+  pickOrganization,
+  SESSION_MAX_SECONDS,
+  takeSignIn,
+} from '#domain/dashboard-sessions.ts';
+import { organizationsOf } from '#domain/members.ts';
+import { configuration } from '#platform/config.ts';
+import { logger } from '#platform/logger.ts';
+import {
+  authorizationUrl,
+  type OpenIdClient,
+  randomToken,
+  redeemSignIn,
+  SignInFailed,
+} from '#platform/openid-client.ts';
+import { html } from './html.ts';
+import { clearedSessionCookie, type FormFields, htmlResponse, seeOther, sessionCookie } from './http.ts';
+import { actionForm, notice, publicPage, sessionFrame, signedInPage } from './layout.ts';
+
+/**
+ * Signing in and out, and picking an organization. Sign-in is the OpenID
+ * authorization-code flow with PKCE: `/dashboard/sign-in` remembers a state,
+ * nonce and verifier (ten minutes, used once) and sends the person to the
+ * provider; `/dashboard/callback` redeems the code, verifies the ID token and
+ * opens a session. Where to land afterwards is a path of this service only.
+ */
+
+/** The dashboard's client at the OpenID provider; null when the deployment configures none. */
+function openIdClient(base: string): OpenIdClient | null {
+  const { oidcIssuer, oidcClientId } = configuration().dashboard;
+  if (!oidcIssuer || !oidcClientId) return null;
+  return {
+    issuer: oidcIssuer.replace(/\/$/, ''),
+    clientId: oidcClientId,
+    redirectUri: `${base}/dashboard/callback`,
+  };
+}
+
+/** A landing path of the dashboard or the consent page; anything else lands on the dashboard. */
+export function landingPath(raw: string | undefined): string {
+  if (!raw || raw.length > 4096) return '/dashboard';
+  // Only absolute paths of this service: `//host` and `/\host` would leave it.
+  if (!/^\/(dashboard|oauth\/authorize)(?:[/?]|$)/.test(raw)) return '/dashboard';
+  return raw;
+}
+
+const notConfigured = (base: string) =>
+  htmlResponse(
+    503,
+    publicPage(
+      base,
+      'Sign-in is not configured',
+      html`<p>This deployment names no OpenID provider for the dashboard (docs/dashboard.md).</p>`,
+    ),
+  );
+
+export async function startSignIn(event: APIGatewayProxyEvent, base: string): Promise<APIGatewayProxyResult> {
+  const client = openIdClient(base);
+  if (!client) return notConfigured(base);
+  const state = randomToken();
+  const request = { state, nonce: randomToken(), codeVerifier: randomToken() };
+  await beginSignIn(state, {
+    codeVerifier: request.codeVerifier,
+    nonce: request.nonce,
+    returnTo: landingPath(event.queryStringParameters?.return_to),
+  });
+  return seeOther(await authorizationUrl(client, request));
+}
+
+export async function finishSignIn(
+  event: APIGatewayProxyEvent,
+  base: string,
+): Promise<APIGatewayProxyResult> {
+  const client = openIdClient(base);
+  if (!client) return notConfigured(base);
+  const { code, state, error } = event.queryStringParameters ?? {};
+  const again = html`<p><a href="${base}/dashboard/sign-in">Sign in again</a></p>`;
+  if (error || !code || !state) {
+    return htmlResponse(
+      400,
+      publicPage(
+        base,
+        'Sign-in did not complete',
+        html`<p>The sign-in was cancelled or refused.</p>${again}`,
+      ),
+    );
+  }
+  const signIn = await takeSignIn(state);
+  if (!signIn) {
+    return htmlResponse(
+      400,
+      publicPage(
+        base,
+        'Sign-in expired',
+        html`<p>This sign-in link is unknown, used or older than ten minutes.</p>${again}`,
+      ),
+    );
+  }
+  let person: Awaited<ReturnType<typeof redeemSignIn>>;
+  try {
+    person = await redeemSignIn(client, { code, codeVerifier: signIn.codeVerifier, nonce: signIn.nonce });
+  } catch (failure) {
+    if (!(failure instanceof SignInFailed)) throw failure;
+    logger.warn('Dashboard sign-in failed', { reason: failure.message });
+    return htmlResponse(
+      400,
+      publicPage(
+        base,
+        'Sign-in failed',
+        html`<p>The identity provider's answer could not be verified.</p>${again}`,
+      ),
+    );
+  }
+  const value = await openSession(person);
+  const cookie = sessionCookie(value, configuration().dashboard.secureCookies, SESSION_MAX_SECONDS);
+  // The consent page is where an assistant's authorization continues; the dashboard starts by picking.
+  const landing = signIn.returnTo.startsWith('/oauth/')
+    ? signIn.returnTo
+    : `/dashboard/organizations?next=${encodeURIComponent(signIn.returnTo)}`;
+  return seeOther(`${base}${landing}`, [cookie]);
+}
+
+export async function signOut(session: DashboardSession, base: string): Promise<APIGatewayProxyResult> {
+  await endSession(session);
+  return seeOther(`${base}/dashboard/signed-out`, [
+    clearedSessionCookie(configuration().dashboard.secureCookies),
+  ]);
+}
+
+export const signedOut = (base: string): APIGatewayProxyResult =>
+  htmlResponse(
+    200,
+    publicPage(
+      base,
+      'Signed out',
+      html`<p>You are signed out of the dashboard.</p><p><a href="${base}/dashboard/sign-in">Sign in</a></p>`,
+    ),
+  );
+
+/** The organization picker: every organization the person belongs to; one of them is picked by a form. */
+export async function organizations(
+  session: DashboardSession,
+  base: string,
+  next: string | undefined,
+  form: FormFields | null,
+): Promise<APIGatewayProxyResult> {
+  const mine = await organizationsOf(session.subject);
+  const landing = landingPath(next);
+  if (form) {
+    const orgId = Number(form.get('orgId'));
+    if (Number.isSafeInteger(orgId) && (await pickOrganization(session, orgId)))
+      return seeOther(`${base}${landingPath(form.get('next'))}`);
+  } else if (mine.length === 1 && session.organization === null) {
+    // One organization: nothing to pick.
+    await pickOrganization(session, mine[0]!.orgId);
+    return seeOther(`${base}${landing}`);
+  }
+  const frame = sessionFrame(session, base);
+  const content =
+    mine.length === 0
+      ? html`<p>${session.email} is not a member of any organization yet. An administrator adds members with <code>outreach-admin member add</code>.</p>`
+      : html`<ul>${mine.map(
+          (organization) =>
+            html`<li>${actionForm(frame, `${base}/dashboard/organizations`, { orgId: String(organization.orgId), next: landing }, `${organization.name} (${organization.role})`, { accessibleName: `Open ${organization.name} as ${organization.role}` })}</li>`,
+        )}</ul>`;
+  return htmlResponse(
+    form ? 404 : 200,
+    signedInPage(
+      frame,
+      'Choose an organization',
+      content,
+      form ? notice('error', 'You are not a member of that organization.') : null,
+    ),
+  );
+}

@@ -1,0 +1,122 @@
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { z } from 'zod';
+import { keys } from './keys.ts';
+import { type TableSource, tableContext } from './table-context.ts';
+
+/**
+ * Dashboard sessions and the sign-ins under way. A session is addressed by
+ * the hash of the opaque value its cookie holds (the value itself is never
+ * stored); a sign-in by the hash of its OpenID `state`. Both expire by TTL,
+ * and readers check the expiry because DynamoDB deletes lazily.
+ */
+
+export const sessionItem = z.object({
+  subject: z.string(),
+  email: z.string(),
+  /** The organization picked after sign-in; null until one is. */
+  orgId: z.number().nullable(),
+  /** The token every form of the session carries (CSRF). */
+  csrfToken: z.string(),
+  createdAt: z.string(),
+  /** Epoch seconds: the session ends here whatever its use (12 hours after sign-in). */
+  endsAt: z.number(),
+  /** Epoch seconds: idle expiry, moved on by use and never past `endsAt`; also the item's TTL. */
+  expiresAt: z.number(),
+});
+export type SessionItem = z.infer<typeof sessionItem>;
+
+export const signInItem = z.object({
+  codeVerifier: z.string(),
+  nonce: z.string(),
+  /** A path of this service to land on after sign-in. */
+  returnTo: z.string(),
+  expiresAt: z.number(),
+});
+export type SignInItem = z.infer<typeof signInItem>;
+
+export function dashboardSessionStore(table: TableSource = tableContext) {
+  return {
+    async create(sessionHash: string, session: SessionItem): Promise<void> {
+      const { name, client } = table();
+      await client.send(
+        new PutCommand({
+          TableName: name,
+          Item: { ...keys.dashboardSession(sessionHash), type: 'dashboardSession', ...session },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      );
+    },
+
+    async get(sessionHash: string): Promise<SessionItem | null> {
+      const { name, client } = table();
+      const { Item } = await client.send(
+        new GetCommand({ TableName: name, Key: keys.dashboardSession(sessionHash) }),
+      );
+      return Item ? sessionItem.parse(Item) : null;
+    },
+
+    /** Moves the idle expiry on; nothing when the session is gone (signed out meanwhile). */
+    async touch(sessionHash: string, expiresAt: number): Promise<void> {
+      const { name, client } = table();
+      await client
+        .send(
+          new UpdateCommand({
+            TableName: name,
+            Key: keys.dashboardSession(sessionHash),
+            UpdateExpression: 'SET expiresAt = :expiresAt',
+            ConditionExpression: 'attribute_exists(pk)',
+            ExpressionAttributeValues: { ':expiresAt': expiresAt },
+          }),
+        )
+        .catch((error: Error) => {
+          if (error.name !== 'ConditionalCheckFailedException') throw error;
+        });
+    },
+
+    /** Sets the session's organization; false when the session is gone. */
+    async selectOrganization(sessionHash: string, orgId: number): Promise<boolean> {
+      const { name, client } = table();
+      try {
+        await client.send(
+          new UpdateCommand({
+            TableName: name,
+            Key: keys.dashboardSession(sessionHash),
+            UpdateExpression: 'SET orgId = :orgId',
+            ConditionExpression: 'attribute_exists(pk)',
+            ExpressionAttributeValues: { ':orgId': orgId },
+          }),
+        );
+        return true;
+      } catch (error) {
+        if ((error as Error).name === 'ConditionalCheckFailedException') return false;
+        throw error;
+      }
+    },
+
+    async remove(sessionHash: string): Promise<void> {
+      const { name, client } = table();
+      await client.send(new DeleteCommand({ TableName: name, Key: keys.dashboardSession(sessionHash) }));
+    },
+
+    async putSignIn(stateHash: string, signIn: SignInItem): Promise<void> {
+      const { name, client } = table();
+      await client.send(
+        new PutCommand({
+          TableName: name,
+          Item: { ...keys.dashboardSignIn(stateHash), type: 'dashboardSignIn', ...signIn },
+        }),
+      );
+    },
+
+    /** Takes a sign-in once: the item is deleted as it is read, so a callback cannot be replayed. */
+    async takeSignIn(stateHash: string): Promise<SignInItem | null> {
+      const { name, client } = table();
+      const { Attributes } = await client.send(
+        new DeleteCommand({ TableName: name, Key: keys.dashboardSignIn(stateHash), ReturnValues: 'ALL_OLD' }),
+      );
+      return Attributes ? signInItem.parse(Attributes) : null;
+    },
+  };
+}
+
+export const dashboardSessions = dashboardSessionStore();

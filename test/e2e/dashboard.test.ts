@@ -1,0 +1,424 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { applyImport, validateImport } from '#admin/import.ts';
+import { createApiKey, listApiKeys } from '#domain/api-keys.ts';
+import { listPendingApprovals } from '#domain/approvals.ts';
+import { resumeSession, SESSION_IDLE_SECONDS } from '#domain/dashboard-sessions.ts';
+import { createOrganization } from '#domain/organizations.ts';
+import { hashSecret } from '#platform/secret-hash.ts';
+import { dashboardSessions } from '#store/dashboard-sessions.ts';
+import type { LocalStack } from '../../infra/local/stack.ts';
+import { apiClient } from '../support/api-client.ts';
+import { admin } from '../support/cli.ts';
+import { type DashboardClient, dashboardClient, SESSION_COOKIE } from '../support/dashboard.ts';
+import { smallDocument } from '../support/fixtures.ts';
+import { startTestStack } from '../support/local-stack.ts';
+import { countRequests } from '../support/request-counter.ts';
+
+/**
+ * The dashboard over HTTP, as a browser's requests reach it: sign-in
+ * redirects, the security headers of every page, CSRF, roles, sessions and
+ * their end, tenant isolation of every page and item, the audit log, and the
+ * members CLI. The pages in a real browser, from the local OpenID provider's
+ * sign-in, are dashboard-browser.test.ts.
+ */
+
+let stack: LocalStack;
+let localDir: string;
+let orgA: number;
+let orgB: number;
+let adminA: DashboardClient;
+let viewerA: DashboardClient;
+let adminB: DashboardClient;
+let webhookOfA: number;
+let connectionOfA: number;
+let keyOfA: number;
+
+beforeAll(async () => {
+  localDir = mkdtempSync(join(tmpdir(), 'dashboard-'));
+  stack = await startTestStack({ endpointsDir: localDir });
+  orgA = (await createOrganization('Alpha Inc')).orgId;
+  orgB = (await createOrganization('Beta Ltd')).orgId;
+  for (const orgId of [orgA, orgB]) {
+    const validated = validateImport(smallDocument());
+    if (!validated.ok) throw new Error(JSON.stringify(validated.errors));
+    await applyImport(orgId, validated.document);
+  }
+  const key = await createApiKey(orgA);
+  keyOfA = key.keyId;
+  const apiA = apiClient(stack, key.apiKey);
+  webhookOfA = (await apiA.post('/webhooks', { url: 'http://127.0.0.1:9/hook-a', events: ['first_touch'] }))
+    .body.id;
+  connectionOfA = (await apiA.post('/provider-connections', { provider: 'smartlead', api_key: 'key-a' })).body
+    .id;
+  adminA = await dashboardClient(stack.apiUrl, { orgId: orgA, role: 'admin' });
+  viewerA = await dashboardClient(stack.apiUrl, { orgId: orgA, role: 'viewer' });
+  adminB = await dashboardClient(stack.apiUrl, { orgId: orgB, role: 'admin' });
+});
+afterAll(async () => {
+  await stack?.stop();
+  rmSync(localDir, { recursive: true, force: true });
+});
+
+const PAGES = [
+  '/dashboard',
+  ...['api-keys', 'webhooks', 'assistant', 'providers', 'approvals', 'settings', 'members', 'audit'].map(
+    (page) => `/dashboard/${page}`,
+  ),
+];
+
+describe('signing in', () => {
+  it('sends a visitor without a session to sign-in, and sign-in to the OpenID provider with PKCE', async () => {
+    const page = await fetch(`${stack.apiUrl}/dashboard/webhooks?x=1`, { redirect: 'manual' });
+    expect(page.status).toBe(303);
+    expect(page.headers.get('location')).toBe(
+      `${stack.apiUrl}/dashboard/sign-in?return_to=${encodeURIComponent('/dashboard/webhooks?x=1')}`,
+    );
+    const signIn = await fetch(page.headers.get('location')!, { redirect: 'manual' });
+    expect(signIn.status).toBe(303);
+    const authorize = new URL(signIn.headers.get('location')!);
+    expect(`${authorize.origin}`).toBe(stack.openIdProvider.issuer);
+    expect(Object.fromEntries(authorize.searchParams)).toMatchObject({
+      response_type: 'code',
+      client_id: 'outreach-dashboard',
+      redirect_uri: `${stack.apiUrl}/dashboard/callback`,
+      scope: 'openid email',
+      code_challenge_method: 'S256',
+    });
+    expect(authorize.searchParams.get('code_challenge')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(authorize.searchParams.get('state')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(authorize.searchParams.get('nonce')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  });
+
+  it('refuses a callback with an unknown state, or none, and opens no session', async () => {
+    for (const query of ['?code=abc&state=unknown', '?code=abc', '?error=access_denied&state=x']) {
+      const answer = await fetch(`${stack.apiUrl}/dashboard/callback${query}`, { redirect: 'manual' });
+      expect(answer.status).toBe(400);
+      expect(answer.headers.get('set-cookie')).toBeNull();
+    }
+  });
+
+  it('lands a sign-in only on a path of this service', async () => {
+    const signIn = await fetch(
+      `${stack.apiUrl}/dashboard/sign-in?return_to=${encodeURIComponent('//evil.example/x')}`,
+      {
+        redirect: 'manual',
+      },
+    );
+    expect(signIn.status).toBe(303);
+    // The landing is kept with the sign-in's state; what matters is that it is never an absolute URL.
+    const { landingPath } = await import('#api/dashboard/sign-in.ts');
+    for (const hostile of ['//evil.example', '/\\evil.example', 'https://evil.example/dashboard', '/docs'])
+      expect(landingPath(hostile)).toBe('/dashboard');
+    expect(landingPath('/dashboard/webhooks?x=1')).toBe('/dashboard/webhooks?x=1');
+    expect(landingPath('/oauth/authorize?client_id=x')).toBe('/oauth/authorize?client_id=x');
+  });
+});
+
+describe('every page', () => {
+  it.each(PAGES)(
+    '%s is no-store, unframeable, and runs only the dashboard’s own script and style',
+    async (path) => {
+      const answer = await adminA.get(path);
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get('cache-control')).toBe('no-store');
+      expect(answer.headers.get('x-frame-options')).toBe('DENY');
+      const policy = answer.headers.get('content-security-policy')!;
+      expect(policy).toContain("default-src 'none'");
+      expect(policy).toContain("script-src 'self'");
+      expect(policy).toContain("style-src 'self'");
+      expect(policy).toContain("frame-ancestors 'none'");
+      expect(policy).not.toContain('unsafe-inline');
+      expect(answer.text).not.toMatch(/<script(?![^>]*\bsrc=)/);
+      expect(answer.text).not.toMatch(/\sstyle="/);
+      expect(answer.text).toContain('<html lang="en">');
+      expect(answer.text.match(/<h1>/g)).toHaveLength(1);
+    },
+  );
+
+  it('serves the assets and nothing else under /dashboard/assets', async () => {
+    for (const [name, type] of [
+      ['app.css', 'text/css'],
+      ['app.js', 'text/javascript'],
+      ['icon.svg', 'image/svg+xml'],
+    ]) {
+      const answer = await fetch(`${stack.apiUrl}/dashboard/assets/${name}`);
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get('content-type')).toContain(type);
+    }
+    for (const name of ['..%2Fsecrets', 'constructor', '__proto__'])
+      expect((await fetch(`${stack.apiUrl}/dashboard/assets/${name}`)).status).toBe(404);
+  });
+
+  it('reads the session with a bounded number of requests', async () => {
+    const { calls } = await countRequests(() => adminA.get('/dashboard/members'));
+    // Session (GetItem), membership and organization (one BatchGetItem); the members page: the
+    // organization (GetItem, as the CLI's list checks it) and its members (one Query).
+    expect(calls.map((call) => call.operation).sort()).toEqual([
+      'BatchGetItem',
+      'GetItem',
+      'GetItem',
+      'Query',
+    ]);
+  });
+});
+
+describe('forms', () => {
+  const keysOf = async (orgId: number) => (await listApiKeys(orgId)).length;
+
+  it('refuses a form without the CSRF token, or with another one, and changes nothing', async () => {
+    const before = await keysOf(orgA);
+    for (const csrf of [null, 'forged', adminB.csrfToken]) {
+      const answer = await adminA.post('/dashboard/api-keys', { action: 'create', scope: 'read' }, csrf);
+      expect(answer.status).toBe(403);
+      expect(answer.text).toContain('Nothing was changed');
+    }
+    expect(await keysOf(orgA)).toBe(before);
+  });
+
+  it('creates a key with the token, showing its secret once, and writes the audit log', async () => {
+    const answer = await adminA.post('/dashboard/api-keys', {
+      action: 'create',
+      scope: 'read',
+      name: 'Reporting',
+    });
+    expect(answer.status).toBe(200);
+    const secret = /<code id="new-secret">([^<]+)<\/code>/.exec(answer.text)![1]!;
+    expect(secret).toMatch(new RegExp(`^${orgA}\\.`));
+    const listed = await adminA.get('/dashboard/api-keys');
+    expect(listed.text).toContain('Reporting');
+    expect(listed.text).not.toContain(secret);
+    const audit = await adminA.get('/dashboard/audit');
+    expect(audit.text).toContain(adminA.email);
+    expect(audit.text).toContain('api-key.create');
+  });
+
+  it('shows a viewer every page without a form that changes anything, and refuses their forms', async () => {
+    for (const path of PAGES) {
+      const answer = await viewerA.get(path);
+      expect(answer.status).toBe(200);
+      const forms = answer.text.match(/<form method="post" action="[^"]*"/g) ?? [];
+      expect(forms.every((form) => form.endsWith('/dashboard/sign-out"'))).toBe(true);
+    }
+    const before = await keysOf(orgA);
+    const answer = await viewerA.post('/dashboard/api-keys', { action: 'create', scope: 'read' });
+    expect(answer.status).toBe(403);
+    expect(await keysOf(orgA)).toBe(before);
+    expect((await viewerA.post('/dashboard/settings', { cooldownDays: '5' })).status).toBe(403);
+  });
+
+  it('shows what the API would refuse on the page, with its status', async () => {
+    const answer = await adminA.post('/dashboard/webhooks', {
+      url: 'http://10.0.0.1/hook',
+      events: 'first_touch',
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.text).toContain('role="alert"');
+    const cooldown = await adminA.post('/dashboard/settings', { cooldownDays: '0' });
+    expect(cooldown.status).toBe(400);
+  });
+
+  it('refuses a form over 64 KiB', async () => {
+    const answer = await adminA.post('/dashboard/settings', {
+      cooldownDays: '5',
+      padding: 'x'.repeat(70 * 1024),
+    });
+    expect(answer.status).toBe(413);
+  });
+});
+
+describe('another organization’s items', () => {
+  it('are not found from a session of another organization, and nothing changes', async () => {
+    expect((await adminB.get(`/dashboard/webhooks/${webhookOfA}`)).status).toBe(404);
+    expect((await adminB.get(`/dashboard/providers/${connectionOfA}`)).status).toBe(404);
+    expect((await adminB.post(`/dashboard/webhooks/${webhookOfA}`, { action: 'delete' })).status).toBe(404);
+    expect((await adminB.post(`/dashboard/providers/${connectionOfA}`, { action: 'delete' })).status).toBe(
+      404,
+    );
+    expect(
+      (await adminB.post('/dashboard/api-keys', { action: 'revoke', keyId: String(keyOfA) })).status,
+    ).toBe(404);
+    expect((await listApiKeys(orgA)).find((key) => key.keyId === keyOfA)?.revokedAt).toBeNull();
+    expect((await adminA.get(`/dashboard/webhooks/${webhookOfA}`)).status).toBe(200);
+    // B's own pages never show A's items.
+    expect((await adminB.get('/dashboard/webhooks')).text).not.toContain('hook-a');
+  });
+
+  it('cannot be picked: a session switches only to an organization its person belongs to', async () => {
+    const answer = await adminB.post('/dashboard/organizations', { orgId: String(orgA) });
+    expect(answer.status).toBe(404);
+    expect((await adminB.get('/dashboard/members')).text).toContain('Beta Ltd');
+  });
+
+  it('approvals of another organization’s campaign are refused', async () => {
+    // Both organizations imported the same document: the ids exist in each, under its own partition.
+    const pendingOfA = await listPendingApprovals(orgA, 101, 10);
+    expect(pendingOfA.length).toBeGreaterThan(0);
+    const answer = await adminB.post('/dashboard/approvals', {
+      campaign: '999',
+      action: 'approve',
+      ids: String(pendingOfA[0]!.assignmentId),
+    });
+    expect(answer.status).toBe(404);
+    expect(await listPendingApprovals(orgA, 101, 10)).toEqual(pendingOfA);
+  });
+});
+
+describe('sessions', () => {
+  it('end at sign-out: the cookie is cleared and stops working', async () => {
+    const member = await dashboardClient(stack.apiUrl, { orgId: orgA, role: 'viewer' });
+    const out = await member.post('/dashboard/sign-out', {});
+    expect(out.status).toBe(303);
+    expect(out.headers.get('location')).toBe(`${stack.apiUrl}/dashboard/signed-out`);
+    expect(out.headers.get('set-cookie')).toMatch(
+      new RegExp(`^${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0`),
+    );
+    expect((await member.get('/dashboard')).status).toBe(303);
+  });
+
+  it('end after an hour without use', async () => {
+    const member = await dashboardClient(stack.apiUrl, { orgId: orgA, role: 'viewer' });
+    const value = member.cookie.split('=')[1]!;
+    const id = hashSecret(value);
+    const stored = (await dashboardSessions.get(id))!;
+    await dashboardSessions.remove(id);
+    await dashboardSessions.create(id, { ...stored, expiresAt: Math.floor(Date.now() / 1000) - 1 });
+    expect((await member.get('/dashboard')).status).toBe(303);
+    expect(await resumeSession(value)).toBeNull();
+    expect(SESSION_IDLE_SECONDS).toBe(3600);
+  });
+
+  it('end at twelve hours whatever their use', async () => {
+    const member = await dashboardClient(stack.apiUrl, { orgId: orgA, role: 'viewer' });
+    const value = member.cookie.split('=')[1]!;
+    const id = hashSecret(value);
+    const stored = (await dashboardSessions.get(id))!;
+    await dashboardSessions.remove(id);
+    await dashboardSessions.create(id, { ...stored, endsAt: Math.floor(Date.now() / 1000) - 1 });
+    expect((await member.get('/dashboard')).status).toBe(303);
+  });
+
+  it('lose the organization at once when their person is removed from it', async () => {
+    const member = await dashboardClient(stack.apiUrl, { orgId: orgA, role: 'admin' });
+    const removed = await admin(localDir, [
+      'member',
+      'remove',
+      '--org',
+      String(orgA),
+      '--email',
+      member.email,
+    ]);
+    expect(removed.code).toBe(0);
+    const answer = await member.get('/dashboard/api-keys');
+    expect(answer.status).toBe(303);
+    expect(answer.headers.get('location')).toContain('/dashboard/organizations');
+    expect((await member.post('/dashboard/api-keys', { action: 'create', scope: 'read' })).status).toBe(303);
+  });
+});
+
+describe('outreach-admin member', () => {
+  it('adds a person at the local OpenID provider with a one-time password, lists and removes them', async () => {
+    const added = await admin(localDir, [
+      'member',
+      'add',
+      '--org',
+      String(orgB),
+      '--email',
+      'New.Person@Beta.example',
+      '--role',
+      'viewer',
+      '--json',
+    ]);
+    expect(added.code).toBe(0);
+    const member = JSON.parse(added.stdout);
+    expect(member).toMatchObject({
+      orgId: orgB,
+      email: 'new.person@beta.example',
+      role: 'viewer',
+      invited: false,
+    });
+    expect(member.oneTimePassword).toMatch(/^[A-Za-z0-9_-]{16}$/);
+    const atProvider = await fetch(
+      `${stack.openIdProvider.issuer}/_admin/users?email=new.person@beta.example`,
+      {
+        headers: { authorization: `Bearer ${stack.openIdProvider.adminToken}` },
+      },
+    );
+    expect(((await atProvider.json()) as { sub: string }).sub).toBe(member.subject);
+
+    const again = await admin(localDir, [
+      'member',
+      'add',
+      '--org',
+      String(orgB),
+      '--email',
+      'new.person@beta.example',
+      '--role',
+      'admin',
+      '--json',
+    ]);
+    expect(JSON.parse(again.stdout)).toMatchObject({ role: 'admin', oneTimePassword: null });
+
+    const listed = JSON.parse(
+      (await admin(localDir, ['member', 'list', '--org', String(orgB), '--json'])).stdout,
+    );
+    expect(
+      listed.members.map((each: { email: string; role: string }) => [each.email, each.role]),
+    ).toContainEqual(['new.person@beta.example', 'admin']);
+    expect(
+      (
+        await admin(localDir, [
+          'member',
+          'remove',
+          '--org',
+          String(orgB),
+          '--email',
+          'new.person@beta.example',
+        ])
+      ).code,
+    ).toBe(0);
+    const audit = await adminB.get('/dashboard/audit');
+    for (const action of ['member.add', 'member.role', 'member.remove']) expect(audit.text).toContain(action);
+    expect(audit.text).toContain('operator (CLI)');
+  });
+
+  it('refuses a bad role or email, and an unknown organization', async () => {
+    const badRole = await admin(localDir, [
+      'member',
+      'add',
+      '--org',
+      String(orgB),
+      '--email',
+      'x@beta.example',
+      '--role',
+      'owner',
+    ]);
+    expect(badRole.code).toBe(2);
+    expect(badRole.stderr).toContain('--role must be one of admin, viewer');
+    const badEmail = await admin(localDir, [
+      'member',
+      'add',
+      '--org',
+      String(orgB),
+      '--email',
+      'not-an-email',
+      '--role',
+      'viewer',
+    ]);
+    expect(badEmail.code).toBe(1);
+    const unknown = await admin(localDir, ['member', 'list', '--org', '999999']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('999999');
+    const notMember = await admin(localDir, [
+      'member',
+      'remove',
+      '--org',
+      String(orgB),
+      '--email',
+      'nobody@beta.example',
+    ]);
+    expect(notMember.code).toBe(1);
+  });
+});
