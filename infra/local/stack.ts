@@ -26,7 +26,7 @@ import {
   type ProxyHandler,
   startGateway,
 } from './gateway.ts';
-import { type OpenIdProvider, startOpenIdProvider } from './openid-provider/index.ts';
+import type { OpenIdProvider } from './openid-provider/index.ts';
 import {
   type ProviderEmulatorOptions,
   type ProviderEmulators,
@@ -75,6 +75,8 @@ export interface LocalStackOptions {
   onResponse?: GatewayOptions['onResponse'];
   /** The authorizer cache's TTL (default the deployed 300 s). */
   authorizerCacheSeconds?: number;
+  /** Run the local OpenID provider for the dashboard's sign-in (default true; test stacks ask for it). */
+  openIdProvider?: boolean;
   /**
    * The provider API emulators (infra/local/provider-emulators/): how they play enrolled leads
    * back. Their ports follow the API's (port + 1 … + 4) when it is fixed, else free ones.
@@ -94,8 +96,11 @@ export interface LocalEndpoints extends LocalEndpointsFile {
   smtpUrl: string;
   /** Each provider emulator's API base URL (a connection's `base_url` to use it). */
   providerApiUrls: Record<Provider, string>;
-  /** The local OpenID provider the dashboard signs in with (its issuer, the dashboard's client, its admin token). */
-  openIdProvider: { issuer: string; clientId: string; adminToken: string };
+  /**
+   * The local OpenID provider the dashboard signs in with (its issuer, the dashboard's client, its admin
+   * token); absent when the stack runs without one.
+   */
+  openIdProvider?: { issuer: string; clientId: string; adminToken: string };
 }
 
 export interface LocalStack extends LocalEndpoints {
@@ -276,16 +281,21 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const port = typeof address === 'object' && address ? address.port : options.port;
     const apiUrl = `http://127.0.0.1:${port}`;
     // The dashboard's sign-in: a real OpenID provider on the port after the emulators', whose one client
-    // is the dashboard at this gateway (so it starts once the gateway's port is known).
-    const adminToken = randomBytes(32).toString('base64url');
-    openId = await startOpenIdProvider({
-      port: options.port === 0 ? 0 : options.port + 1 + PROVIDERS.length,
-      dataDir: options.dataDir,
-      adminToken,
-      clients: [{ clientId: DASHBOARD_CLIENT_ID, redirectUris: [`${apiUrl}/dashboard/callback`] }],
-    });
-    const openIdProvider = { issuer: openId.issuer, clientId: DASHBOARD_CLIENT_ID, adminToken };
-    useConfiguration(localConfiguration(base, { ...emulators, openIdProvider }));
+    // is the dashboard at this gateway (so it starts once the gateway's port is known). Loaded only when
+    // it runs: most test stacks do without it.
+    let openIdProvider: LocalEndpoints['openIdProvider'];
+    if (options.openIdProvider !== false) {
+      const { startOpenIdProvider } = await import('./openid-provider/index.ts');
+      const adminToken = randomBytes(32).toString('base64url');
+      openId = await startOpenIdProvider({
+        port: options.port === 0 ? 0 : options.port + 1 + PROVIDERS.length,
+        dataDir: options.dataDir,
+        adminToken,
+        clients: [{ clientId: DASHBOARD_CLIENT_ID, redirectUris: [`${apiUrl}/dashboard/callback`] }],
+      });
+      openIdProvider = { issuer: openId.issuer, clientId: DASHBOARD_CLIENT_ID, adminToken };
+      useConfiguration(localConfiguration(base, { ...emulators, openIdProvider }));
+    }
     const endpoints: LocalEndpoints = {
       secretsKey: emulators.secretsKey,
       apiUrl,

@@ -38,7 +38,7 @@ let keyOfA: number;
 
 beforeAll(async () => {
   localDir = mkdtempSync(join(tmpdir(), 'dashboard-'));
-  stack = await startTestStack({ endpointsDir: localDir });
+  stack = await startTestStack({ endpointsDir: localDir, openIdProvider: true });
   orgA = (await createOrganization('Alpha Inc')).orgId;
   orgB = (await createOrganization('Beta Ltd')).orgId;
   for (const orgId of [orgA, orgB]) {
@@ -79,7 +79,7 @@ describe('signing in', () => {
     const signIn = await fetch(page.headers.get('location')!, { redirect: 'manual' });
     expect(signIn.status).toBe(303);
     const authorize = new URL(signIn.headers.get('location')!);
-    expect(`${authorize.origin}`).toBe(stack.openIdProvider.issuer);
+    expect(`${authorize.origin}`).toBe(stack.openIdProvider!.issuer);
     expect(Object.fromEntries(authorize.searchParams)).toMatchObject({
       response_type: 'code',
       client_id: 'outreach-dashboard',
@@ -341,9 +341,9 @@ describe('outreach-admin member', () => {
     });
     expect(member.oneTimePassword).toMatch(/^[A-Za-z0-9_-]{16}$/);
     const atProvider = await fetch(
-      `${stack.openIdProvider.issuer}/_admin/users?email=new.person@beta.example`,
+      `${stack.openIdProvider!.issuer}/_admin/users?email=new.person@beta.example`,
       {
-        headers: { authorization: `Bearer ${stack.openIdProvider.adminToken}` },
+        headers: { authorization: `Bearer ${stack.openIdProvider!.adminToken}` },
       },
     );
     expect(((await atProvider.json()) as { sub: string }).sub).toBe(member.subject);

@@ -19,6 +19,8 @@ export async function startTestStack(
     endpointsDir?: string;
     providerEmulators?: LocalStackOptions['providerEmulators'];
     authorizerCacheSeconds?: number;
+    /** The local OpenID provider (for tests that sign in or add members): off unless asked. */
+    openIdProvider?: boolean;
   } = {},
 ): Promise<LocalStack> {
   recordTableActions();
@@ -34,6 +36,7 @@ export async function startTestStack(
     // Tests drive the provider emulators' playback themselves (their control API), unless they ask.
     providerEmulators: options.providerEmulators ?? { playback: 'manual' },
     authorizerCacheSeconds: options.authorizerCacheSeconds,
+    openIdProvider: options.openIdProvider ?? false,
   });
   if (!options.endpointsDir) return stack;
   return {
