@@ -40,13 +40,19 @@ async function subscriptionPage(request: PageRequest, id: number): Promise<Html>
   const here = `${base}${pagePath('webhooks', id)}`;
   const rows = deliveries.data.map(
     (delivery) =>
-      html`<tr><td>${delivery.id}</td><td>${delivery.event_type}</td><td class="status-${delivery.status === 'delivered' ? 'ok' : delivery.status === 'failed' ? 'failed' : 'other'}">${delivery.status}</td><td class="number">${delivery.response_code ?? '—'}</td><td class="number">${delivery.latency_ms === null ? '—' : `${delivery.latency_ms} ms`}</td><td class="number">${delivery.attempts}</td><td>${delivery.created_at.slice(0, 19).replace('T', ' ')}</td><td>${
+      html`<tr><td>${delivery.id}</td><td>${delivery.event_type}</td><td class="status-${delivery.status === 'delivered' ? 'ok' : delivery.status === 'failed' ? 'failed' : 'other'}">${delivery.status}</td><td class="number">${delivery.response_code ?? '—'}</td><td class="number">${delivery.latency_ms === null ? '—' : `${delivery.latency_ms} ms`}</td><td class="number">${delivery.attempts}</td><td>${delivery.created_at.slice(0, 19).replace('T', ' ')}</td>${
         canChange
-          ? actionForm(frame, here, { action: 'redeliver', deliveryId: String(delivery.id) }, 'Redeliver', {
-              accessibleName: `Redeliver delivery ${delivery.id}`,
-            })
+          ? html`<td>${actionForm(
+              frame,
+              here,
+              { action: 'redeliver', deliveryId: String(delivery.id) },
+              'Redeliver',
+              {
+                accessibleName: `Redeliver delivery ${delivery.id}`,
+              },
+            )}</td>`
           : null
-      }</td></tr>`,
+      }</tr>`,
   );
   const controls = canChange
     ? html`<div class="actions">${actionForm(frame, here, { action: 'test' }, 'Send a test event')}
@@ -57,7 +63,7 @@ ${actionForm(frame, here, { action: 'delete' }, 'Delete subscription', { danger:
     : null;
   return html`<p><a href="${base}${pagePath('webhooks')}">All subscriptions</a></p>
 <h2>Subscription ${webhook.id}</h2><p><code>${webhook.url}</code> · ${webhook.enabled ? 'enabled' : `disabled${webhook.disabled_reason ? ` (${webhook.disabled_reason})` : ''}`} · events: ${webhook.events.join(', ')}</p>
-${controls}<h2>Deliveries</h2>${table(`The latest ${DELIVERIES_SHOWN} deliveries, newest first`, ['Id', 'Event', 'Status', 'Response', 'Latency', 'Attempts', 'Created', ''], rows, 'No deliveries yet.')}`;
+${controls}<h2>Deliveries</h2>${table(`The latest ${DELIVERIES_SHOWN} deliveries, newest first`, ['Id', 'Event', 'Status', 'Response', 'Latency', 'Attempts', 'Created', ...(canChange ? ['Action'] : [])], rows, 'No deliveries yet.')}`;
 }
 
 async function listPage(request: PageRequest): Promise<Html> {

@@ -1,0 +1,697 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { applyImport, validateImport } from '#admin/import.ts';
+import { READ_ONLY_KEY_MESSAGE } from '#api/http/endpoint.ts';
+import { createApiKey } from '#domain/api-keys.ts';
+import { createOrganization } from '#domain/organizations.ts';
+import type { LocalStack } from '../../infra/local/stack.ts';
+import { PROJECT_ROOT } from '../../infra/paths.ts';
+import { admin } from '../support/cli.ts';
+import {
+  type AxeViolation,
+  axeViolations,
+  blocking,
+  CHROMIUM,
+  describeViolations,
+  hasChromium,
+  type InvitedMember,
+  screenshot,
+  signInForTheFirstTime,
+  watchForProblems,
+} from '../support/dashboard-browser.ts';
+import { smallDocument } from '../support/fixtures.ts';
+import { startTestStack } from '../support/local-stack.ts';
+import { waitFor } from '../support/wait.ts';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
+
+/**
+ * The organization dashboard in headless Chromium, from a real sign-in at
+ * the local OpenID provider (a one-time password, then a new one): an admin
+ * creates, uses and revokes an API key, subscribes a webhook and sees its
+ * test delivery, connects an AI assistant through the consent page (dynamic
+ * client registration, PKCE, refresh), approves a pending contact that is
+ * then enrolled at the Smartlead emulator, changes a setting and finds it
+ * all in the audit log; a viewer sees every page without a control that
+ * changes anything. axe-core runs on every page (no serious or critical
+ * violation), and no page may log an error or a CSP violation. The HTTP-level
+ * rules (CSRF, roles, sessions, tenant isolation) are dashboard.test.ts.
+ *
+ * The tests share one stack and one browser and run in order: each carries
+ * on from the state the previous one left. Screenshots go to
+ * test-results/dashboard/, or to docs/dashboard/ with UPDATE_SCREENSHOTS=1.
+ */
+
+if (!hasChromium) {
+  console.warn(
+    `dashboard-browser: ${CHROMIUM} is missing, so the dashboard is not tested in a browser (install Debian's chromium package; .ci/run does when it runs as root)`,
+  );
+}
+
+const ADMIN_EMAIL = 'ada@browser-agency.example';
+const VIEWER_EMAIL = 'vic@browser-agency.example';
+const NEW_PASSWORD = 'a-long-new-password-42';
+const WORKSPACE_KEY = 'browser-smartlead-key';
+/** The pending-approval contact of smallDocument (assignment 502 of campaign 101, sequence 201). */
+const PENDING = { assignmentId: 502, email: 'bob@globex.io' };
+
+let stack: LocalStack;
+let localDir: string;
+let receiver: WebhookReceiver;
+let callback: CallbackServer;
+let orgId: number;
+let readWriteKey: string;
+let adminMember: InvitedMember;
+let viewerMember: InvitedMember;
+let browser: Browser;
+let page: Page;
+/** What any page reported as broken: console errors (CSP violations among them), script errors, failed loads. */
+const problems: string[] = [];
+/** axe-core's violations (of any impact) on every page checked, by page. */
+const axeResults = new Map<string, AxeViolation[]>();
+/** Items made along the way, which later tests visit. */
+const made = { webhookId: 0, connectionId: 0 };
+
+/** A small loopback server standing for an assistant's OAuth redirect URI: it keeps the queries it gets. */
+interface CallbackServer {
+  redirectUri: string;
+  received: URLSearchParams[];
+  stop(): Promise<void>;
+}
+
+async function startCallbackServer(): Promise<CallbackServer> {
+  const received: URLSearchParams[] = [];
+  const server = createServer((request, response) => {
+    const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+    if (url.pathname !== '/callback') {
+      // The browser asks for /favicon.ico: nothing to show, and no failure to report.
+      response.writeHead(204).end();
+      return;
+    }
+    received.push(url.searchParams);
+    response
+      .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+      .end(
+        '<!doctype html><html lang="en"><title>Connected</title><h1>You may close this window</h1></html>',
+      );
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  return {
+    redirectUri: `http://127.0.0.1:${(server.address() as AddressInfo).port}/callback`,
+    received,
+    async stop() {
+      server.closeAllConnections();
+      await new Promise((done) => server.close(done));
+    },
+  };
+}
+
+/** Adds a member with `outreach-admin member add --json`, which answers their one-time password. */
+async function addMember(email: string, role: 'admin' | 'viewer'): Promise<InvitedMember> {
+  const run = await admin(localDir, [
+    'member',
+    'add',
+    '--org',
+    String(orgId),
+    '--email',
+    email,
+    '--role',
+    role,
+    '--json',
+  ]);
+  expect(run.code, run.stderr).toBe(0);
+  const added = JSON.parse(run.stdout) as { email: string; oneTimePassword: string | null };
+  expect(added.oneTimePassword).toMatch(/^[A-Za-z0-9_-]{16}$/);
+  return { email: added.email, oneTimePassword: added.oneTimePassword! };
+}
+
+/** A page's global object as far as the tests read it (their TypeScript has no DOM types). */
+type PageGlobal = { navigator: { clipboard: { readText(): Promise<string> } } };
+
+/**
+ * A browser context of its own (its own cookies: a person of their own), its problems watched, allowed
+ * to use the clipboard on the dashboard (its copy buttons).
+ */
+async function newPerson(who: string): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.apiUrl });
+  const opened = await context.newPage();
+  watchForProblems(opened, problems, who);
+  return { context, page: opened };
+}
+
+/** Runs axe-core on the page as it is now; a serious or critical violation fails the test (and it goes on). */
+async function checkAccessibility(on: Page, name: string): Promise<void> {
+  const violations = await axeViolations(on);
+  axeResults.set(name, violations);
+  const refused = blocking(violations);
+  expect.soft(refused, `axe on ${name}:\n${describeViolations(refused)}`).toEqual([]);
+}
+
+/** Follows the dashboard's navigation to a page (its `<h1>` is the link's name), then marked current. */
+async function openPage(on: Page, name: string, path: string): Promise<void> {
+  const link = on.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name, exact: true });
+  await link.click();
+  await on.waitForURL(`${stack.apiUrl}${path}`);
+  await on.getByRole('heading', { level: 1, name }).waitFor();
+  expect(await link.getAttribute('aria-current')).toBe('page');
+}
+
+/** The cells of a table's body rows, as text. */
+async function tableRows(on: Page, caption: string | RegExp): Promise<string[][]> {
+  const table = on.getByRole('table').filter({ has: on.locator('caption', { hasText: caption }) });
+  const rows = await table.locator('tbody tr').all();
+  return Promise.all(rows.map((row) => row.locator('th, td').allInnerTexts()));
+}
+
+async function smartleadEmulator(method: 'GET' | 'POST', path: string, body?: unknown) {
+  const response = await fetch(new URL(`/_emulator/${path}`, stack.providerApiUrls.smartlead), {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  expect(response.ok, text).toBe(true);
+  return JSON.parse(text) as Record<string, unknown>;
+}
+
+const base64url = (bytes: Buffer) => bytes.toString('base64url');
+
+beforeAll(async () => {
+  if (!hasChromium) return;
+  localDir = mkdtempSync(join(tmpdir(), 'dashboard-browser-'));
+  stack = await startTestStack({ endpointsDir: localDir, authorizerCacheSeconds: 1, openIdProvider: true });
+  receiver = await startWebhookReceiver();
+  callback = await startCallbackServer();
+  ({ orgId } = await createOrganization('Browser Agency'));
+  const validated = validateImport(smallDocument());
+  if (!validated.ok) throw new Error(JSON.stringify(validated.errors));
+  await applyImport(orgId, validated.document);
+  ({ apiKey: readWriteKey } = await createApiKey(orgId));
+  adminMember = await addMember(ADMIN_EMAIL, 'admin');
+  viewerMember = await addMember(VIEWER_EMAIL, 'viewer');
+  browser = await chromium.launch({ executablePath: CHROMIUM });
+  ({ page } = await newPerson('admin'));
+});
+afterAll(async () => {
+  await browser?.close();
+  await stack?.stop();
+  await receiver?.stop();
+  await callback?.stop();
+  if (localDir) rmSync(localDir, { recursive: true, force: true });
+  if (axeResults.size > 0) {
+    const results = resolve(PROJECT_ROOT, 'test-results/dashboard');
+    mkdirSync(results, { recursive: true });
+    writeFileSync(
+      resolve(results, 'axe.json'),
+      `${JSON.stringify(Object.fromEntries(axeResults), null, 2)}\n`,
+    );
+  }
+});
+
+describe.skipIf(!hasChromium)('the dashboard in Chromium', () => {
+  it('signs an admin in at the local OpenID provider, with a new password, onto the overview', async () => {
+    // Act
+    await signInForTheFirstTime(page, {
+      apiUrl: stack.apiUrl,
+      issuer: stack.openIdProvider!.issuer,
+      member: adminMember,
+      newPassword: NEW_PASSWORD,
+      async atProvider(step) {
+        await checkAccessibility(page, `provider ${step}`);
+        if (step === 'sign-in') await screenshot(page, 'sign-in');
+      },
+    });
+
+    // Assess: one organization, picked for them.
+    await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+    const header = await page.locator('header').innerText();
+    expect(header).toContain('Browser Agency (admin)');
+    expect(header).toContain(ADMIN_EMAIL);
+    const campaigns = await tableRows(page, 'Each campaign’s contacts by status');
+    expect(campaigns.map((row) => row[0])).toEqual(expect.arrayContaining(['Fintech CFOs', 'Retail Ops']));
+    expect(await page.getByRole('img', { name: /Contacts of each campaign by status/ }).count()).toBe(1);
+    await checkAccessibility(page, 'overview');
+    await screenshot(page, 'overview');
+  });
+
+  it('creates a read key shown once, which reads and is refused a write, and revokes it', async () => {
+    // Act: create it.
+    await openPage(page, 'API keys', '/dashboard/api-keys');
+    await page.getByLabel('Name').fill('Reporting');
+    await page.getByLabel('Scope').selectOption('read');
+    await page.getByLabel('Expires in days (empty: never)').fill('30');
+    await page.getByRole('button', { name: 'Create key' }).click();
+
+    // Assess: the secret, once, with the copy button the script reveals.
+    const secret = page.locator('#new-secret');
+    await secret.waitFor();
+    expect(await secret.isVisible()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Copy' }).isVisible()).toBe(true);
+    const apiKey = (await secret.innerText()).trim();
+    expect(apiKey).toMatch(new RegExp(`^${orgId}\\.`));
+    const keyId = Number(/Key (\d+) created/.exec(await page.locator('.secret').innerText())?.[1]);
+    expect(keyId).toBeGreaterThan(0);
+    const listed = (await tableRows(page, 'API keys of the organization')).find(
+      (row) => row[0] === String(keyId),
+    );
+    expect(listed?.slice(1, 3)).toEqual(['Reporting', 'read']);
+    expect(listed?.[5]).not.toBe('never');
+    await checkAccessibility(page, 'api-keys (secret shown)');
+    await screenshot(page, 'api-keys');
+    await page.getByRole('button', { name: 'Copy' }).click();
+    await page.getByRole('button', { name: 'Copied' }).waitFor();
+    expect(
+      await page.evaluate(() => (globalThis as unknown as PageGlobal).navigator.clipboard.readText()),
+    ).toBe(apiKey);
+
+    // Act: use it.
+    const call = (method: string, path: string, body?: unknown) =>
+      fetch(`${stack.apiUrl}/public/v1${path}`, {
+        method,
+        headers: {
+          'x-api-key': apiKey,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    const read = await call('GET', '/campaigns');
+    const write = await call('POST', '/campaigns/101/raw/contacts', {
+      contacts: [{ email: 'never@written.example', firstName: 'Never' }],
+      sequenceId: 201,
+    });
+
+    // Assess
+    expect(read.status).toBe(200);
+    expect(
+      ((await read.json()) as { campaigns: { id: number }[] }).campaigns.map((each) => each.id),
+    ).toContain(101);
+    expect(write.status).toBe(403);
+    expect(await write.json()).toEqual({ message: READ_ONLY_KEY_MESSAGE });
+
+    // Act: revoke it, accepting the page's confirmation.
+    await openPage(page, 'API keys', '/dashboard/api-keys');
+    const asked: string[] = [];
+    page.once('dialog', (dialog) => {
+      asked.push(dialog.message());
+      void dialog.accept();
+    });
+    await page.getByRole('button', { name: `Revoke key ${keyId} (Reporting)` }).click();
+
+    // Assess: revoked on the page, and refused once the authorizer's cache (1 s here) forgets it.
+    await page.getByRole('status').filter({ hasText: 'The key was revoked' }).waitFor();
+    expect(asked).toEqual([`Revoke key ${keyId}? Clients using it stop working.`]);
+    const revoked = (await tableRows(page, 'API keys of the organization')).find(
+      (row) => row[0] === String(keyId),
+    );
+    expect(revoked?.[6]).toMatch(/^revoked /);
+    await waitFor(
+      async () => {
+        const answer = await call('GET', '/campaigns');
+        expect(answer.status).toBe(401);
+      },
+      { what: 'the revoked key to be refused', intervalMs: 250 },
+    );
+  });
+
+  it('subscribes the receiver, whose secret signs the test event delivered in the log', async () => {
+    // Act: subscribe to two of the events.
+    await openPage(page, 'Webhooks', '/dashboard/webhooks');
+    await page.getByLabel('HTTPS URL').fill(`${receiver.url}/ok/dashboard`);
+    await page.getByLabel('new_opportunities').uncheck();
+    expect(await page.getByLabel('first_touch').isChecked()).toBe(true);
+    expect(await page.getByLabel('positive_reply').isChecked()).toBe(true);
+    await page.getByRole('button', { name: 'Subscribe' }).click();
+
+    // Assess: the signing secret, once.
+    const secretBox = page.locator('.secret');
+    await secretBox.waitFor();
+    made.webhookId = Number(/Subscription (\d+) created/.exec(await secretBox.innerText())?.[1]);
+    const signingSecret = (await page.locator('#new-secret').innerText()).trim();
+    expect(signingSecret.length).toBeGreaterThan(20);
+    expect(await page.getByRole('button', { name: 'Copy' }).isVisible()).toBe(true);
+    await checkAccessibility(page, 'webhooks (secret shown)');
+    const [subscription] = (await tableRows(page, 'Webhook subscriptions')).filter(
+      (row) => row[0] === String(made.webhookId),
+    );
+    expect(subscription?.slice(1)).toEqual([
+      `${receiver.url}/ok/dashboard`,
+      'first_touch, positive_reply',
+      'enabled',
+    ]);
+
+    // Act: its page, and a test event.
+    await page.getByRole('link', { name: String(made.webhookId), exact: true }).click();
+    await page.getByRole('heading', { level: 2, name: `Subscription ${made.webhookId}` }).waitFor();
+    await page.getByRole('button', { name: 'Send a test event' }).click();
+    await page.getByRole('status').filter({ hasText: 'A test event was queued' }).waitFor();
+
+    // Assess: delivered, with its response code and latency, once the page is reloaded after it.
+    const delivery = await waitFor(
+      async () => {
+        await page.reload();
+        const [latest] = await tableRows(page, /deliveries, newest first/);
+        expect(latest?.slice(1, 3)).toEqual(['test', 'delivered']);
+        return latest!;
+      },
+      { what: 'the test delivery to show as delivered', intervalMs: 250 },
+    );
+    expect(delivery[3]).toBe('200');
+    expect(delivery[4]).toMatch(/^\d+ ms$/);
+    expect(delivery[5]).toBe('1');
+    const [arrived] = await receiver.arrivals('/ok/dashboard', 1);
+    const payload = new Webhook(signingSecret).verify(
+      arrived!.body,
+      arrived!.headers as Record<string, string>,
+    ) as { type: string };
+    expect(payload.type).toBe('test');
+    await checkAccessibility(page, 'webhook (deliveries)');
+    await screenshot(page, 'webhook');
+  });
+
+  it('connects an assistant that registered itself, approved on the consent page, and refreshes its token', async () => {
+    // Prepare: dynamic client registration of a public client, and PKCE.
+    const registration = await fetch(`${stack.apiUrl}/oauth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        redirect_uris: [callback.redirectUri],
+        client_name: 'Browser Assistant',
+        token_endpoint_auth_method: 'none',
+        grant_types: ['authorization_code', 'refresh_token'],
+      }),
+    });
+    expect(registration.status).toBe(201);
+    const { client_id: clientId } = (await registration.json()) as { client_id: string };
+    const verifier = base64url(randomBytes(32));
+    const authorize = new URLSearchParams({
+      response_type: 'code',
+      client_id: clientId,
+      redirect_uri: callback.redirectUri,
+      code_challenge: base64url(createHash('sha256').update(verifier).digest()),
+      code_challenge_method: 'S256',
+      state: 'xyz',
+      resource: `${stack.apiUrl}/mcp`,
+      scope: 'mcp:read',
+    });
+
+    // Act: the signed-in admin approves it for the organization.
+    await page.goto(`${stack.apiUrl}/oauth/authorize?${authorize}`);
+    await page.getByRole('heading', { level: 1, name: 'Authorize access' }).waitFor();
+    expect(await page.locator('main').innerText()).toContain('Browser Assistant');
+    const organization = page.getByRole('radio', { name: 'Browser Agency' });
+    expect(await organization.isChecked()).toBe(true);
+    await checkAccessibility(page, 'consent');
+    await screenshot(page, 'consent');
+    await page.getByRole('button', { name: 'Approve' }).click();
+    await page.waitForURL((url) => `${url.origin}${url.pathname}` === callback.redirectUri);
+
+    // Assess: the code and the state at the redirect URI, redeemed without a secret.
+    expect(callback.received).toHaveLength(1);
+    const redirected = callback.received[0]!;
+    expect(redirected.get('state')).toBe('xyz');
+    expect(redirected.get('iss')).toBe(stack.apiUrl);
+    const token = async (parameters: Record<string, string>) => {
+      const response = await fetch(`${stack.apiUrl}/oauth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(parameters),
+      });
+      const body = (await response.json()) as { access_token: string; refresh_token: string };
+      expect(response.status, JSON.stringify(body)).toBe(200);
+      return body;
+    };
+    const first = await token({
+      grant_type: 'authorization_code',
+      code: redirected.get('code')!,
+      redirect_uri: callback.redirectUri,
+      client_id: clientId,
+      code_verifier: verifier,
+    });
+    expect(first).toMatchObject({ access_token: expect.any(String), refresh_token: expect.any(String) });
+    const campaignIdsWith = async (accessToken: string) => {
+      const transport = new StreamableHTTPClientTransport(new URL(`${stack.apiUrl}/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${accessToken}` } },
+      });
+      const client = new Client({ name: 'browser-assistant', version: '1.0.0' });
+      await client.connect(transport);
+      const result = await client.callTool({ name: 'list_campaigns', arguments: {} });
+      await client.close();
+      expect(result.isError ?? false).toBe(false);
+      return (result.structuredContent as { campaigns: { id: number }[] }).campaigns.map((each) => each.id);
+    };
+    expect((await campaignIdsWith(first.access_token)).sort()).toEqual([101, 102]);
+    const second = await token({
+      grant_type: 'refresh_token',
+      client_id: clientId,
+      refresh_token: first.refresh_token,
+    });
+    expect(second.access_token).not.toBe(first.access_token);
+    expect(second.refresh_token).not.toBe(first.refresh_token);
+    expect((await campaignIdsWith(second.access_token)).sort()).toEqual([101, 102]);
+
+    // Assess: listed among the organization's connected assistants.
+    await page.goto(`${stack.apiUrl}/dashboard`);
+    await openPage(page, 'AI assistant', '/dashboard/assistant');
+    const connected = await tableRows(page, 'Assistants approved for the organization');
+    expect(connected).toContainEqual([
+      'Browser Assistant',
+      clientId,
+      'dynamic',
+      ADMIN_EMAIL,
+      expect.any(String),
+      'Disconnect',
+    ]);
+    expect(await page.getByRole('button', { name: 'Disconnect Browser Assistant' }).isVisible()).toBe(true);
+    expect(await page.locator('#mcp-url').innerText()).toBe(`${stack.apiUrl}/mcp`);
+    await checkAccessibility(page, 'assistant');
+    await screenshot(page, 'assistant');
+  });
+
+  it('approves the selected pending contact, which is enrolled at Smartlead', async () => {
+    // Prepare: the organization connected to the Smartlead emulator, sequence 201 linked to a campaign there.
+    await smartleadEmulator('POST', 'workspaces', { apiKey: WORKSPACE_KEY });
+    const connected = await fetch(`${stack.apiUrl}/public/v1/provider-connections`, {
+      method: 'POST',
+      headers: { 'x-api-key': readWriteKey, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        provider: 'smartlead',
+        api_key: WORKSPACE_KEY,
+        base_url: stack.providerApiUrls.smartlead,
+      }),
+    });
+    const connection = (await connected.json()) as { id: number; webhook_url: string };
+    expect(connected.status, JSON.stringify(connection)).toBe(200);
+    made.connectionId = connection.id;
+    await smartleadEmulator('POST', 'webhooks', { apiKey: WORKSPACE_KEY, url: connection.webhook_url });
+    const externalId = (
+      await smartleadEmulator('POST', 'campaigns', { apiKey: WORKSPACE_KEY, name: 'Fintech' })
+    ).id as string;
+    const linked = await admin(localDir, [
+      'sequence',
+      'link',
+      '--org',
+      String(orgId),
+      '--sequence',
+      '201',
+      '--connection',
+      String(connection.id),
+      '--external-id',
+      externalId,
+    ]);
+    expect(linked.code, linked.stderr).toBe(0);
+
+    // Act
+    await openPage(page, 'Approvals', '/dashboard/approvals');
+    await page.getByLabel('Campaign').selectOption('101');
+    await page.getByRole('button', { name: 'Show' }).click();
+    await page.waitForURL(`${stack.apiUrl}/dashboard/approvals?campaign=101`);
+    const pending = await tableRows(page, 'Contacts waiting for approval');
+    expect(pending.map((row) => row.slice(1, 3))).toEqual([[String(PENDING.assignmentId), PENDING.email]]);
+    await page.getByRole('checkbox', { name: `Select ${PENDING.email}` }).check();
+    await checkAccessibility(page, 'approvals');
+    await screenshot(page, 'approvals');
+    await page.getByRole('button', { name: 'Approve selected' }).click();
+
+    // Assess: reported, no longer waiting, and the lead at the provider.
+    const outcome = page.getByRole('status').filter({ hasText: /^Approved/ });
+    await outcome.waitFor();
+    expect(await outcome.innerText()).toBe('Approved 1; skipped 0.');
+    expect(await tableRows(page, 'Contacts waiting for approval')).toEqual([]);
+    await checkAccessibility(page, 'approvals (approved)');
+    await waitFor(
+      async () => {
+        const { leads } = (await smartleadEmulator(
+          'GET',
+          `leads?apiKey=${WORKSPACE_KEY}&campaignId=${encodeURIComponent(externalId)}`,
+        )) as { leads: { received: unknown }[] };
+        expect(leads.map((lead) => JSON.stringify(lead.received))).toEqual([
+          expect.stringContaining(PENDING.email),
+        ]);
+      },
+      { what: 'the approved contact to be enrolled at Smartlead', intervalMs: 200 },
+    );
+  });
+
+  it('shows the providers and members, saves the cooldown, and logs every change with its author', async () => {
+    // Providers: the connection and its page with the URL to paste.
+    await openPage(page, 'Providers', '/dashboard/providers');
+    expect(await tableRows(page, 'Provider connections')).toEqual([
+      [String(made.connectionId), 'smartlead', expect.any(String)],
+    ]);
+    await checkAccessibility(page, 'providers');
+    await screenshot(page, 'providers');
+    await page.getByRole('link', { name: String(made.connectionId), exact: true }).click();
+    await page
+      .getByRole('heading', { level: 2, name: `smartlead connection ${made.connectionId}` })
+      .waitFor();
+    expect(await page.locator('#webhook-url').innerText()).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//);
+    expect(await page.getByRole('button', { name: 'Copy' }).isVisible()).toBe(true);
+    await checkAccessibility(page, 'provider connection');
+
+    // Members
+    await openPage(page, 'Members', '/dashboard/members');
+    const members = await tableRows(page, 'Members of the organization');
+    expect(members.map((row) => row.slice(0, 2))).toEqual(
+      expect.arrayContaining([
+        [ADMIN_EMAIL, 'admin'],
+        [VIEWER_EMAIL, 'viewer'],
+      ]),
+    );
+    await checkAccessibility(page, 'members');
+
+    // Settings: a new cooldown.
+    await openPage(page, 'Settings', '/dashboard/settings');
+    const cooldown = page.getByLabel('Cooldown days');
+    const newCooldown = (await cooldown.inputValue()) === '45' ? '60' : '45';
+    await cooldown.fill(newCooldown);
+    await page.getByRole('button', { name: 'Save cooldown' }).click();
+    await page.getByRole('status').filter({ hasText: 'The cooldown window was saved.' }).waitFor();
+    expect(await page.getByLabel('Cooldown days').inputValue()).toBe(newCooldown);
+    await checkAccessibility(page, 'settings');
+    await screenshot(page, 'settings');
+
+    // Audit log: every change above, by the admin.
+    await openPage(page, 'Audit log', '/dashboard/audit');
+    const entries = (await tableRows(page, 'Changes, newest first')).map(([, who, what, target]) => ({
+      who,
+      what,
+      target,
+    }));
+    for (const [what, target] of [
+      ['api-key.create', /"Reporting" \(read\)/],
+      ['api-key.revoke', /^key \d+$/],
+      ['webhook.create', `/ok/dashboard`],
+      ['webhook.test', `subscription ${made.webhookId}`],
+      ['assistant.approve', 'Browser Assistant'],
+      ['assignments.approve', `campaign 101: 1 (${PENDING.assignmentId})`],
+      ['settings.cooldown', `${newCooldown} days`],
+    ] as const) {
+      expect(entries).toContainEqual({
+        who: ADMIN_EMAIL,
+        what,
+        target: typeof target === 'string' ? expect.stringContaining(target) : expect.stringMatching(target),
+      });
+    }
+    expect(entries).toContainEqual({ who: 'operator (CLI)', what: 'member.add', target: expect.any(String) });
+    await checkAccessibility(page, 'audit');
+    await screenshot(page, 'audit');
+  });
+
+  it('shows a viewer every page with no control but sign-out and copying', async () => {
+    // Prepare
+    const viewer = await newPerson('viewer');
+    await signInForTheFirstTime(viewer.page, {
+      apiUrl: stack.apiUrl,
+      issuer: stack.openIdProvider!.issuer,
+      member: viewerMember,
+      newPassword: NEW_PASSWORD,
+    });
+    expect(await viewer.page.locator('header').innerText()).toContain('Browser Agency (viewer)');
+
+    // Act and assess, page by page.
+    const pages = [
+      '/dashboard',
+      '/dashboard/api-keys',
+      '/dashboard/webhooks',
+      `/dashboard/webhooks/${made.webhookId}`,
+      '/dashboard/assistant',
+      '/dashboard/providers',
+      `/dashboard/providers/${made.connectionId}`,
+      '/dashboard/approvals?campaign=101',
+      '/dashboard/settings',
+      '/dashboard/members',
+      '/dashboard/audit',
+    ];
+    for (const path of pages) {
+      const answer = await viewer.page.goto(`${stack.apiUrl}${path}`);
+      expect(answer?.status(), path).toBe(200);
+      await viewer.page.getByRole('heading', { level: 1 }).waitFor();
+      // The one form that is not the sign-out: the approvals' campaign picker, a GET with its "Show" button.
+      const forms = await viewer.page
+        .locator('form')
+        .evaluateAll((all) =>
+          all.map((form) => `${form.getAttribute('method')} ${form.getAttribute('action')}`),
+        );
+      for (const form of forms)
+        expect([
+          `post ${stack.apiUrl}/dashboard/sign-out`,
+          `get ${stack.apiUrl}/dashboard/approvals`,
+        ]).toContain(form);
+      const buttons = await viewer.page.getByRole('button').allInnerTexts();
+      const pickerButtons = await viewer.page
+        .locator('form[method="get"]')
+        .getByRole('button')
+        .allInnerTexts();
+      expect(pickerButtons, path).toEqual(path.startsWith('/dashboard/approvals') ? ['Show'] : []);
+      const others = buttons.filter((name) => !pickerButtons.includes(name));
+      expect(
+        others.filter((name) => name !== 'Copy'),
+        path,
+      ).toEqual(['Sign out']);
+      if (path === '/dashboard/assistant' || path.startsWith('/dashboard/providers/'))
+        expect(others, path).toContain('Copy');
+      expect(await viewer.page.locator('input:not([type="hidden"]), textarea').count(), path).toBe(0);
+      await checkAccessibility(viewer.page, `viewer ${path}`);
+    }
+    await viewer.context.close();
+  });
+
+  it('found no serious or critical axe violation on any page', () => {
+    expect([...axeResults.keys()]).toEqual(
+      expect.arrayContaining([
+        'provider sign-in',
+        'provider new-password',
+        'overview',
+        'api-keys (secret shown)',
+        'webhooks (secret shown)',
+        'webhook (deliveries)',
+        'consent',
+        'assistant',
+        'approvals',
+        'providers',
+        'provider connection',
+        'members',
+        'settings',
+        'audit',
+        'viewer /dashboard',
+      ]),
+    );
+    const refused = [...axeResults].flatMap(([name, violations]) =>
+      blocking(violations).map((violation) => ({ ...violation, page: name })),
+    );
+    expect(refused, describeViolations(refused)).toEqual([]);
+  });
+
+  it('logged no console error, script error, failed request or CSP violation on any page', () => {
+    expect(problems).toEqual([]);
+  });
+});
