@@ -78,14 +78,15 @@ export function localConfiguration(base: Configuration, endpoints: LocalEndpoint
     // The stack's own URL once it listens (the CLI shows provider webhook URLs below it).
     publicBaseUrl: endpoints.apiUrl ?? base.publicBaseUrl,
     secrets: endpoints.secretsKey ? { localKey: endpoints.secretsKey } : base.secrets,
-    // The dashboard signs in at the local provider, over http on this machine.
-    dashboard: endpoints.openIdProvider
-      ? {
-          oidcIssuer: endpoints.openIdProvider.issuer,
-          oidcClientId: endpoints.openIdProvider.clientId,
-          secureCookies: false,
-        }
-      : base.dashboard,
+    // The local stack serves http: its cookies cannot be Secure. The dashboard signs in at its provider.
+    dashboard: {
+      ...base.dashboard,
+      ...(endpoints.openIdProvider && {
+        oidcIssuer: endpoints.openIdProvider.issuer,
+        oidcClientId: endpoints.openIdProvider.clientId,
+      }),
+      secureCookies: false,
+    },
     admin: endpoints.openIdProvider
       ? {
           ...base.admin,

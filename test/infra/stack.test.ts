@@ -443,4 +443,37 @@ describe('the CDK stack', () => {
       );
     }
   });
+
+  it('signs the dashboard in with a Cognito user pool: invited members, managed login, a public PKCE client', () => {
+    template.hasResourceProperties('AWS::Cognito::UserPool', {
+      AdminCreateUserConfig: { AllowAdminCreateUserOnly: true },
+      UsernameAttributes: ['email'],
+      Policies: { PasswordPolicy: Match.objectLike({ MinimumLength: 12 }) },
+    });
+    template.hasResourceProperties('AWS::Cognito::UserPoolDomain', { ManagedLoginVersion: 2 });
+    template.hasResourceProperties('AWS::Cognito::UserPoolClient', {
+      GenerateSecret: false,
+      AllowedOAuthFlows: ['code'],
+      AllowedOAuthFlowsUserPoolClient: true,
+      AllowedOAuthScopes: Match.arrayWith(['openid', 'email']),
+      CallbackURLs: [Match.anyValue()],
+      SupportedIdentityProviders: ['COGNITO'],
+    });
+    template.resourceCountIs('AWS::Cognito::ManagedLoginBranding', 1);
+    template.hasOutput('DashboardUserPoolId', Match.anyValue());
+  });
+
+  it('gives the sign-in settings to the functions that read sessions, and to no other', () => {
+    const sessionRoutes = routes.filter((route) => 'session' in route && route.session);
+    expect(sessionRoutes.map((route) => route.name).sort()).toEqual(
+      ['dashboard', 'dashboard-item', 'dashboard-page', 'oauth-authorize', 'oauth-authorize-submit'].sort(),
+    );
+    const functions = Object.values(template.findResources('AWS::Lambda::Function'));
+    const withIssuer = functions.filter((fn) =>
+      Object.keys(fn.Properties.Environment?.Variables ?? {}).includes('DASHBOARD_OIDC_ISSUER'),
+    );
+    expect(withIssuer).toHaveLength(sessionRoutes.length);
+    for (const fn of withIssuer)
+      expect(Object.keys(fn.Properties.Environment.Variables)).toContain('DASHBOARD_OIDC_CLIENT_ID');
+  });
 });
