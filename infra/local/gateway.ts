@@ -12,7 +12,7 @@ import { type GatewayResponseType, gatewayResponses } from '#definitions/gateway
 import type { Throttle } from '#definitions/rate-limits.ts';
 import { MAX_BODY_BYTES } from '#definitions/request-limits.ts';
 import { API_KEY_HEADER, AUTHORIZER_CACHE_TTL_SECONDS, type RouteDefinition } from '#definitions/routes.ts';
-import { TokenBuckets } from './token-buckets.ts';
+import { rateLimitHeaders, TokenBuckets } from './token-buckets.ts';
 
 /**
  * A local stand-in for API Gateway's REST API, built from the route manifest:
@@ -323,6 +323,8 @@ export function startGateway(options: GatewayOptions, port: number, host = '127.
     const query = queryParameters(url);
     const methodArn = `arn:aws:execute-api:${REGION}:${ACCOUNT}:${API_ID}/${stage}/${method}${route.path}`;
     let authorizerContext: Record<string, string | number | boolean> | null = null;
+    /** The organization's RateLimit headers, on every answer of an API-key route (none on AWS: docs/deploy.md). */
+    let limits: Record<string, string> = {};
     if (route.auth === 'apiKey') {
       const apiKey = headers[API_KEY_HEADER];
       // With a header identity source, API Gateway rejects a request lacking it without calling the authorizer.
@@ -349,7 +351,12 @@ export function startGateway(options: GatewayOptions, port: number, host = '127.
         // Without a key in a usage plan, a method that requires one is refused as an invalid key.
         if (!outcome.usageIdentifierKey) return refuse('INVALID_API_KEY');
         const plan = await throttling.usagePlanOf(outcome.usageIdentifierKey);
-        if (!buckets.take(outcome.usageIdentifierKey, plan)) return refuse('THROTTLED');
+        const admission = buckets.admit(outcome.usageIdentifierKey, plan);
+        limits = rateLimitHeaders(plan, admission);
+        if (!admission.allowed) {
+          const refused = refuse('THROTTLED');
+          return { ...refused, headers: { ...refused.headers, ...limits } };
+        }
       }
       authorizerContext = { ...outcome.context, principalId: outcome.principalId };
     }
@@ -393,7 +400,7 @@ export function startGateway(options: GatewayOptions, port: number, host = '127.
       // A handler that throws is an integration failure: API Gateway answers 502.
       return refusal(502, 'Internal server error', {}, route.path);
     }
-    const responseHeaders: Record<string, string | string[]> = {};
+    const responseHeaders: Record<string, string | string[]> = { ...limits };
     for (const [name, value] of Object.entries(result.headers ?? {})) responseHeaders[name] = String(value);
     for (const [name, values] of Object.entries(result.multiValueHeaders ?? {})) {
       responseHeaders[name] = values.map(String);

@@ -99,6 +99,8 @@ describe('per-organization rate limits', () => {
       responses.map(async (response) => ({
         status: response.status,
         retryAfter: response.headers.get('retry-after'),
+        policy: response.headers.get('ratelimit-policy'),
+        limit: response.headers.get('ratelimit'),
         body: (await response.json()) as unknown,
       })),
     );
@@ -113,8 +115,19 @@ describe('per-organization rate limits', () => {
     const throttled = answers.filter((answer) => answer.status === 429);
     expect(answers.filter((answer) => answer.status === 200).length).toBeLessThanOrEqual(4);
     expect(throttled.length).toBeGreaterThanOrEqual(16);
+    // Every answer says the plan and what is left of it (IETF RateLimit headers): the burst of 3 over the
+    // 3 s the bucket takes to fill; a refusal has nothing left and says when to retry.
+    for (const answer of answers) expect(answer.policy).toBe('"organization";q=3;w=3');
+    for (const answer of answers.filter((each) => each.status === 200))
+      expect(answer.limit).toMatch(/^"organization";r=[0-2];t=[1-3]$/);
     for (const answer of throttled) {
-      expect(answer).toEqual({ status: 429, retryAfter: '1', body: { message: 'Too many requests' } });
+      expect(answer).toEqual({
+        status: 429,
+        retryAfter: '1',
+        policy: '"organization";q=3;w=3',
+        limit: expect.stringMatching(/^"organization";r=0;t=[1-3]$/),
+        body: { message: 'Too many requests' },
+      });
     }
     // The default plan of another organization is untouched by the first one's empty bucket.
     expect((await burst(apiKey, 20)).every((answer) => answer.status === 200)).toBe(true);
