@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { dirname, resolve } from 'node:path';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { type LocalEndpointsFile, localConfiguration, localEndpointsFile } from '#admin/target.ts';
@@ -172,10 +172,21 @@ export function localSecretsKey(dataDir?: string): string {
 }
 
 /** Starts the local stack; `stop()` shuts every part down. */
+/** Fails with EADDRINUSE when `port` is taken, before anything of the stack starts. */
+function portFree(port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve()));
+  });
+}
+
 export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
   const tableName = options.tableName ?? LOCAL_TABLE_NAME;
   // The environment's settings (checked before anything starts), which the emulators' endpoints complete.
   const base = loadConfiguration(process.env, LOCAL_DEFAULTS);
+  // A busy port is said at once, not after DynamoDB Local and the emulators have started and stopped.
+  if (options.port !== 0) await portFree(options.port);
   const endpointsFile = localEndpointsFile(base.admin.localDir);
   let dynamodb: DynamoDbLocal | undefined;
   let server: Server | undefined;
@@ -185,8 +196,11 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   let openId: OpenIdProvider | undefined;
   let pollerClient: SQSClient | undefined;
   const pollers: { stop(): Promise<void> }[] = [];
+  // Only a stack that wrote the endpoints file removes it: a start that failed (a busy port) leaves the
+  // file of the stack already running from this folder alone.
+  let wroteEndpointsFile = false;
   const stop = async () => {
-    if (options.writeEndpointsFile) rmSync(endpointsFile, { force: true });
+    if (wroteEndpointsFile) rmSync(endpointsFile, { force: true });
     if (server) await new Promise((resolve) => server?.close(resolve));
     server?.closeAllConnections();
     await Promise.all(pollers.map((poller) => poller.stop()));
@@ -313,6 +327,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       mkdirSync(dirname(endpointsFile), { recursive: true });
       // It holds the local secrets key: readable by this user only.
       writeFileSync(endpointsFile, `${JSON.stringify(endpoints, null, 2)}\n`, { mode: 0o600 });
+      wroteEndpointsFile = true;
     }
     return { ...endpoints, freshStore, smtp, stop };
   } catch (error) {

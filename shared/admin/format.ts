@@ -36,10 +36,7 @@ export function invalidImport(errors: ImportError[]): CommandResult {
 }
 
 /** A file the command could not read (exit 1). */
-export function unreadableFile(file: string, code: string | undefined): CommandResult {
-  return {
-    json: { error: `cannot read ${file}` },
-    text: `Cannot read ${file} (${code ?? 'error'})`,
-    exitCode: 1,
-  };
+/** A file named on the command line that cannot be read: a failure the CLI reports as every other (exit 1). */
+export function unreadableFile(file: string, code: string | undefined): never {
+  throw new Error(`Cannot read ${file} (${code ?? 'error'})`);
 }

@@ -1,3 +1,4 @@
+import { getOrganization } from '#domain/organizations.ts';
 import { getProviderConnection } from '#domain/provider-connections.ts';
 import { linkSequence as link } from '#domain/sequence-links.ts';
 import type { ForOrganization } from './operation.ts';
@@ -19,7 +20,8 @@ export interface SequenceLink {
 }
 
 /**
- * 1. Read the connection (ProviderConnectionNotFound for an unknown one).
+ * 1. The organization the operator names must exist (OrganizationNotFound); then read the connection
+ *    (ProviderConnectionNotFound for an unknown one).
  * 2. Link the sequence to the provider's campaign: the sequence must be of the connection's
  *    provider (SequenceProviderMismatch) and exist (SequenceNotFound). An external id linked
  *    to another sequence before moves to this one.
@@ -28,6 +30,7 @@ export interface SequenceLink {
  * `outreach-admin sequence link`.
  */
 export async function linkSequence(input: SequenceLinkInput): Promise<SequenceLink> {
+  await getOrganization(input.orgId);
   const connection = await getProviderConnection(input.orgId, input.connectionId);
   const linked = await link(input.orgId, {
     sequenceId: input.sequenceId,

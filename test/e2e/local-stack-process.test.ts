@@ -1,6 +1,5 @@
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -83,12 +82,27 @@ const alive = (pid: number) => {
 afterEach(() => stopStartedStackProcesses());
 
 describe('npm start', () => {
-  it('prints the base URL and a working demo API key, serves the CLI, and stops everything on SIGTERM', async () => {
+  it('prints the base URL and a working demo API key, serves the CLI, and stops everything on SIGTERM; a second start on its port says in one line that the port is busy and leaves it serving', async () => {
     const localDir = mkdtempSync(join(tmpdir(), 'outreach-local-'));
     const stack = await startStackProcess(['--port', '0'], { OUTREACH_LOCAL_DIR: localDir });
     const apiKey = /API key:\s+(\S+)/.exec(stack.output())![1]!;
     const response = await fetch(`${stack.baseUrl}/auth`, { headers: { 'x-api-key': apiKey } });
     expect(await response.json()).toEqual({ signed_in: true });
+
+    // `npm start` again from the same folder, on the running stack's port: it fails before it writes
+    // anything, and the running stack's endpoints file stays as it was (the CLI below still reaches it).
+    const endpointsFile = join(localDir, 'endpoints.json');
+    const endpoints = readFileSync(endpointsFile, 'utf8');
+    const port = new URL(stack.baseUrl).port;
+    const busy = await run(process.execPath, ['--import', 'tsx', 'infra/local/start.ts', '--port', port], {
+      cwd: PROJECT_ROOT,
+      env: { ...process.env, OUTREACH_LOCAL_DIR: localDir },
+    }).catch((error: { code: number; stderr: string }) => error);
+    expect(busy).toMatchObject({ code: 1 });
+    expect((busy as { stderr: string }).stderr.trim()).toBe(
+      `Port ${port} is already in use: stop the other process or start with --port N (PORT=N).`,
+    );
+    expect(readFileSync(endpointsFile, 'utf8')).toBe(endpoints);
 
     const cli = await run(
       process.execPath,
@@ -144,29 +158,13 @@ describe('npm start', () => {
     second.child.kill('SIGTERM');
     await exitOf(second.child);
   });
-
-  it('says in one line what to do when the port is busy', async () => {
-    const blocker = createServer();
-    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
-    const port = (blocker.address() as { port: number }).port;
-    const result = await run(
-      process.execPath,
-      ['--import', 'tsx', 'infra/local/start.ts', '--port', String(port)],
-      {
-        cwd: PROJECT_ROOT,
-        env: { ...process.env, OUTREACH_LOCAL_DIR: mkdtempSync(join(tmpdir(), 'outreach-local-')) },
-      },
-    ).catch((error: { code: number; stderr: string }) => error);
-    blocker.close();
-    expect(result).toMatchObject({ code: 1 });
-    expect((result as { stderr: string }).stderr.trim()).toBe(
-      `Port ${port} is already in use: stop the other process or start with --port N (PORT=N).`,
-    );
-  });
 });
 
 describe('outreach-admin', () => {
-  it('prints usage and exits 2 for an unknown command or a bad flag', async () => {
+  it('prints usage on stdout with exit 0 for --help, and on stderr with exit 2 for an unknown command or a bad flag', async () => {
+    const help = await run(process.execPath, ['bin/outreach-admin.mjs', '--help'], { cwd: PROJECT_ROOT });
+    expect(help.stderr).toBe('');
+    expect(help.stdout).toMatch(/^Usage: outreach-admin /);
     for (const args of [['frobnicate'], ['key', 'list', '--org', '1', '--bogus']]) {
       const result = await run(process.execPath, ['bin/outreach-admin.mjs', ...args], {
         cwd: PROJECT_ROOT,

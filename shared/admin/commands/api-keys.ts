@@ -7,6 +7,7 @@ import {
   newApiKeyOptions,
 } from '#domain/api-keys.ts';
 import { createApiKey } from '#use-cases/create-api-key.ts';
+import { getOrganization } from '#use-cases/get-organization.ts';
 import { listApiKeys } from '#use-cases/list-api-keys.ts';
 import { revokeApiKey } from '#use-cases/revoke-api-key.ts';
 
@@ -56,7 +57,9 @@ export const apiKeyCommands: Record<string, Command> = {
     usage: 'key list --org ID',
     flags: { org: { type: 'string' } },
     async run(flags) {
-      const keys = await listApiKeys({ orgId: requiredId(flags, 'org') });
+      const orgId = requiredId(flags, 'org');
+      await getOrganization({ orgId });
+      const keys = await listApiKeys({ orgId });
       const text = keys
         .map((key) =>
           [
@@ -77,10 +80,10 @@ export const apiKeyCommands: Record<string, Command> = {
     usage: 'key revoke --org ID --key KEY_ID',
     flags: { org: { type: 'string' }, key: { type: 'string' } },
     async run(flags) {
-      const revoked = await revokeApiKey({
-        orgId: requiredId(flags, 'org'),
-        keyId: requiredId(flags, 'key'),
-      });
+      const orgId = requiredId(flags, 'org');
+      const keyId = requiredId(flags, 'key');
+      await getOrganization({ orgId });
+      const revoked = await revokeApiKey({ orgId, keyId });
       return { json: revoked, text: `Revoked key ${revoked.keyId} at ${revoked.revokedAt}` };
     },
   },

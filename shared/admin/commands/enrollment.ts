@@ -8,6 +8,7 @@ import {
   wholeNumberFlag,
 } from '#admin/flags.ts';
 import { approveAssignments } from '#use-cases/approve-assignments.ts';
+import { getOrganization } from '#use-cases/get-organization.ts';
 import { type EnrollmentFailure, listEnrollmentFailures } from '#use-cases/list-enrollment-failures.ts';
 
 /**
@@ -55,6 +56,7 @@ export const enrollmentCommands: Record<string, Command> = {
       const selection = all
         ? ({ all: true } as const)
         : { assignmentIds: idsOf(requiredString(flags, 'ids')) };
+      await getOrganization({ orgId });
       const result = await approveAssignments({ orgId, campaignId, selection });
       const lines = [
         `Approved ${result.approved.length} assignment(s)${result.approved.length > 0 ? `: ${result.approved.join(', ')}` : ''}`,
@@ -68,15 +70,15 @@ export const enrollmentCommands: Record<string, Command> = {
     flags: { org: { type: 'string' }, take: { type: 'string' }, cursor: { type: 'string' } },
     async run(flags, positionals) {
       expectPositionals(positionals, []);
+      const orgId = requiredId(flags, 'org');
       const rawTake = optionalString(flags, 'take');
-      const page = await listEnrollmentFailures({
-        orgId: requiredId(flags, 'org'),
-        take:
-          rawTake === undefined
-            ? DEFAULT_FAILURES_PAGE
-            : wholeNumberFlag('take', rawTake, 1, MAX_FAILURES_PAGE),
-        cursor: optionalString(flags, 'cursor'),
-      });
+      const take =
+        rawTake === undefined
+          ? DEFAULT_FAILURES_PAGE
+          : wholeNumberFlag('take', rawTake, 1, MAX_FAILURES_PAGE);
+      const cursor = optionalString(flags, 'cursor');
+      await getOrganization({ orgId });
+      const page = await listEnrollmentFailures({ orgId, take, cursor });
       const lines = page.data.map(describeFailure);
       if (page.next) lines.push(`More: --cursor '${page.next}'`);
       return { json: page, text: lines.join('\n') || 'No refused enrollments' };

@@ -10,6 +10,7 @@ import {
 import { DEFAULT_MCP_CLIENT_RATE, MAX_MCP_CLIENT_RATE } from '#definitions/mcp-limits.ts';
 import { RedirectUriRefused } from '#domain/errors.ts';
 import { createOAuthClient } from '#use-cases/create-oauth-client.ts';
+import { getOrganization } from '#use-cases/get-organization.ts';
 import { listOAuthClients } from '#use-cases/list-oauth-clients.ts';
 import { revokeOAuthClient } from '#use-cases/revoke-oauth-client.ts';
 
@@ -50,7 +51,9 @@ export const oauthClientCommands: Record<string, Command> = {
     flags: { org: { type: 'string' } },
     async run(flags, positionals) {
       expectPositionals(positionals, []);
-      const clients = await listOAuthClients({ orgId: requiredId(flags, 'org') });
+      const orgId = requiredId(flags, 'org');
+      await getOrganization({ orgId });
+      const clients = await listOAuthClients({ orgId });
       const text = clients
         .map(
           (client) =>
@@ -65,10 +68,10 @@ export const oauthClientCommands: Record<string, Command> = {
     flags: { org: { type: 'string' }, client: { type: 'string' } },
     async run(flags, positionals) {
       expectPositionals(positionals, []);
-      const revoked = await revokeOAuthClient({
-        orgId: requiredId(flags, 'org'),
-        clientId: requiredString(flags, 'client'),
-      });
+      const orgId = requiredId(flags, 'org');
+      const clientId = requiredString(flags, 'client');
+      await getOrganization({ orgId });
+      const revoked = await revokeOAuthClient({ orgId, clientId });
       return { json: revoked, text: `Revoked OAuth client ${revoked.clientId} at ${revoked.revokedAt}` };
     },
   },

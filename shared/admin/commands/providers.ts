@@ -18,6 +18,7 @@ import {
 } from '#schemas/provider-connections.ts';
 import { createProviderConnectionForOrganization } from '#use-cases/create-provider-connection.ts';
 import { deleteProviderConnection } from '#use-cases/delete-provider-connection.ts';
+import { getOrganization } from '#use-cases/get-organization.ts';
 import { getProviderConnection } from '#use-cases/get-provider-connection.ts';
 import { linkSequence } from '#use-cases/link-sequence.ts';
 import { listProviderConnections } from '#use-cases/list-provider-connections.ts';
@@ -60,11 +61,13 @@ const describeUnmatched = (event: UnmatchedProviderEvent) =>
 
 const connectionFlags = { org: { type: 'string' }, connection: { type: 'string' } } as const;
 
-/** `--org` and `--connection`: whose connection. */
-const connectionOf = (flags: Flags) => ({
-  orgId: requiredId(flags, 'org'),
-  path: { id: requiredId(flags, 'connection') },
-});
+/** `--org` and `--connection`: whose connection, of an organization that exists (OrganizationNotFound). */
+async function connectionOf(flags: Flags): Promise<{ orgId: number; path: { id: number } }> {
+  const orgId = requiredId(flags, 'org');
+  const path = { id: requiredId(flags, 'connection') };
+  await getOrganization({ orgId });
+  return { orgId, path };
+}
 
 export const providerCommands: Record<string, Command> = {
   'provider connect': {
@@ -99,7 +102,9 @@ export const providerCommands: Record<string, Command> = {
     flags: { org: { type: 'string' } },
     async run(flags, positionals) {
       expectPositionals(positionals, []);
-      const { connections } = await listProviderConnections({ orgId: requiredId(flags, 'org'), ...location });
+      const orgId = requiredId(flags, 'org');
+      await getOrganization({ orgId });
+      const { connections } = await listProviderConnections({ orgId, ...location });
       return {
         json: { connections: connections.map(connectionJson) },
         text: connections.map(describeConnection).join('\n') || 'No provider connections',
@@ -111,7 +116,7 @@ export const providerCommands: Record<string, Command> = {
     flags: connectionFlags,
     async run(flags, positionals) {
       expectPositionals(positionals, []);
-      const connection = await getProviderConnection({ ...connectionOf(flags), ...location });
+      const connection = await getProviderConnection({ ...(await connectionOf(flags)), ...location });
       return { json: connectionJson(connection), text: describeConnection(connection) };
     },
   },
@@ -120,7 +125,7 @@ export const providerCommands: Record<string, Command> = {
     flags: connectionFlags,
     async run(flags, positionals) {
       expectPositionals(positionals, []);
-      const target = connectionOf(flags);
+      const target = await connectionOf(flags);
       await deleteProviderConnection(target);
       return {
         json: { orgId: target.orgId, connectionId: target.path.id, deleted: true },
@@ -133,7 +138,7 @@ export const providerCommands: Record<string, Command> = {
     flags: connectionFlags,
     async run(flags, positionals) {
       expectPositionals(positionals, []);
-      const connection = await rotateProviderWebhookUrl({ ...connectionOf(flags), ...location });
+      const connection = await rotateProviderWebhookUrl({ ...(await connectionOf(flags)), ...location });
       return {
         json: {
           connectionId: connection.id,
@@ -153,7 +158,7 @@ export const providerCommands: Record<string, Command> = {
         take: optionalString(flags, 'take'),
         cursor: optionalString(flags, 'cursor'),
       });
-      const page = await listProviderUnmatched({ ...connectionOf(flags), query });
+      const page = await listProviderUnmatched({ ...(await connectionOf(flags)), query });
       const lines = page.data.map(describeUnmatched);
       if (page.next) lines.push(`More: --cursor '${page.next}'`);
       return { json: page, text: lines.join('\n') || 'No unmatched events' };

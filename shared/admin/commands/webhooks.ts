@@ -19,6 +19,7 @@ import {
 } from '#schemas/webhooks.ts';
 import { createWebhookForOrganization } from '#use-cases/create-webhook.ts';
 import { deleteWebhook } from '#use-cases/delete-webhook.ts';
+import { getOrganization } from '#use-cases/get-organization.ts';
 import { getWebhook } from '#use-cases/get-webhook.ts';
 import { listWebhookDeliveries } from '#use-cases/list-webhook-deliveries.ts';
 import { listWebhooks } from '#use-cases/list-webhooks.ts';
@@ -60,11 +61,13 @@ function describeDelivery(delivery: WebhookDelivery): string {
 
 const webhookFlags = { org: { type: 'string' }, webhook: { type: 'string' } } as const;
 
-/** `--org` and `--webhook`: whose subscription. */
-const subscription = (flags: Flags) => ({
-  orgId: requiredId(flags, 'org'),
-  path: { id: requiredId(flags, 'webhook') },
-});
+/** `--org` and `--webhook`: whose subscription, of an organization that exists (OrganizationNotFound). */
+async function subscription(flags: Flags): Promise<{ orgId: number; path: { id: number } }> {
+  const orgId = requiredId(flags, 'org');
+  const path = { id: requiredId(flags, 'webhook') };
+  await getOrganization({ orgId });
+  return { orgId, path };
+}
 
 export const webhookCommands: Record<string, Command> = {
   'webhook create': {
@@ -89,7 +92,9 @@ export const webhookCommands: Record<string, Command> = {
     flags: { org: { type: 'string' } },
     async run(flags, positionals) {
       expectPositionals(positionals, []);
-      const { webhooks } = await listWebhooks({ orgId: requiredId(flags, 'org') });
+      const orgId = requiredId(flags, 'org');
+      await getOrganization({ orgId });
+      const { webhooks } = await listWebhooks({ orgId });
       return { json: { webhooks }, text: webhooks.map(describeWebhook).join('\n') || 'No webhooks' };
     },
   },
@@ -98,7 +103,7 @@ export const webhookCommands: Record<string, Command> = {
     flags: webhookFlags,
     async run(flags, positionals) {
       expectPositionals(positionals, []);
-      const webhook = await getWebhook(subscription(flags));
+      const webhook = await getWebhook(await subscription(flags));
       return { json: webhook, text: describeWebhook(webhook) };
     },
   },
@@ -123,7 +128,7 @@ export const webhookCommands: Record<string, Command> = {
         throw new UsageError('Nothing to update: give --url, --events, --enable or --disable');
       }
       const body = validatedFlags(updateWebhookEndpoint.body, changes);
-      const webhook = await updateWebhook({ ...subscription(flags), body });
+      const webhook = await updateWebhook({ ...(await subscription(flags)), body });
       return { json: webhook, text: `Updated webhook ${describeWebhook(webhook)}` };
     },
   },
@@ -132,7 +137,7 @@ export const webhookCommands: Record<string, Command> = {
     flags: webhookFlags,
     async run(flags, positionals) {
       expectPositionals(positionals, []);
-      const target = subscription(flags);
+      const target = await subscription(flags);
       await deleteWebhook(target);
       const webhookId = target.path.id;
       return {
@@ -146,7 +151,7 @@ export const webhookCommands: Record<string, Command> = {
     flags: webhookFlags,
     async run(flags, positionals) {
       expectPositionals(positionals, []);
-      const { delivery } = await testWebhook(subscription(flags));
+      const { delivery } = await testWebhook(await subscription(flags));
       return {
         json: delivery,
         text: `Queued test event ${delivery.event_id} as delivery ${delivery.id}; see \`webhook deliveries\``,
@@ -158,7 +163,7 @@ export const webhookCommands: Record<string, Command> = {
     flags: webhookFlags,
     async run(flags, positionals) {
       expectPositionals(positionals, []);
-      const rotated = await rotateWebhookSecret(subscription(flags));
+      const rotated = await rotateWebhookSecret(await subscription(flags));
       return {
         json: rotated,
         text: `New signing secret (shown once; the previous one also signs for 24 hours): ${rotated.secret}`,
@@ -175,7 +180,7 @@ export const webhookCommands: Record<string, Command> = {
         take: flags.take,
         cursor: flags.cursor,
       });
-      const page = await listWebhookDeliveries({ ...subscription(flags), query });
+      const page = await listWebhookDeliveries({ ...(await subscription(flags)), query });
       const lines = page.data.map(describeDelivery);
       if (page.next !== null) lines.push(`More: --cursor ${page.next}`);
       return { json: page, text: lines.join('\n') || 'No deliveries' };
@@ -186,9 +191,9 @@ export const webhookCommands: Record<string, Command> = {
     flags: { ...webhookFlags, delivery: { type: 'string' } },
     async run(flags, positionals) {
       expectPositionals(positionals, []);
-      const orgId = requiredId(flags, 'org');
-      const path = { id: requiredId(flags, 'webhook'), deliveryId: requiredId(flags, 'delivery') };
-      const { delivery } = await redeliverWebhookDelivery({ orgId, path });
+      const deliveryId = requiredId(flags, 'delivery');
+      const { orgId, path } = await subscription(flags);
+      const { delivery } = await redeliverWebhookDelivery({ orgId, path: { ...path, deliveryId } });
       return {
         json: delivery,
         text: `Queued delivery ${delivery.id} again (webhook-id ${delivery.event_id})`,
