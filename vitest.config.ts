@@ -33,6 +33,8 @@ export default defineConfig({
           name: 'unit',
           include: ['test/unit/**/*.test.ts'],
           env: { ...quiet, TABLE_NAME: 'unit-test-table', AWS_REGION: 'us-east-1' },
+          // Linting the document and compiling generated types take seconds, more on a loaded machine.
+          testTimeout: 60_000,
         },
       },
       {

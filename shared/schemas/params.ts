@@ -56,12 +56,16 @@ export const domainString = z
   });
 
 /** An ISO 8601 date-time with offset, in its canonical UTC form. */
-/** An email address as clients send it: trimmed, at most 320 characters (RFC 3696), well-formed. */
+/**
+ * An email address as clients send it: trimmed, at most 320 characters (RFC 3696), well-formed.
+ * `format` says so in a request's JSON Schema too, which describes the string before the pipe.
+ */
 export const emailAddress = z
   .string()
   .trim()
   .max(320, 'must be at most 320 characters')
-  .pipe(z.email('must be an email address'));
+  .pipe(z.email('must be an email address'))
+  .meta({ format: 'email' });
 
 export const dateTimeQuery = z.iso
   .datetime({ offset: true, message: 'must be an ISO 8601 date-time, e.g. 2026-04-01T00:00:00Z' })

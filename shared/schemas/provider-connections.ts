@@ -15,7 +15,7 @@ export const providerConnection = z.object({
   id,
   provider,
   /** The complete URL to paste into the provider's webhook settings; it carries the connection's token. */
-  webhook_url: z.string(),
+  webhook_url: z.string().meta({ format: 'uri' }),
   created_at: z.string(),
 });
 export type ProviderConnection = z.infer<typeof providerConnection>;
@@ -60,6 +60,8 @@ export const createProviderConnectionEndpoint = {
       .string()
       .min(1, 'must not be empty')
       .max(MAX_PROVIDER_BASE_URL_LENGTH, `must be at most ${MAX_PROVIDER_BASE_URL_LENGTH} characters`)
+      // An absolute URL, which the SSRF check (`#domain/provider-connections.ts`) requires.
+      .meta({ format: 'uri' })
       .nullable()
       .optional()
       .meta({ description: 'The provider API’s base URL; absent, the provider’s public API.' }),

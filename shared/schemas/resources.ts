@@ -186,4 +186,29 @@ export const analyticsOverview = z.object({
 });
 export type AnalyticsOverview = z.infer<typeof analyticsOverview>;
 
-export const errorBody = z.object({ message: z.string() });
+export const errorBody = z.object({
+  message: z.string().meta({
+    description:
+      "What went wrong. A request that fails validation names every problem, each naming its field (`Invalid body field 'contacts[0].email': …`), joined by `; ` (the first 20, then `and N more problems`).",
+  }),
+  errors: z
+    .array(
+      z.object({
+        path: z.string().meta({
+          description:
+            'The request value at fault: `path.`, `query.` or `body.` and the field as the request carried it (`body.contacts[0].email`, `query.take`), or `body` for the body as a whole.',
+        }),
+        message: z.string().meta({ description: 'What is wrong with it, as `message` says it.' }),
+      }),
+    )
+    .max(20)
+    .optional()
+    .meta({
+      description:
+        'On every 4xx of an endpoint: the request values at fault, one per problem, the first 20 (the message says how many more); empty when the error names none (a resource not found, a conflict). Absent on a 5xx and on the gateway’s own answers (401 from the authorizer, 429 throttling).',
+    }),
+  request_id: z.string().optional().meta({
+    description:
+      'On every error of an endpoint: the API Gateway request id the service’s log records of this request carry, to quote when asking about it. Absent on the gateway’s own answers.',
+  }),
+});

@@ -107,10 +107,16 @@ export type WebhookDelivery = z.infer<typeof webhookDelivery>;
 /** Longest accepted subscription URL. */
 export const MAX_WEBHOOK_URL_LENGTH = 2048;
 
+/**
+ * A subscriber URL: an absolute URL, which the SSRF check (`#domain/webhooks.ts`) requires. Only the
+ * request says `format: uri`: the subscription shows it as WHATWG URL serializes it, which may keep
+ * characters RFC 3986 does not allow (`|`, `^`, `[` in a path or query).
+ */
 const url = z
   .string()
   .min(1, 'must not be empty')
-  .max(MAX_WEBHOOK_URL_LENGTH, `must be at most ${MAX_WEBHOOK_URL_LENGTH} characters`);
+  .max(MAX_WEBHOOK_URL_LENGTH, `must be at most ${MAX_WEBHOOK_URL_LENGTH} characters`)
+  .meta({ format: 'uri' });
 /** Event types, at least one; repeated names count once. */
 const events = z
   .array(webhookEventType)

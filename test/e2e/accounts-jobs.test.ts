@@ -128,7 +128,7 @@ describe('GET /public/v1/accounts', () => {
   });
 
   it('answers 404 for an unknown account and for another organization’s account', async () => {
-    expect(await call('GET', '/accounts?domain=nobody.example')).toEqual({
+    expect(await call('GET', '/accounts?domain=nobody.example')).toMatchObject({
       status: 404,
       body: { message: 'Account with domain nobody.example not found' },
     });

@@ -37,7 +37,10 @@ let readWrite: ApiClient;
 let readOnly: ApiClient;
 let readKey: string;
 
-const REFUSED = { status: 403, body: { message: READ_ONLY_KEY_MESSAGE } };
+const REFUSED = {
+  status: 403,
+  body: { message: READ_ONLY_KEY_MESSAGE, errors: [], request_id: expect.any(String) },
+};
 const WRITE_ROUTES = routes.filter((route) => route.auth === 'apiKey' && route.scope === 'read-write');
 
 function admin(...args: string[]): Promise<AdminRun> {

@@ -138,7 +138,7 @@ describe('GET /public/v1/campaigns/{id}', () => {
   );
 
   it('answers 404 for an unknown campaign and for another organization’s campaign', async () => {
-    expect(await get('/campaigns/999999')).toEqual({
+    expect(await get('/campaigns/999999')).toMatchObject({
       status: 404,
       body: { message: 'Campaign 999999 not found' },
     });

@@ -13,9 +13,10 @@ import { maintainedAndRecomputed } from '../support/recompute.ts';
 /**
  * Regressions of the raw push's hardening, over HTTP against the local stack:
  * snippet variables named like Object.prototype members, bodies nested far
- * deeper than any resource, and parallel pushes of one contact into different
+ * deeper than any resource, parallel pushes of one contact into different
  * campaigns and sequences, which must leave it the one assignment the
- * eligibility rules allow, as pushes one after another do.
+ * eligibility rules allow, as pushes one after another do, and requests with
+ * several problems, which must name every one of them.
  */
 
 interface Body {
@@ -205,14 +206,14 @@ describe('bodies nested deeper than any resource', () => {
     expect(body.length).toBeLessThan(8 * 1024 + 100);
     const response = await push(101, body);
     expect(response.status).toBe(400);
-    expect(response.body).toEqual({ message: JSON_TOO_DEEP_MESSAGE });
+    expect(response.body).toMatchObject({ message: JSON_TOO_DEEP_MESSAGE });
   });
 
   it('answers 400 naming the depth limit for variables nested 5,000 deep (row 4: a 500)', async () => {
     const nested = `${'{"a":'.repeat(5000)}"x"${'}'.repeat(5000)}`;
     const response = await push(101, `{"contacts":[{"email":"deep@vars.example","variables":${nested}}]}`);
     expect(response.status).toBe(400);
-    expect(response.body).toEqual({ message: JSON_TOO_DEEP_MESSAGE });
+    expect(response.body).toMatchObject({ message: JSON_TOO_DEEP_MESSAGE });
     expect(await getContact(orgId, { id: 0, email: 'deep@vars.example' })).toBeNull();
   });
 
@@ -224,7 +225,87 @@ describe('bodies nested deeper than any resource', () => {
     expect(atLimit.status).toBe(200);
     expect((atLimit.body.errors as PushResult['errors'])[0]!.message).toContain("'variables.v'");
     const overLimit = await push(101, nestedIn(MAX_JSON_DEPTH - 3));
-    expect(overLimit).toEqual({ status: 400, body: { message: JSON_TOO_DEEP_MESSAGE } });
+    expect(overLimit).toMatchObject({ status: 400, body: { message: JSON_TOO_DEEP_MESSAGE } });
+  });
+});
+
+describe('requests with several problems', () => {
+  it('names every problem of the path and the body, in the message and in errors, with the request id', async () => {
+    const response = await call('POST', '/campaigns/abc/raw/contacts', {
+      contacts: 'not-a-list',
+      triggerIntake: 'yes',
+      skipIneligible: 1,
+    });
+    const errors = [
+      { path: 'path.id', message: "Invalid path parameter 'id': must be a positive integer" },
+      {
+        path: 'body.contacts',
+        message: "Invalid body field 'contacts': Invalid input: expected array, received string",
+      },
+      {
+        path: 'body.triggerIntake',
+        message: "Invalid body field 'triggerIntake': Invalid input: expected boolean, received string",
+      },
+      {
+        path: 'body.skipIneligible',
+        message: "Invalid body field 'skipIneligible': Invalid input: expected boolean, received number",
+      },
+    ];
+    expect(response.status).toBe(400);
+    expect(response.body).toStrictEqual({
+      message: errors.map((error) => error.message).join('; '),
+      errors,
+      request_id: response.headers.get('x-amzn-requestid'),
+    });
+    expect(Object.keys(response.body)).toEqual(['message', 'errors', 'request_id']);
+    expect(response.body.request_id).toEqual(expect.stringMatching(/^[0-9a-f-]{36}$/));
+  });
+
+  it('names each bad email of a dry run by its index, and nothing runs', async () => {
+    const response = await call('POST', '/campaigns/101/raw/contacts/check-eligibility', {
+      emails: ['fine@dry-run.example', 'not-an-email', 42],
+      bypassGlobalExcluded: 'no',
+    });
+    expect(response.status).toBe(400);
+    expect(response.body.errors).toEqual([
+      { path: 'body.emails[1]', message: "Invalid body field 'emails[1]': must be an email address" },
+      {
+        path: 'body.emails[2]',
+        message: "Invalid body field 'emails[2]': Invalid input: expected string, received number",
+      },
+      {
+        path: 'body.bypassGlobalExcluded',
+        message:
+          "Invalid body field 'bypassGlobalExcluded': Invalid input: expected boolean, received string",
+      },
+    ]);
+    expect(response.body.message).toBe(
+      "Invalid body field 'emails[1]': must be an email address; " +
+        "Invalid body field 'emails[2]': Invalid input: expected string, received number; " +
+        "Invalid body field 'bypassGlobalExcluded': Invalid input: expected boolean, received string",
+    );
+    expect(response.body.request_id).toBe(response.headers.get('x-amzn-requestid'));
+  });
+
+  it('keeps a single problem’s message as it was, with its one entry in errors', async () => {
+    const response = await push(101, { contacts: [], triggerIntake: 'yes' });
+    expect(response.status).toBe(400);
+    const message = "Invalid body field 'triggerIntake': Invalid input: expected boolean, received string";
+    expect(response.body).toStrictEqual({
+      message,
+      errors: [{ path: 'body.triggerIntake', message }],
+      request_id: response.headers.get('x-amzn-requestid'),
+    });
+  });
+
+  it('gives a not-found its request id and an empty errors', async () => {
+    const response = await push(999_999, { contacts: [{ email: 'nobody@missing.example' }] });
+    expect(response.status).toBe(404);
+    expect(response.body).toStrictEqual({
+      message: 'Campaign 999999 not found',
+      errors: [],
+      request_id: response.headers.get('x-amzn-requestid'),
+    });
   });
 });
 

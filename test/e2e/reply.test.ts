@@ -156,7 +156,7 @@ describe('POST /public/v1/assignments/{id}/reply', () => {
   });
 
   it('answers 404 for an unknown assignment and for another organization’s', async () => {
-    expect(await reply(999_999, { body: 'x' })).toEqual({
+    expect(await reply(999_999, { body: 'x' })).toMatchObject({
       status: 404,
       body: { message: 'Assignment 999999 not found' },
     });

@@ -91,7 +91,7 @@ function endpoint() {
 
 const READ = { orgId: '12', keyId: '3', scope: 'read' };
 const READ_WRITE = { orgId: '12', keyId: '4', scope: 'read-write' };
-const REFUSED = { status: 403, body: { message: READ_ONLY_KEY_MESSAGE } };
+const REFUSED = { status: 403, body: { message: READ_ONLY_KEY_MESSAGE, errors: [], request_id: 'req-1' } };
 
 describe('defineEndpoint and the key’s scope', () => {
   it.each(WRITE_ROUTES)('refuses a read key on %s with 403 {message}, running nothing', async (name) => {

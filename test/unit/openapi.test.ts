@@ -5,7 +5,7 @@ import { oas } from '@stoplight/spectral-rulesets';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
-import { API_VERSION, openApiDocument } from '#api/openapi/document.ts';
+import { API_LICENSE, API_VERSION, openApiDocument } from '#api/openapi/document.ts';
 import { type RouteDefinition, routes } from '#definitions/routes.ts';
 import { WEBHOOK_EVENT_TYPES } from '#schemas/webhooks.ts';
 import { committedOpenApiDocument, OPENAPI_FILE } from '../../infra/build-docs.ts';
@@ -48,6 +48,87 @@ describe('the OpenAPI document', () => {
     expect(document.servers).toEqual([
       { url: 'https://api.example.com/dev', description: 'This deployment' },
     ]);
+    // package.json names no license: the private package's code is proprietary.
+    expect(document.info.license).toEqual({ name: 'Proprietary', identifier: 'LicenseRef-Proprietary' });
+    expect(API_LICENSE.identifier).toMatch(/^LicenseRef-[A-Za-z0-9.-]+$/);
+  });
+
+  it('gives every operation, of paths and of webhooks, an operationId of its own', () => {
+    const ids = [
+      ...Object.values(document.paths).flatMap((item) => Object.values(item)),
+      ...Object.values(document.webhooks).map((item) => item.post),
+    ].map((candidate) => candidate.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(operation('/public/v1/webhooks/{id}/test', 'post')).toMatchObject({ operationId: 'testWebhook' });
+    expect(Object.values(document.webhooks).map((item) => item.post.operationId)).toEqual([
+      'newOpportunitiesWebhook',
+      'firstTouchWebhook',
+      'positiveReplyWebhook',
+      'testWebhookPayload',
+    ]);
+  });
+
+  it('refuses two operations with one operationId', () => {
+    const auth = routes.find((route) => route.name === 'auth')!;
+    expect(() =>
+      openApiDocument('http://localhost', {
+        manifest: [...routes, { ...auth, path: '/public/v1/auth-again' }],
+      }),
+    ).toThrow('operationId auth of get /public/v1/auth-again is also get /public/v1/auth’s');
+  });
+
+  it('describes request bodies as a client sends them: defaulted fields optional, in components.requestBodies', () => {
+    const push = '/public/v1/campaigns/{id}/raw/contacts';
+    expect(document.paths[push]?.post?.requestBody).toEqual({
+      $ref: '#/components/requestBodies/PushRawContactsRequest',
+    });
+    const body = document.components.requestBodies.PushRawContactsRequest as {
+      required: boolean;
+      content: { 'application/json': { schema: Record<string, unknown> } };
+    };
+    expect(body.required).toBe(true);
+    const schema = body.content['application/json'].schema as {
+      properties: Record<string, { default?: unknown; items?: { title?: string; required?: string[] } }>;
+      required: string[];
+    };
+    expect(schema.required).toEqual(['contacts']);
+    for (const flag of ['bypassCooldownOtherSequences', 'bypassGlobalExcluded', 'takeoverUnapproved'])
+      expect(schema.properties[flag]).toEqual({ type: 'boolean', default: false });
+    // The contact is inline (its `variables` default to {}), still titled RawContact.
+    expect(schema.properties.contacts?.items).toMatchObject({ title: 'RawContact', required: ['email'] });
+    // Request bodies are no schemas: generators read a schema's `default` as a value always present.
+    for (const name of Object.keys(document.components.requestBodies))
+      expect(document.components.schemas[name], name).toBeUndefined();
+  });
+
+  it('gives emails and URLs their format where the service checks or builds them', () => {
+    const schemaOf = (name: string) =>
+      (
+        document.components.requestBodies[name] as {
+          content: {
+            'application/json': { schema: { properties: Record<string, Record<string, unknown>> } };
+          };
+        }
+      ).content['application/json'].schema.properties;
+    expect(schemaOf('CheckEligibilityRequest').emails?.items).toMatchObject({ format: 'email' });
+    expect(schemaOf('PushRawContactsRequest').contacts).toMatchObject({
+      items: { properties: { email: { type: 'string', format: 'email' } } },
+    });
+    expect(schemaOf('CreateWebhookRequest').url).toMatchObject({ format: 'uri' });
+    expect(schemaOf('UpdateWebhookRequest').url).toMatchObject({ format: 'uri' });
+    expect(schemaOf('CreateProviderConnectionRequest').base_url).toMatchObject({
+      anyOf: [{ type: 'string', format: 'uri' }, { type: 'null' }],
+    });
+    const connection = document.components.schemas.CreateProviderConnectionResponse as {
+      properties: Record<string, Record<string, unknown>>;
+    };
+    expect(connection.properties.webhook_url).toEqual({ type: 'string', format: 'uri' });
+    // A subscription shows its URL as WHATWG URL serializes it, not always an RFC 3986 URI; a
+    // contact's email is shown as stored: no format is promised for either.
+    const subscription = document.components.schemas.WebhookSubscription as {
+      properties: Record<string, Record<string, unknown>>;
+    };
+    expect(subscription.properties.url).toEqual({ type: 'string' });
   });
 
   it('has an operation for every route of the manifest, with the route’s authentication', () => {
@@ -192,6 +273,10 @@ describe('the OpenAPI document', () => {
     expect(validate({ ...campaign, icp_id: 'one' })).toBe(false);
     for (const name of Object.keys(document.components.schemas)) {
       expect(() => ajv.compile({ $ref: `openapi#/components/schemas/${name}` }), name).not.toThrow();
+    }
+    for (const name of Object.keys(document.components.requestBodies)) {
+      const pointer = `openapi#/components/requestBodies/${name}/content/application~1json/schema`;
+      expect(() => ajv.compile({ $ref: pointer }), name).not.toThrow();
     }
   });
 

@@ -7,9 +7,24 @@ import { DomainError, type DomainErrorKind, type InputField } from '#domain/erro
 import { logger } from '#platform/logger.ts';
 import { observability } from '#platform/observability.ts';
 import type { EndpointSchemas } from '#schemas/endpoint.ts';
-import { BODY_INPUT, describeIssue, type InputLocation, PATH_INPUT, QUERY_INPUT } from '#schemas/issues.ts';
+import {
+  BODY_INPUT,
+  type InputLocation,
+  type InputProblem,
+  PATH_INPUT,
+  problemPath,
+  problemsOf,
+  QUERY_INPUT,
+} from '#schemas/issues.ts';
+import type { errorBody } from '#schemas/resources.ts';
 import { publicBaseUrl } from './base-url.ts';
-import { BadRequestError, HttpError, PayloadTooLargeError, UnauthorizedError } from './errors.ts';
+import {
+  BadRequestError,
+  HttpError,
+  InvalidRequestError,
+  PayloadTooLargeError,
+  UnauthorizedError,
+} from './errors.ts';
 import { JSON_TOO_DEEP_MESSAGE, nestsDeeperThan } from './json-depth.ts';
 import { bodyText, lowerCaseHeaders } from './request.ts';
 
@@ -18,7 +33,9 @@ import { bodyText, lowerCaseHeaders } from './request.ts';
  * caller's API key may call the route (its scope against the manifest's),
  * validates path, query and body against zod schemas, runs the operation with
  * the caller's organization, shapes the result with the response schema, and
- * maps every error to a `{message}` response. Handlers stay a few lines long.
+ * maps every error to a `{message}` response (with `errors`, every request
+ * value at fault, on a 4xx, and the `request_id` of the logs). Handlers stay a
+ * few lines long.
  */
 
 type Parsed<T> = T extends z.ZodType ? z.output<T> : undefined;
@@ -69,15 +86,25 @@ export function requestErrorMessage(error: DomainError): string {
   return field ? `Invalid ${LOCATIONS[field.in].field} '${field.name}': ${error.message}` : error.message;
 }
 
-/** A domain error as this edge answers it: its status, and its message naming the field at fault. */
+/** A domain error as this edge answers it: its status, and its message naming the field at fault (its one problem). */
 export function httpErrorOf(error: DomainError): HttpError {
-  return new HttpError(STATUS_OF[error.kind], requestErrorMessage(error));
+  const message = requestErrorMessage(error);
+  const { field } = error;
+  const problems = field ? [{ path: problemPath(LOCATIONS[field.in], field.name), message }] : [];
+  return new HttpError(STATUS_OF[error.kind], message, {}, problems);
 }
 
-function validate<T extends z.ZodType>(schema: T, value: unknown, location: InputLocation): z.output<T> {
+/** Validates one part of the request: its value, or `undefined` with its problems added to `problems`. */
+function check<T extends z.ZodType>(
+  schema: T,
+  value: unknown,
+  location: InputLocation,
+  problems: InputProblem[],
+): z.output<T> | undefined {
   const result = schema.safeParse(value);
-  if (!result.success) throw new BadRequestError(describeIssue(location, result.error));
-  return result.data;
+  if (result.success) return result.data;
+  problems.push(...problemsOf(location, result.error));
+  return undefined;
 }
 
 function parseBody(event: APIGatewayProxyEvent): unknown {
@@ -94,6 +121,36 @@ function parseBody(event: APIGatewayProxyEvent): unknown {
     throw new BadRequestError('Request body is not valid JSON');
   }
 }
+
+/**
+ * Reads and validates the body: its value, or `undefined` with its problems
+ * added to `problems` (a body that cannot be read, missing, too deep or no
+ * JSON, is one, at `body`). A body too large is 413 on its own, and one more
+ * problem when the path or query failed already (whose 400 it always was).
+ */
+function checkBody<T extends z.ZodType>(
+  schema: T,
+  event: APIGatewayProxyEvent,
+  problems: InputProblem[],
+): z.output<T> | undefined {
+  let value: unknown;
+  try {
+    value = parseBody(event);
+  } catch (error) {
+    if (!(error instanceof HttpError) || error.statusCode >= 500) throw error;
+    const unreadable = { path: BODY_INPUT.root, message: error.message };
+    if (error instanceof PayloadTooLargeError && problems.length === 0) {
+      throw new HttpError(error.statusCode, error.message, error.headers, [unreadable]);
+    }
+    problems.push(unreadable);
+    return undefined;
+  }
+  return check(schema, value, BODY_INPUT, problems);
+}
+
+/** The request's id: API Gateway's (`requestContext.requestId`), which every log record of it carries, else Lambda's. */
+const requestIdOf = (event: APIGatewayProxyEvent, context: Context): string =>
+  event.requestContext?.requestId ?? context.awsRequestId;
 
 /** The organization the authorizer resolved, from the request context. */
 function organizationOf(event: APIGatewayProxyEvent): number {
@@ -142,16 +199,37 @@ function authorizedOrganizationOf(event: APIGatewayProxyEvent): number {
   return orgId;
 }
 
-/** Maps any error to a `{message}` response; unknown errors become an opaque 500. */
-const errorResponses = (): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> => ({
+/**
+ * Maps any error to a `{message}` response; unknown errors become an opaque
+ * 500. An endpoint's error bodies (`detailed`) carry more after the message:
+ * on a 4xx `errors`, the request values at fault (`[]` when the error names
+ * none), and on every one the `request_id` its log records carry, for the
+ * client to quote. The other handlers (their own formats) keep `{message}`.
+ */
+const errorResponses = (
+  detailed: boolean,
+): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> => ({
   onError: (request) => {
     const error = request.error instanceof DomainError ? httpErrorOf(request.error) : request.error;
+    const bodyOf = (statusCode: number, message: string, problems: readonly InputProblem[] = []) => {
+      if (!detailed) return { message };
+      const requestId = requestIdOf(request.event, request.context);
+      const body: z.input<typeof errorBody> =
+        statusCode < 500
+          ? { message, errors: [...problems], request_id: requestId }
+          : { message, request_id: requestId };
+      return body;
+    };
     if (error instanceof HttpError) {
-      request.response = jsonResponse(error.statusCode, { message: error.message }, error.headers);
+      request.response = jsonResponse(
+        error.statusCode,
+        bodyOf(error.statusCode, error.message, error.problems),
+        error.headers,
+      );
       return;
     }
     logger.error('Unhandled error', { errorName: error?.name, stack: error?.stack });
-    request.response = jsonResponse(500, { message: 'Internal server error' });
+    request.response = jsonResponse(500, bodyOf(500, 'Internal server error'));
   },
 });
 
@@ -160,24 +238,30 @@ const requestLogging = (): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayP
   before: (request) => {
     logger.resetKeys();
     logger.appendKeys({
-      requestId: request.event.requestContext?.requestId ?? request.context.awsRequestId,
+      requestId: requestIdOf(request.event, request.context),
       orgId: request.event.requestContext?.authorizer?.orgId,
       route: request.event.resource,
     });
   },
 });
 
-/**
- * Wraps a handler that speaks its own formats (HTML, forms, JSON-RPC) in the
- * same logging and error mapping as every endpoint: a thrown HttpError becomes
- * its `{message}` response and anything else an opaque 500.
- */
-export function defineHttpHandler(run: ApiHandler): ApiHandler {
+/** The logging and error mapping every handler is built with. */
+function wrapped(run: ApiHandler, detailedErrors: boolean): ApiHandler {
   return middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
     .use(observability())
     .use(requestLogging())
-    .use(errorResponses())
+    .use(errorResponses(detailedErrors))
     .handler(run) as ApiHandler;
+}
+
+/**
+ * Wraps a handler that speaks its own formats (HTML, forms, JSON-RPC) in the
+ * same logging and error mapping as every endpoint: a thrown HttpError becomes
+ * its `{message}` response and anything else an opaque 500 (just `{message}`:
+ * the `errors` and `request_id` of an endpoint's errors are the API's).
+ */
+export function defineHttpHandler(run: ApiHandler): ApiHandler {
+  return wrapped(run, false);
 }
 
 /** Builds a Lambda handler for an API endpoint from its schemas and domain operation. */
@@ -187,19 +271,27 @@ export function defineEndpoint<S extends EndpointSchemas>(
 ): ApiHandler {
   const run = async (event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> => {
     const orgId = schemas.auth === 'none' ? undefined : authorizedOrganizationOf(event);
+    // Path, query and body are all checked before answering, so a 400 names every problem of the request.
+    const problems: InputProblem[] = [];
+    const path = schemas.path
+      ? check(schemas.path, event.pathParameters ?? {}, PATH_INPUT, problems)
+      : undefined;
+    const query = schemas.query
+      ? check(schemas.query, event.queryStringParameters ?? {}, QUERY_INPUT, problems)
+      : undefined;
+    const body = schemas.body ? checkBody(schemas.body, event, problems) : undefined;
+    if (problems.length > 0) throw new InvalidRequestError(problems);
     const input = {
       orgId,
-      path: schemas.path ? validate(schemas.path, event.pathParameters ?? {}, PATH_INPUT) : undefined,
-      query: schemas.query
-        ? validate(schemas.query, event.queryStringParameters ?? {}, QUERY_INPUT)
-        : undefined,
-      body: schemas.body ? validate(schemas.body, parseBody(event), BODY_INPUT) : undefined,
+      path,
+      query,
+      body,
       headers: lowerCaseHeaders(event.headers),
-      requestId: event.requestContext?.requestId ?? context.awsRequestId,
+      requestId: requestIdOf(event, context),
       baseUrl: () => publicBaseUrl(event),
     } as EndpointInput<S>;
     const result = await operation(input);
     return jsonResponse(200, schemas.response.parse(result));
   };
-  return defineHttpHandler(run);
+  return wrapped(run, true);
 }

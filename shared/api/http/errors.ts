@@ -1,15 +1,20 @@
+import { describeProblems, type InputProblem } from '#schemas/issues.ts';
+
 /**
  * Errors of the HTTP edge itself (a body that is no JSON, a missing
  * identity, a body too large): the endpoint wrapper (`endpoint.ts`) answers
- * them with their status and `{message}`, as it answers a domain error
- * (`#domain/errors.ts`) through its one mapping table. Any other error
- * becomes a 500 that says nothing about internals.
+ * them with their status and `{message}` (an endpoint's 4xx adds `errors`, the
+ * request values at fault, and every error of an endpoint its `request_id`),
+ * as it answers a domain error (`#domain/errors.ts`) through its one mapping
+ * table. Any other error becomes a 500 that says nothing about internals.
  */
 export class HttpError extends Error {
   constructor(
     readonly statusCode: number,
     message: string,
     readonly headers: Record<string, string> = {},
+    /** The request values at fault, each with its path (`body.url`); empty when the error names none. */
+    readonly problems: readonly InputProblem[] = [],
   ) {
     super(message);
     this.name = new.target.name;
@@ -18,8 +23,20 @@ export class HttpError extends Error {
 
 /** 400: the request is malformed or fails validation. */
 export class BadRequestError extends HttpError {
-  constructor(message: string) {
-    super(400, message);
+  constructor(message: string, problems: readonly InputProblem[] = []) {
+    super(400, message, {}, problems);
+  }
+}
+
+/**
+ * 400: the request's values fail validation, with every problem found: the
+ * message joins theirs (the first MAX_LISTED_PROBLEMS, and how many more),
+ * `problems` lists the same ones.
+ */
+export class InvalidRequestError extends BadRequestError {
+  constructor(problems: readonly InputProblem[]) {
+    const { message, listed } = describeProblems(problems);
+    super(message, listed);
   }
 }
 

@@ -54,11 +54,24 @@ import {
  * `npm run build`. OpenAPI 3.1 schemas are JSON Schema 2020-12, which is what
  * `z.toJSONSchema` emits: responses as the handler's output (`io: 'output'`),
  * request bodies and parameters as what a client may send (`io: 'input'`).
+ *
+ * Outside tools read it too, and test/unit/openapi-tools.test.ts holds it to
+ * them: Redocly's recommended rules, Spectral, and the TypeScript that
+ * `openapi-typescript` generates from it (which must compile, with defaulted
+ * request fields optional). Hence unique `operationId`s across `paths` and
+ * `webhooks`, a `license`, and request bodies under `components.requestBodies`
+ * rather than `components.schemas` (see `buildComponents`).
  */
 
 export const OPENAPI_VERSION = '3.1.1';
 /** The interface description's version: the spec gives 1.0.0 for `/public/v1` (`icp_id` deprecated). */
 export const API_VERSION = '1.0.0';
+/**
+ * `info.license`. package.json names no license (the package is private, with
+ * no LICENSE file): the code is proprietary, which SPDX expresses as a
+ * `LicenseRef-` of the licensor's own.
+ */
+export const API_LICENSE = { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' } as const;
 
 export interface OpenApiDocument {
   openapi: string;
@@ -70,6 +83,7 @@ export interface OpenApiDocument {
   webhooks: Record<string, { post: Json }>;
   components: {
     schemas: Record<string, Json>;
+    requestBodies: Record<string, Json>;
     responses: Record<string, Json>;
     securitySchemes: Record<string, Json>;
   };
@@ -85,7 +99,7 @@ const RESPONSE_COMPONENTS: [z.ZodType, string, string][] = [
   [
     errorBody,
     'Error',
-    'The body of every error: a message, naming the offending field when input is invalid.',
+    'The body of every error: a message, naming the offending field when input is invalid. An endpoint’s 4xx adds `errors` (each problem with its path; empty when no single value is at fault) and every endpoint error `request_id` (as in the logs); the gateway’s own answers (401, 429, an unknown route) carry `message` only.',
   ],
   [signal, 'Signal', 'A buying signal with its score.'],
   [
@@ -133,22 +147,27 @@ const RESPONSE_COMPONENTS: [z.ZodType, string, string][] = [
   ],
 ];
 
-/** Named request-side schemas. */
+/** Named request-side schemas (parts of requests; the bodies themselves are `components.requestBodies`). */
 const REQUEST_COMPONENTS: [z.ZodType, string, string][] = [
-  [
-    rawContact,
-    'RawContact',
-    'One contact of a raw push; validated on its own (an invalid one lands in `errors`).',
-  ],
   [JSONRPCMessageSchema, 'JsonRpcMessage', 'A JSON-RPC 2.0 request or notification (MCP SDK schema).'],
 ];
 
-/** The payload of each webhook event type, told apart by `type`; a new event type must be added here. */
-const WEBHOOK_PAYLOADS: Record<WebhookEventType | typeof TEST_EVENT_TYPE, [z.ZodType, string]> = {
-  new_opportunities: [newOpportunitiesPayload, 'New Opportunities'],
-  first_touch: [firstTouchPayload, 'First Touch'],
-  positive_reply: [positiveReplyPayload, 'Positive Reply'],
-  [TEST_EVENT_TYPE]: [testPayload, 'Test event'],
+/** What a raw push's `contacts` hold, inlined there as `RawContact` (see `buildComponents`). */
+const RAW_CONTACT = {
+  title: 'RawContact',
+  description: 'One contact of a raw push; validated on its own (an invalid one lands in `errors`).',
+};
+
+/**
+ * The payload of each webhook event type, told apart by `type`, with its
+ * title and `operationId`; a new event type must be added here. The ids are
+ * the payloads' own: `testWebhook` is the operation that sends the test event.
+ */
+const WEBHOOK_PAYLOADS: Record<WebhookEventType | typeof TEST_EVENT_TYPE, [z.ZodType, string, string]> = {
+  new_opportunities: [newOpportunitiesPayload, 'New Opportunities', 'newOpportunitiesWebhook'],
+  first_touch: [firstTouchPayload, 'First Touch', 'firstTouchWebhook'],
+  positive_reply: [positiveReplyPayload, 'Positive Reply', 'positiveReplyWebhook'],
+  [TEST_EVENT_TYPE]: [testPayload, 'Test event', 'testWebhookPayload'],
 };
 
 const pascalCase = (name: string) =>
@@ -168,7 +187,8 @@ function named(registry: z.core.$ZodRegistry<ComponentMeta>, schema: z.ZodType, 
 
 interface Components {
   schemas: Record<string, Json>;
-  /** Component names of each route's request body and response, by route name. */
+  requestBodies: Record<string, Json>;
+  /** Component names of each route's request body (a request body component) and response (a schema), by route name. */
   requestOf: Map<string, string>;
   responseOf: Map<string, string>;
 }
@@ -178,6 +198,14 @@ interface Components {
  * responses (`io: 'output'`), one of request bodies (`io: 'input'`). The
  * responses and bodies that are not a named resource are named after their
  * route (`ListCampaignsResponse`, `ReplyToAssignmentRequest`).
+ *
+ * The request bodies are request body components, each with its schema
+ * inline, not schemas: a field with a default is optional in a request
+ * (`io: 'input'` leaves it out of `required`), but code generators read a
+ * `default` in `components.schemas` as a value always present, as it is in
+ * a response (`openapi-typescript`, by default, makes such a field required;
+ * under `requestBodies` it does not). For the same reason a raw push's
+ * contact (`variables` defaults to `{}`) is inline in the push's body.
  */
 function buildComponents(descriptions: [string, OperationDescription][]): Components {
   const output = z.registry<ComponentMeta>();
@@ -195,6 +223,7 @@ function buildComponents(descriptions: [string, OperationDescription][]): Compon
   // A raw push validates each contact on its own, so its body accepts anything in `contacts`;
   // what a client should send there is a RawContact.
   const contactItem = pushContactsEndpoint.body.shape.contacts.element;
+  const { $schema: _, ...rawContactSchema } = z.toJSONSchema(rawContact, { io: 'input' });
   const generate = (registry: z.core.$ZodRegistry<ComponentMeta>, io: 'input' | 'output') =>
     z.toJSONSchema(registry, {
       io,
@@ -202,17 +231,21 @@ function buildComponents(descriptions: [string, OperationDescription][]): Compon
       override: ({ zodSchema, jsonSchema }) => {
         const description = registry.get(zodSchema)?.description;
         if (description && jsonSchema.description === undefined) jsonSchema.description = description;
-        if (zodSchema === contactItem) jsonSchema.$ref = '#/components/schemas/RawContact';
+        if (zodSchema === contactItem) Object.assign(jsonSchema, RAW_CONTACT, rawContactSchema);
       },
     }).schemas;
+  const bodies = new Set(requestOf.values());
   const schemas: Record<string, Json> = {};
+  const requestBodies: Record<string, Json> = {};
   for (const [id, schema] of Object.entries({ ...generate(output, 'output'), ...generate(input, 'input') })) {
     if (id === '__shared') throw new Error('A schema without a component name is shared between components');
-    if (id in schemas) throw new Error(`Two schemas are named ${id}`);
+    if (id in schemas || id in requestBodies) throw new Error(`Two schemas are named ${id}`);
     const { $schema, $id, ...rest } = schema as Json;
-    schemas[id] = rest;
+    if (bodies.has(id)) {
+      requestBodies[id] = { required: true, content: { 'application/json': { schema: rest } } };
+    } else schemas[id] = rest;
   }
-  return { schemas, requestOf, responseOf };
+  return { schemas, requestBodies, requestOf, responseOf };
 }
 
 interface DescribedParameter {
@@ -383,12 +416,7 @@ function endpointOperation(
   return {
     ...describedOperation(route, operation),
     ...(documentedParameters.length > 0 && { parameters: documentedParameters }),
-    ...(requestBody && {
-      requestBody: {
-        required: true,
-        content: { 'application/json': { schema: ref('schemas', requestBody) } },
-      },
-    }),
+    ...(requestBody && { requestBody: ref('requestBodies', requestBody) }),
     responses: {
       200: {
         description: operation.returns,
@@ -508,14 +536,14 @@ const WEBHOOK_HEADERS: Json[] = [
 
 function webhookOperations(components: Components): Record<string, { post: Json }> {
   return Object.fromEntries(
-    Object.entries(WEBHOOK_PAYLOADS).map(([type, [schema, title]]) => {
+    Object.entries(WEBHOOK_PAYLOADS).map(([type, [schema, title, operationId]]) => {
       const id = RESPONSE_COMPONENTS.find(([candidate]) => candidate === schema)![1];
       if (!(id in components.schemas)) throw new Error(`Webhook payload ${id} has no component`);
       return [
         type,
         {
           post: {
-            operationId: `${camelCase(type.replace(/_/g, '-'))}Webhook`,
+            operationId,
             tags: ['Webhooks'],
             summary: title,
             description: `What a subscription to \`${type}\` receives${type === TEST_EVENT_TYPE ? ' (any subscription, on request)' : ''}.`,
@@ -532,6 +560,26 @@ function webhookOperations(components: Components): Record<string, { post: Json 
       ];
     }),
   );
+}
+
+/** Throws when two operations, of `paths` or of `webhooks`, share an `operationId` (OpenAPI requires them unique). */
+function checkOperationIds(
+  paths: Record<string, Record<string, Json>>,
+  webhooks: Record<string, { post: Json }>,
+): void {
+  const seen = new Map<unknown, string>();
+  const items = [
+    ...Object.entries(paths).map(([path, item]) => [path, item] as const),
+    ...Object.entries(webhooks).map(([name, item]) => [`webhook ${name}`, item] as const),
+  ];
+  for (const [where, item] of items) {
+    for (const [method, operation] of Object.entries(item)) {
+      const id = operation.operationId;
+      const first = seen.get(id);
+      if (first) throw new Error(`operationId ${id} of ${method} ${where} is also ${first}’s`);
+      seen.set(id, `${method} ${where}`);
+    }
+  }
 }
 
 let cached: { components: Components; manifest: readonly RouteDefinition[] } | undefined;
@@ -568,6 +616,8 @@ export function openApiDocument(
         operationId: `${camelCase(route.name)}Submit`,
       };
   }
+  const webhooks = webhookOperations(components);
+  checkOperationIds(paths, webhooks);
   return {
     openapi: OPENAPI_VERSION,
     info: {
@@ -575,14 +625,16 @@ export function openApiDocument(
       version: API_VERSION,
       description: INFO_DESCRIPTION,
       contact: { name: 'The operator of this deployment' },
+      license: API_LICENSE,
     },
     servers: [{ url: serverUrl, description: serverDescription }],
     tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),
     security: [{ apiKey: [] }],
     paths,
-    webhooks: webhookOperations(components),
+    webhooks,
     components: {
       schemas: components.schemas,
+      requestBodies: components.requestBodies,
       responses: { ...gatewayResponseComponents(), Forbidden: FORBIDDEN_RESPONSE },
       securitySchemes: {
         apiKey: {

@@ -135,7 +135,7 @@ export const isEndpointOperation = (operation: OperationDescription): operation 
   'endpoint' in operation;
 
 /** A `$ref` to a component of the document. */
-export const ref = (kind: 'schemas' | 'responses', name: string): Json => ({
+export const ref = (kind: 'schemas' | 'requestBodies' | 'responses', name: string): Json => ({
   $ref: `#/components/${kind}/${name}`,
 });
 
@@ -734,7 +734,8 @@ export const operations: { [Name in (typeof routes)[number]['name']]: OperationD
             properties: {
               redirect_uris: {
                 type: 'array',
-                items: { type: 'string' },
+                // Absolute URIs (`#domain/oauth-redirect-uris.ts`); the response shows them as registered.
+                items: { type: 'string', format: 'uri' },
                 minItems: 1,
                 maxItems: MAX_REDIRECT_URIS,
                 description: 'https, or http on a loopback host; no fragment.',

@@ -27,7 +27,9 @@ export interface BadRequest {
 
 /**
  * How the answer must look:
- * - `message`: JSON `{"message": string}` and nothing else (the API, the gateway, /mcp's HTTP errors);
+ * - `message`: JSON `{"message": string}` (the API, the gateway, /mcp's HTTP errors), which an endpoint's
+ *   error follows with `errors` (on a 4xx: `{path, message}` of each value at fault) and `request_id`, and
+ *   nothing else;
  * - `oauth`: RFC 6749 (or RFC 7591) error JSON `{error, error_description}`;
  * - `html`: the authorization endpoint's error or consent page (RFC 6749 §4.1.2.1: never redirect to an unverified URI);
  * - `redirect`: a 302 to the client's registered redirect URI carrying `error`, `state` and `iss`;
@@ -104,7 +106,19 @@ export function checkAnswer(c: Case, answer: Answer): void {
   switch (c.protocol) {
     case 'message': {
       const body = parseJson(answer) as Record<string, unknown>;
-      expect(Object.keys(body)).toEqual(['message']);
+      expect(Object.keys(body).filter((key) => key !== 'errors' && key !== 'request_id')).toEqual([
+        'message',
+      ]);
+      expect(Object.keys(body)[0]).toBe('message');
+      if ('request_id' in body) expect(body.request_id).toEqual(expect.any(String));
+      if ('errors' in body) {
+        expect(answer.status).toBeLessThan(500);
+        expect(body.errors).toEqual(expect.any(Array));
+        for (const error of body.errors as unknown[]) {
+          expect(error).toStrictEqual({ path: expect.any(String), message: expect.any(String) });
+          expect(body.message).toContain((error as { message: string }).message);
+        }
+      }
       expect(body.message).toEqual(expect.any(String));
       expect((body.message as string).length).toBeGreaterThan(0);
       if (c.message !== undefined) expect(body.message).toBe(c.message);
