@@ -384,6 +384,23 @@ function invalidInput(operation: EndpointOperation): string | undefined {
     .join(' ');
 }
 
+/**
+ * The organization's rate limit as the IETF RateLimit headers say it (docs/deploy.md#rate-limits):
+ * sent by the local gateway, never by API Gateway, whose usage plans expose nothing: optional.
+ */
+const RATE_LIMIT_HEADERS: Json = {
+  'RateLimit-Policy': {
+    description:
+      'The organization’s plan: its burst as the quota over the seconds its bucket takes to fill, e.g. `"organization";q=1000;w=2`. Not sent on AWS.',
+    schema: { type: 'string' },
+  },
+  RateLimit: {
+    description:
+      'What is left of it: requests now, and seconds until the bucket is full, e.g. `"organization";r=997;t=1`. Not sent on AWS.',
+    schema: { type: 'string' },
+  },
+};
+
 function endpointOperation(
   route: RouteDefinition,
   operation: EndpointOperation,
@@ -420,6 +437,7 @@ function endpointOperation(
     responses: {
       200: {
         description: operation.returns,
+        ...(route.auth === 'apiKey' && { headers: RATE_LIMIT_HEADERS }),
         content: { 'application/json': { schema: ref('schemas', response) } },
       },
       ...errors,
