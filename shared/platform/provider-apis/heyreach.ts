@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { expectSuccess, idText, presentFields, readBody, UNKNOWN_CAMPAIGN } from './responses.ts';
+import { expectSuccess, idText, leadsWith, presentFields, readBody, UNKNOWN_CAMPAIGN } from './responses.ts';
 import {
   type EnrolledLead,
   type LeadOutcome,
@@ -96,12 +96,7 @@ async function enroll(
   campaignId: string,
   leads: readonly LeadToEnroll[],
 ): Promise<LeadOutcome[]> {
-  const outcomes: LeadOutcome[] = [];
-  const sendable: (LeadToEnroll & { linkedinUrl: string })[] = [];
-  for (const lead of leads) {
-    if (lead.linkedinUrl) sendable.push({ ...lead, linkedinUrl: lead.linkedinUrl });
-    else outcomes.push({ ref: lead.ref, status: 'refused', reason: LINKEDIN_URL_REQUIRED });
-  }
+  const { sendable, refused: outcomes } = leadsWith(leads, 'linkedinUrl', LINKEDIN_URL_REQUIRED);
   if (sendable.length === 0) return outcomes;
 
   const response = await http({

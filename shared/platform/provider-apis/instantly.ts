@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EMAIL_REQUIRED, expectSuccess, presentFields, readBody, sameEmail } from './responses.ts';
+import { EMAIL_REQUIRED, expectSuccess, leadsWith, presentFields, readBody, sameEmail } from './responses.ts';
 import {
   type EnrolledLead,
   type LeadOutcome,
@@ -119,12 +119,7 @@ async function enroll(
   campaignId: string,
   leads: readonly LeadToEnroll[],
 ): Promise<LeadOutcome[]> {
-  const outcomes: LeadOutcome[] = [];
-  const sendable: (LeadToEnroll & { email: string })[] = [];
-  for (const lead of leads) {
-    if (lead.email) sendable.push({ ...lead, email: lead.email });
-    else outcomes.push({ ref: lead.ref, status: 'refused', reason: EMAIL_REQUIRED });
-  }
+  const { sendable, refused: outcomes } = leadsWith(leads, 'email', EMAIL_REQUIRED);
   if (sendable.length === 0) return outcomes;
 
   const response = await http({

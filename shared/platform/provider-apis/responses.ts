@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { ProviderApiError, type ProviderResponse } from './types.ts';
+import { type LeadOutcome, type LeadToEnroll, ProviderApiError, type ProviderResponse } from './types.ts';
 
 /**
  * How every client reads a provider's answer: the status first (one table
@@ -12,6 +12,25 @@ import { ProviderApiError, type ProviderResponse } from './types.ts';
 export const REFUSED_KEY = 'the provider refused the API key';
 export const UNKNOWN_CAMPAIGN = 'the provider campaign does not exist';
 export const EMAIL_REQUIRED = 'an email address is required';
+
+/**
+ * The leads a provider can take (those with the field it identifies a lead by) and, for the others,
+ * their refusal: every client splits a batch this way before sending it.
+ */
+export function leadsWith<Field extends 'email' | 'linkedinUrl'>(
+  leads: readonly LeadToEnroll[],
+  field: Field,
+  reason: string,
+): { sendable: (LeadToEnroll & Record<Field, string>)[]; refused: LeadOutcome[] } {
+  const sendable: (LeadToEnroll & Record<Field, string>)[] = [];
+  const refused: LeadOutcome[] = [];
+  for (const lead of leads) {
+    const value = lead[field];
+    if (value) sendable.push({ ...lead, [field]: value } as LeadToEnroll & Record<Field, string>);
+    else refused.push({ ref: lead.ref, status: 'refused', reason });
+  }
+  return { sendable, refused };
+}
 
 export const isSuccess = (response: ProviderResponse): boolean =>
   response.status >= 200 && response.status < 300;
