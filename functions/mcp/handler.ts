@@ -1,14 +1,17 @@
-import {
-  DEFAULT_MAX_REQUEST_BODY_SIZE,
-  requestBodyTooLargeMessage,
-} from '@modelcontextprotocol/sdk/server/requestBody.js';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { publicBaseUrl } from '#api/http/base-url.ts';
 import { defineHttpHandler, jsonResponse } from '#api/http/endpoint.ts';
 import { JSON_TOO_DEEP_MESSAGE, nestsDeeperThan } from '#api/http/json-depth.ts';
 import { bodyText, headerOf } from '#api/http/request.ts';
-import { createMcpServer } from '#api/mcp/server.ts';
+import {
+  answerMcpMessage,
+  INVALID_REQUEST,
+  MAX_REQUEST_BODY_BYTES,
+  PARSE_ERROR,
+  REQUEST_BODY_TOO_LARGE,
+  TRANSPORT_ERROR,
+} from '#api/mcp/protocol.ts';
+import { mcpServer } from '#api/mcp/server.ts';
 import { bearerChallenge, mcpResource } from '#api/oauth/metadata.ts';
 import { DEFAULT_MCP_CLIENT_RATE } from '#definitions/mcp-limits.ts';
 import { admitMcpRequest } from '#domain/mcp-rate-limit.ts';
@@ -16,39 +19,30 @@ import { verifyAccessToken } from '#domain/oauth-grants.ts';
 import { logger } from '#platform/logger.ts';
 
 /**
- * The MCP endpoint: stateless streamable HTTP with JSON responses, a fresh
- * server and transport per request, so any Lambda instance can answer any
- * request. Only POST carries JSON-RPC; GET (an endless event stream, pointless
- * without sessions) and DELETE (no session to end) are 405. Every request
- * needs a bearer token issued for this resource, counts against its client's
- * rate (shared/definitions/mcp-limits.ts), and carries one JSON-RPC message.
+ * The MCP endpoint: stateless streamable HTTP with JSON responses, no state
+ * kept between requests, so any Lambda instance can answer any request. Only
+ * POST carries JSON-RPC; GET (an endless event stream, pointless without
+ * sessions) and DELETE (no session to end) are 405. Every request needs a
+ * bearer token issued for this resource, counts against its client's rate
+ * (shared/definitions/mcp-limits.ts), and carries one JSON-RPC message, which
+ * the server answers (shared/api/mcp/protocol.ts, with the tools of
+ * shared/api/mcp/server.ts).
  */
-
-/** JSON-RPC 2.0 error codes the endpoint answers itself, before the SDK sees a message. */
-const PARSE_ERROR = -32700;
-const INVALID_REQUEST = -32600;
-/** What the SDK's transport answers a body over its limit with (an implementation-defined server error). */
-const SERVER_ERROR = -32000;
 
 /** A JSON-RPC error about a request that could not be taken as a whole (`id: null`, JSON-RPC 2.0 §5). */
 const jsonRpcError = (status: number, code: number, message: string): APIGatewayProxyResult =>
   jsonResponse(status, { jsonrpc: '2.0', error: { code, message }, id: null });
 
 /**
- * The JSON-RPC message of a body, or the error answering it. The transport
- * would take a JSON array as a batch and answer every message in it, and `[]`
- * with 202; protocol 2025-06-18 removed batches, so an array is refused
- * whatever version the client names (a stateless server cannot hold a client
- * to the version it negotiated, and a batch would multiply the work one
- * request may do). The depth is checked on the text, before any parser
- * recurses into it.
+ * The JSON-RPC message of a body, or the error answering it. Protocol
+ * 2025-06-18 removed batches, so a JSON array (`[]` too) is refused whatever
+ * version the client names (a stateless server cannot hold a client to the
+ * version it negotiated, and a batch would multiply the work one request may
+ * do). The depth is checked on the text, before any parser recurses into it.
  */
 function singleMessage(body: string): { message: unknown } | { refusal: APIGatewayProxyResult } {
-  // The transport's own bound, which it does not apply to a body it is handed parsed.
-  if (Buffer.byteLength(body) > DEFAULT_MAX_REQUEST_BODY_SIZE) {
-    return {
-      refusal: jsonRpcError(413, SERVER_ERROR, requestBodyTooLargeMessage(DEFAULT_MAX_REQUEST_BODY_SIZE)),
-    };
+  if (Buffer.byteLength(body) > MAX_REQUEST_BODY_BYTES) {
+    return { refusal: jsonRpcError(413, TRANSPORT_ERROR, REQUEST_BODY_TOO_LARGE) };
   }
   if (nestsDeeperThan(body)) return { refusal: jsonRpcError(400, INVALID_REQUEST, JSON_TOO_DEEP_MESSAGE) };
   let message: unknown;
@@ -109,26 +103,5 @@ export const handler = defineHttpHandler(async (event) => {
   const read = singleMessage(body);
   if ('refusal' in read) return read.refusal;
 
-  const server = createMcpServer(grant.orgId);
-  const transport = new WebStandardStreamableHTTPServerTransport({
-    sessionIdGenerator: undefined,
-    enableJsonResponse: true,
-  });
-  try {
-    await server.connect(transport);
-    const headers = new Headers();
-    for (const [name, value] of Object.entries(event.headers ?? {}))
-      if (value !== undefined) headers.set(name, value);
-    const response = await transport.handleRequest(
-      new Request(`${base}/mcp`, { method: 'POST', headers, body }),
-      { parsedBody: read.message },
-    );
-    return {
-      statusCode: response.status,
-      headers: Object.fromEntries(response.headers.entries()),
-      body: await response.text(),
-    };
-  } finally {
-    await server.close();
-  }
+  return answerMcpMessage(event.headers, read.message, mcpServer, grant.orgId);
 });

@@ -110,7 +110,7 @@ describe('one JSON-RPC message per request', () => {
     expect(answer.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32700 } });
   });
 
-  it(`refuses a body nesting deeper than ${MAX_JSON_DEPTH} levels with 400 before the SDK reads it`, async () => {
+  it(`refuses a body nesting deeper than ${MAX_JSON_DEPTH} levels with 400 before anything parses it`, async () => {
     const deep = `${'['.repeat(MAX_JSON_DEPTH)}${']'.repeat(MAX_JSON_DEPTH)}`;
     const answer = await post(
       token,

@@ -22,8 +22,9 @@ import { startTestStack } from '../support/local-stack.ts';
 
 /**
  * The MCP server over HTTP against the local stack, driven by the SDK's own
- * client and transport, with tokens from the client-credentials and the
- * authorization-code (PKCE) flows.
+ * client and transport (an independent implementation of the protocol, which
+ * the server implements itself: shared/api/mcp/protocol.ts), with tokens from
+ * the client-credentials and the authorization-code (PKCE) flows.
  */
 
 let stack: LocalStack;

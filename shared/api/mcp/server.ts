@@ -1,6 +1,5 @@
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
+import '#definitions/zod-english.ts';
+import * as z from 'zod/mini';
 import { DomainError } from '#domain/errors.ts';
 import { lookupAccountEndpoint } from '#schemas/accounts.ts';
 import {
@@ -23,34 +22,30 @@ import { listCampaignContacts } from '#use-cases/list-campaign-contacts.ts';
 import { listCampaigns } from '#use-cases/list-campaigns.ts';
 import { lookupAccount } from '#use-cases/lookup-account.ts';
 import { searchJobs } from '#use-cases/search-jobs.ts';
+import { type CallToolResult, defineTool, type McpServerDefinition, type McpTool } from './protocol.ts';
 
 /**
  * The MCP server's read-only research tools over one organization's data. Each
  * tool is an adapter: it turns its arguments into the input of the use case
  * its REST endpoint calls, runs it, and shapes the result with the same
- * response schema, so both answer alike. A fresh server is built per request
- * (stateless on Lambda).
+ * response schema, so both answer alike. The tools are the same for every
+ * organization: a call runs with the caller's (`orgId`, the context the
+ * protocol hands it). The protocol itself is ./protocol.ts.
  */
 
-const id = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
-const campaignId = id.describe('Campaign (ICP) id');
-const readOnly = {
-  readOnlyHint: true,
-  destructiveHint: false,
-  idempotentHint: true,
-  openWorldHint: false,
-} as const;
+/** The caller's organization: what every tool call runs with. */
+type OrgId = number;
 
 /**
  * A tool result: the use case's resource shaped by the endpoint's response schema (the REST
  * response body) as structured content, plus a one-line summary of it.
  */
-function result<S extends z.ZodType<Record<string, unknown>>>(
+function result<S extends z.core.$ZodType<Record<string, unknown>>>(
   schema: S,
   resource: z.input<S>,
   summary: (body: z.output<S>) => string,
 ): CallToolResult {
-  const body = schema.parse(resource);
+  const body = z.parse(schema, resource);
   return { structuredContent: body, content: [{ type: 'text', text: summary(body) }] };
 }
 
@@ -84,218 +79,216 @@ const domainOf = (value: string): string => {
   return domain;
 };
 
-/** Builds the MCP server for one organization. */
-export function createMcpServer(orgId: number): McpServer {
-  const server = new McpServer({ name: 'outreach-campaign-public-api', version: '1.0.0' });
+const readOnly = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+} as const;
 
-  server.registerTool(
-    'lookup_account',
-    {
+/** The tools, in the order `tools/list` gives them. */
+function catalogue(): McpTool<OrgId>[] {
+  const id = z.int().check(z.positive(), z.lte(Number.MAX_SAFE_INTEGER));
+  const campaignId = id.check(z.describe('Campaign (ICP) id'));
+  return [
+    defineTool({
+      name: 'lookup_account',
       title: 'Look up an account',
       description:
         'One account (company) by domain and/or id, with its scored signals; with campaign_id only that campaign’s signals.',
       inputSchema: z.object({
-        domain: z.string().max(2048).optional().describe('Company domain or URL'),
-        id: id.optional().describe('Account id'),
-        campaign_id: campaignId.optional(),
+        domain: z.optional(z.string().check(z.maxLength(2048))).check(z.describe('Company domain or URL')),
+        id: z.optional(id).check(z.describe('Account id')),
+        campaign_id: z.optional(campaignId),
       }),
       outputSchema: lookupAccountEndpoint.response,
       annotations: readOnly,
-    },
-    (input) =>
-      tool(async () => {
-        if (input.domain === undefined && input.id === undefined)
-          throw new ToolArgumentInvalid('Give domain or id');
-        const account = await lookupAccount({
-          orgId,
-          query: {
-            domain: input.domain === undefined ? undefined : domainOf(input.domain),
-            id: input.id,
-            icpId: input.campaign_id,
-          },
-        });
-        return result(
-          lookupAccountEndpoint.response,
-          account,
-          (body) =>
-            `Account ${body.id} (${body.domain}), score ${body.score}, ${body.signals.length} signals`,
-        );
-      }),
-  );
-
-  server.registerTool(
-    'list_campaigns',
-    {
+      run: (input, orgId: OrgId) =>
+        tool(async () => {
+          if (input.domain === undefined && input.id === undefined)
+            throw new ToolArgumentInvalid('Give domain or id');
+          const account = await lookupAccount({
+            orgId,
+            query: {
+              domain: input.domain === undefined ? undefined : domainOf(input.domain),
+              id: input.id,
+              icpId: input.campaign_id,
+            },
+          });
+          return result(
+            lookupAccountEndpoint.response,
+            account,
+            (body) =>
+              `Account ${body.id} (${body.domain}), score ${body.score}, ${body.signals.length} signals`,
+          );
+        }),
+    }),
+    defineTool({
+      name: 'list_campaigns',
       title: 'List campaigns',
       description: 'Every campaign (ICP) with providers, sequences, steps and outreach stats.',
       inputSchema: z.object({}),
       outputSchema: listCampaignsEndpoint.response,
       annotations: readOnly,
-    },
-    () =>
-      tool(async () => {
-        return result(
-          listCampaignsEndpoint.response,
-          await listCampaigns({ orgId }),
-          (body) =>
-            `${body.campaigns.length} campaigns: ${body.campaigns.map((campaign) => `${campaign.id} ${campaign.icp_name}`).join('; ')}`,
-        );
-      }),
-  );
-
-  server.registerTool(
-    'get_campaign',
-    {
+      run: (_input, orgId: OrgId) =>
+        tool(async () =>
+          result(
+            listCampaignsEndpoint.response,
+            await listCampaigns({ orgId }),
+            (body) =>
+              `${body.campaigns.length} campaigns: ${body.campaigns.map((campaign) => `${campaign.id} ${campaign.icp_name}`).join('; ')}`,
+          ),
+        ),
+    }),
+    defineTool({
+      name: 'get_campaign',
       title: 'Get a campaign',
       description: 'One campaign with stats and current contact counts per status.',
       inputSchema: z.object({ campaign_id: campaignId }),
       outputSchema: getCampaignEndpoint.response,
       annotations: readOnly,
-    },
-    (input) =>
-      tool(async () => {
-        return result(
-          getCampaignEndpoint.response,
-          await getCampaign({ orgId, path: { id: input.campaign_id } }),
-          (detail) =>
-            `Campaign ${detail.id} ${detail.icp_name}: ${detail.stats.sent} sent, ${detail.stats.opened} opened, ${detail.contacts.replied} replied`,
-        );
-      }),
-  );
-
-  server.registerTool(
-    'list_campaign_accounts',
-    {
+      run: (input, orgId: OrgId) =>
+        tool(async () =>
+          result(
+            getCampaignEndpoint.response,
+            await getCampaign({ orgId, path: { id: input.campaign_id } }),
+            (detail) =>
+              `Campaign ${detail.id} ${detail.icp_name}: ${detail.stats.sent} sent, ${detail.stats.opened} opened, ${detail.contacts.replied} replied`,
+          ),
+        ),
+    }),
+    defineTool({
+      name: 'list_campaign_accounts',
       title: 'List a campaign’s accounts',
       description: 'Qualified accounts of a campaign, highest score first.',
       inputSchema: z.object({
         campaign_id: campaignId,
-        from: z.number().int().min(0).default(0),
-        take: z.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
+        from: z._default(z.int().check(z.gte(0)), 0),
+        take: z._default(z.int().check(z.gte(1), z.lte(MAX_PAGE_SIZE)), DEFAULT_PAGE_SIZE),
       }),
       outputSchema: listCampaignAccountsEndpoint.response,
       annotations: readOnly,
-    },
-    (input) =>
-      tool(async () => {
-        return result(
-          listCampaignAccountsEndpoint.response,
-          await listCampaignAccounts({
-            orgId,
-            path: { id: input.campaign_id },
-            query: { from: input.from, take: input.take },
-          }),
-          (body) => `${body.accounts.length} accounts from position ${input.from}`,
-        );
-      }),
-  );
-
-  server.registerTool(
-    'list_campaign_contacts',
-    {
+      run: (input, orgId: OrgId) =>
+        tool(async () =>
+          result(
+            listCampaignAccountsEndpoint.response,
+            await listCampaignAccounts({
+              orgId,
+              path: { id: input.campaign_id },
+              query: { from: input.from, take: input.take },
+            }),
+            (body) => `${body.accounts.length} accounts from position ${input.from}`,
+          ),
+        ),
+    }),
+    defineTool({
+      name: 'list_campaign_contacts',
       title: 'List a campaign’s contacts',
       description: 'Contacts (assignments) of a campaign, newest first, optionally of one status.',
       inputSchema: z.object({
         campaign_id: campaignId,
-        skip: z.number().int().min(0).default(0),
-        take: z.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
-        status: z.enum(CONTACT_STATUS_FILTERS).optional(),
+        skip: z._default(z.int().check(z.gte(0)), 0),
+        take: z._default(z.int().check(z.gte(1), z.lte(MAX_PAGE_SIZE)), DEFAULT_PAGE_SIZE),
+        status: z.optional(z.enum(CONTACT_STATUS_FILTERS)),
       }),
       outputSchema: listCampaignContactsEndpoint.response,
       annotations: readOnly,
-    },
-    (input) =>
-      tool(async () => {
-        return result(
-          listCampaignContactsEndpoint.response,
-          await listCampaignContacts({
-            orgId,
-            path: { id: input.campaign_id },
-            query: { skip: input.skip, take: input.take, status: input.status },
-          }),
-          (body) => `${body.data.length} of ${body.total} contacts`,
-        );
-      }),
-  );
-
-  server.registerTool(
-    'search_jobs',
-    {
+      run: (input, orgId: OrgId) =>
+        tool(async () =>
+          result(
+            listCampaignContactsEndpoint.response,
+            await listCampaignContacts({
+              orgId,
+              path: { id: input.campaign_id },
+              query: { skip: input.skip, take: input.take, status: input.status },
+            }),
+            (body) => `${body.data.length} of ${body.total} contacts`,
+          ),
+        ),
+    }),
+    defineTool({
+      name: 'search_jobs',
       title: 'Search job openings',
       description:
         'Job openings of a company domain, newest first; pass `next` back as cursor (0 means no more pages).',
       inputSchema: z.object({
-        domain: z.string().max(2048),
-        since: z.iso.datetime({ offset: true }).optional().describe('Only jobs first seen after this time'),
-        cursor: id.optional(),
-        take: z.number().int().min(1).max(MAX_JOBS_PAGE).default(100),
+        domain: z.string().check(z.maxLength(2048)),
+        since: z
+          .optional(z.iso.datetime({ offset: true }))
+          .check(z.describe('Only jobs first seen after this time')),
+        cursor: z.optional(id),
+        take: z._default(z.int().check(z.gte(1), z.lte(MAX_JOBS_PAGE)), 100),
       }),
       outputSchema: searchJobsEndpoint.response,
       annotations: readOnly,
-    },
-    (input) =>
-      tool(async () => {
-        return result(
-          searchJobsEndpoint.response,
-          await searchJobs({
-            orgId,
-            path: { domain: domainOf(input.domain) },
-            query: {
-              take: input.take,
-              cursor: input.cursor,
-              since: input.since === undefined ? undefined : dateTimeQuery.parse(input.since),
-            },
-          }),
-          (body) =>
-            `${body.jobs.length} jobs at ${body.domain}${body.next ? `; next cursor ${body.next}` : '; last page'}`,
-        );
-      }),
-  );
-
-  server.registerTool(
-    'check_eligibility',
-    {
+      run: (input, orgId: OrgId) =>
+        tool(async () =>
+          result(
+            searchJobsEndpoint.response,
+            await searchJobs({
+              orgId,
+              path: { domain: domainOf(input.domain) },
+              query: {
+                take: input.take,
+                cursor: input.cursor,
+                since: input.since === undefined ? undefined : z.parse(dateTimeQuery, input.since),
+              },
+            }),
+            (body) =>
+              `${body.jobs.length} jobs at ${body.domain}${body.next ? `; next cursor ${body.next}` : '; last page'}`,
+          ),
+        ),
+    }),
+    defineTool({
+      name: 'check_eligibility',
       title: 'Check eligibility (dry run)',
       description: `Whether contacts (at most ${MAX_CONTACTS_PER_REQUEST} emails per call) could be pushed into a campaign’s sequence, with the reasons they could not. Writes nothing.`,
       // The REST dry run's body, so both take the same emails, as many of them, and the same flags.
       inputSchema: z.object({ campaign_id: campaignId, ...checkEligibilityEndpoint.body.shape }),
       outputSchema: checkEligibilityEndpoint.response,
       annotations: readOnly,
-    },
-    (input) =>
-      tool(async () => {
-        const { campaign_id, ...body } = input;
-        return result(
-          checkEligibilityEndpoint.response,
-          await checkEligibility({ orgId, path: { id: campaign_id }, body }),
-          (checked) => `${checked.summary.eligible} of ${checked.summary.total} eligible`,
-        );
-      }),
-  );
-
-  server.registerTool(
-    'get_analytics_overview',
-    {
+      run: (input, orgId: OrgId) =>
+        tool(async () => {
+          const { campaign_id, ...body } = input;
+          return result(
+            checkEligibilityEndpoint.response,
+            await checkEligibility({ orgId, path: { id: campaign_id }, body }),
+            (checked) => `${checked.summary.eligible} of ${checked.summary.total} eligible`,
+          );
+        }),
+    }),
+    defineTool({
+      name: 'get_analytics_overview',
       title: 'Analytics overview',
       description:
         'Organization-wide counts: campaigns, contacts sent, opened, replied, scheduled, bounces, unsubscribes.',
       inputSchema: z.object({}),
       outputSchema: analyticsOverviewEndpoint.response,
       annotations: readOnly,
-    },
-    () =>
-      tool(async () => {
-        return result(
-          analyticsOverviewEndpoint.response,
-          await getAnalyticsOverview({ orgId }),
-          (body) =>
-            `${body.total_campaigns} campaigns, ${body.total_contacts_sent} contacts sent, ${body.total_contacts_replied} replied`,
-        );
-      }),
-  );
-
-  // Registering a tool advertises `tools.listChanged`, but this server has a fixed tool list and,
-  // stateless, no stream to send the notification on: it says so instead.
-  server.server.registerCapabilities({ tools: { listChanged: false } });
-  return server;
+      run: (_input, orgId: OrgId) =>
+        tool(async () =>
+          result(
+            analyticsOverviewEndpoint.response,
+            await getAnalyticsOverview({ orgId }),
+            (body) =>
+              `${body.total_campaigns} campaigns, ${body.total_contacts_sent} contacts sent, ${body.total_contacts_replied} replied`,
+          ),
+        ),
+    }),
+  ];
 }
+
+let tools: McpTool<OrgId>[] | undefined;
+
+/**
+ * The MCP server: its name and its tools, built on first use and then kept
+ * for the life of the instance (they are the same for every organization; a
+ * call runs with the caller's).
+ */
+export const mcpServer: McpServerDefinition<OrgId> = {
+  serverInfo: { name: 'outreach-campaign-public-api', version: '1.0.0' },
+  tools: () => {
+    tools ??= catalogue();
+    return tools;
+  },
+};
