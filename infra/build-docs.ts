@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { openApiDocument } from '#api/openapi/document.ts';
 import {
   accountInput,
@@ -48,7 +48,7 @@ interface Metadata {
 /** The named definitions and the descriptions the generated schema carries. */
 function registry() {
   const metadata = z.registry<Metadata>();
-  const add = (schema: z.ZodType, id: string, description: string) =>
+  const add = (schema: z.core.$ZodType, id: string, description: string) =>
     metadata.add(schema, { id, description });
   add(campaignInput, 'Campaign', 'A campaign (ICP) with one or more provider sequences. Its id is kept.');
   add(sequenceInput, 'Sequence', 'A provider sequence: provider, channel and ordered steps. Ids are unique.');

@@ -1,12 +1,12 @@
-import { dirname } from 'node:path';
-import { Duration, type RemovalPolicy } from 'aws-cdk-lib';
+import { cpSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { AssetHashType, DockerImage, Duration, type RemovalPolicy } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
-import { type ICommandHooks, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { Architecture, Code, Function as LambdaFunction, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
-import type { BuildOptions } from 'esbuild';
+import { type BuildOptions, buildSync } from 'esbuild';
 import type { TableAction } from '#definitions/routes.ts';
 import { PROJECT_ROOT } from '../paths.ts';
 
@@ -27,8 +27,8 @@ export const ITEM_ACTIONS: readonly TableAction[] = [
 ];
 
 /**
- * The bundle settings of every function, shared with the test that runs the
- * built bundles on the Lambda runtime's Node major.
+ * The bundle settings of every function, shared with the tests and the bench
+ * that build bundles themselves.
  */
 export const BUNDLE = {
   target: 'node24',
@@ -38,18 +38,40 @@ export const BUNDLE = {
     "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
 } as const;
 
-/** esbuild's options for a function's bundle, as CDK builds it: for the tests and the bench that build bundles themselves. */
-export const bundleBuildOptions = (entryFile: string, outfile: string) =>
+/**
+ * Modules a Lambda bundle takes from elsewhere than the package that names
+ * them: the SDK's default credential chain becomes the environment provider,
+ * where Lambda puts the role's credentials (shared/platform/lambda-credentials.ts).
+ */
+export const LAMBDA_ALIASES = {
+  '@aws-sdk/credential-provider-node': resolve(PROJECT_ROOT, 'shared/platform/lambda-credentials.ts'),
+} as const;
+
+/** The file a function's bundle starts at, in its output folder (the Lambda handler is `index.handler`). */
+export const BUNDLE_ENTRY_FILE = 'index.mjs';
+
+/**
+ * esbuild's options for a function's bundle: minified ESM for Node 24, the
+ * AWS SDK bundled (what is deployed is the version that was tested), and
+ * split, so that a module the code imports with `import()` (a dashboard page,
+ * the KMS client, the SMTP transport) is a chunk of its own that a cold start
+ * does not read until a request needs it.
+ */
+export const bundleBuildOptions = (entryFile: string, outdir: string) =>
   ({
-    entryPoints: [entryFile],
-    outfile,
+    entryPoints: { index: entryFile },
+    outdir,
+    outExtension: { '.js': '.mjs' },
+    chunkNames: 'chunks/[name]-[hash]',
     bundle: true,
+    splitting: true,
     platform: 'node',
     format: 'esm',
     minify: true,
     target: BUNDLE.target,
     mainFields: [...BUNDLE.mainFields],
     banner: { js: BUNDLE.banner },
+    alias: { ...LAMBDA_ALIASES },
     logLevel: 'silent',
   }) satisfies BuildOptions;
 
@@ -64,16 +86,31 @@ export interface ServiceFunctionProps {
   packageFiles?: readonly string[];
 }
 
-/** Copies package files into the asset's `node_modules/`, where the bundle resolves them as the project does. */
-const shipPackageFiles = (files: readonly string[]): ICommandHooks => ({
-  beforeBundling: () => [],
-  beforeInstall: () => [],
-  afterBundling: (inputDir, outputDir) =>
-    files.map(
-      (file) =>
-        `mkdir -p "${outputDir}/node_modules/${dirname(file)}" && cp "${inputDir}/node_modules/${file}" "${outputDir}/node_modules/${file}"`,
-    ),
-});
+/**
+ * A function's code: its bundle built here with esbuild (bundleBuildOptions,
+ * with source maps), plus the package files it reads at run time under the
+ * asset's `node_modules/`, where the bundle resolves them as the project does.
+ * The asset is hashed by its output, so an unchanged bundle is not uploaded
+ * again. (CDK's NodejsFunction builds one output file and cannot split.)
+ */
+function bundledCode(entry: string, packageFiles: readonly string[]): Code {
+  return Code.fromAsset(resolve(PROJECT_ROOT, entry, '..'), {
+    assetHashType: AssetHashType.OUTPUT,
+    bundling: {
+      // Only used if local bundling declined, which it never does: esbuild is a dev dependency.
+      image: DockerImage.fromRegistry('public.ecr.aws/sam/build-nodejs24.x'),
+      local: {
+        tryBundle(outputDir) {
+          buildSync({ ...bundleBuildOptions(resolve(PROJECT_ROOT, entry), outputDir), sourcemap: true });
+          for (const file of packageFiles) {
+            cpSync(resolve(PROJECT_ROOT, 'node_modules', file), join(outputDir, 'node_modules', file));
+          }
+          return true;
+        },
+      },
+    },
+  });
+}
 
 /**
  * Every Lambda of the service: Node.js 24 on arm64, a minified ESM bundle of
@@ -81,13 +118,11 @@ const shipPackageFiles = (files: readonly string[]): ICommandHooks => ({
  * `bindTable` sets the table's name and grants exactly the access asked for, so
  * the code's configuration and its permissions cannot drift apart.
  */
-export class ServiceFunction extends NodejsFunction {
+export class ServiceFunction extends LambdaFunction {
   constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
     super(scope, id, {
-      entry: `${PROJECT_ROOT}/${props.entry}`,
-      projectRoot: PROJECT_ROOT,
-      depsLockFilePath: `${PROJECT_ROOT}/package-lock.json`,
-      handler: 'handler',
+      code: bundledCode(props.entry, props.packageFiles ?? []),
+      handler: `${BUNDLE_ENTRY_FILE.replace(/\.mjs$/, '')}.handler`,
       description: props.description,
       runtime: Runtime.NODEJS_24_X,
       architecture: Architecture.ARM_64,
@@ -101,17 +136,6 @@ export class ServiceFunction extends NodejsFunction {
       environment: {
         NODE_OPTIONS: '--enable-source-maps',
         POWERTOOLS_SERVICE_NAME: 'outreach-public-api',
-      },
-      bundling: {
-        format: OutputFormat.ESM,
-        minify: true,
-        sourceMap: true,
-        target: BUNDLE.target,
-        mainFields: [...BUNDLE.mainFields],
-        // The AWS SDK is bundled, not taken from the runtime, so what is deployed is the version that was tested.
-        externalModules: [],
-        banner: BUNDLE.banner,
-        ...(props.packageFiles && { commandHooks: shipPackageFiles(props.packageFiles) }),
       },
     });
     this.acknowledgeSharedFindings();

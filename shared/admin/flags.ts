@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import * as z from 'zod/mini';
 
 /**
  * Reading a command's flags and positionals. Anything that does not fit the
@@ -55,12 +55,12 @@ export function expectPositionals(positionals: string[], names: string[]): strin
  * (`--take must be at most 100`). `flagOf` names the flag of a field where the
  * two differ.
  */
-export function validatedFlags<S extends z.ZodType>(
+export function validatedFlags<S extends z.core.$ZodType>(
   schema: S,
   values: Record<string, unknown>,
   flagOf: Record<string, string> = {},
 ): z.output<S> {
-  const parsed = schema.safeParse(values);
+  const parsed = z.safeParse(schema, values);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   const field = issue?.path[0];

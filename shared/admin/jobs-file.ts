@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { normalizeDomain } from '#schemas/domain-names.ts';
 import { type JobInput, jobInput } from '#schemas/import.ts';
 import { type ImportError, jsonPath } from './import.ts';

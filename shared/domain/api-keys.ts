@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { API_KEY_SCOPES, type ApiKeyScope } from '#definitions/routes.ts';
 import { hashSecret } from '#platform/secret-hash.ts';
 import { type ApiKeyIdentityItem, type ApiKeyItem, apiKeys } from '#store/api-keys.ts';
@@ -45,22 +45,29 @@ const EXPIRY_DAYS_RANGE = `must be a whole number from 1 to ${MAX_API_KEY_EXPIRY
  * `createApiKey` holds every caller to it.
  */
 export const newApiKeyOptions = z.object({
-  scope: z.enum(API_KEY_SCOPES, 'must be read or read-write').default('read-write'),
-  name: z
-    .string()
-    .trim()
-    .refine((name) => PRINTABLE.test(name), 'must be printable: no tabs, line breaks or control characters')
-    .refine(
-      (name) => [...name].length >= 1 && [...name].length <= MAX_API_KEY_NAME,
-      `must be 1-${MAX_API_KEY_NAME} characters`,
-    )
-    .optional(),
-  expiresInDays: z
-    .number(EXPIRY_DAYS_RANGE)
-    .int(EXPIRY_DAYS_RANGE)
-    .min(1, EXPIRY_DAYS_RANGE)
-    .max(MAX_API_KEY_EXPIRY_DAYS, EXPIRY_DAYS_RANGE)
-    .optional(),
+  scope: z._default(z.enum(API_KEY_SCOPES, 'must be read or read-write'), 'read-write'),
+  name: z.optional(
+    z.string().check(
+      z.trim(),
+      z.refine(
+        (name) => PRINTABLE.test(name),
+        'must be printable: no tabs, line breaks or control characters',
+      ),
+      z.refine(
+        (name) => [...name].length >= 1 && [...name].length <= MAX_API_KEY_NAME,
+        `must be 1-${MAX_API_KEY_NAME} characters`,
+      ),
+    ),
+  ),
+  expiresInDays: z.optional(
+    z
+      .number(EXPIRY_DAYS_RANGE)
+      .check(
+        z.int(EXPIRY_DAYS_RANGE),
+        z.gte(1, EXPIRY_DAYS_RANGE),
+        z.lte(MAX_API_KEY_EXPIRY_DAYS, EXPIRY_DAYS_RANGE),
+      ),
+  ),
 });
 export type NewApiKeyOptions = z.input<typeof newApiKeyOptions>;
 

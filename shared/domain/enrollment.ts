@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { PROVIDER_APIS } from '#definitions/provider-apis.ts';
 import { type QueueName, queueDefinitions } from '#definitions/queues.ts';
 import { logger } from '#platform/logger.ts';
@@ -45,11 +45,15 @@ const QUEUE: QueueName = 'enrollment';
 
 /** What the enrollment queue carries. */
 export const providerWorkMessage = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('enroll'), orgId: z.number(), assignmentIds: z.array(z.number()).min(1) }),
+  z.object({
+    kind: z.literal('enroll'),
+    orgId: z.number(),
+    assignmentIds: z.array(z.number()).check(z.minLength(1)),
+  }),
   z.object({
     kind: z.literal('stop'),
     orgId: z.number(),
-    assignmentIds: z.array(z.number()).min(1),
+    assignmentIds: z.array(z.number()).check(z.minLength(1)),
     reason: z.string(),
   }),
   z.object({ kind: z.literal('stop-domain'), orgId: z.number(), domain: z.string() }),

@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import '#definitions/zod-english.ts';
 import {
   DEFAULT_RETRY_SCHEDULE_SECONDS,
   deadLetterUrlVariable,
@@ -48,63 +49,66 @@ export const VARIABLES = {
 
 const QUEUE_NAMES = Object.keys(queueDefinitions) as [QueueName, ...QueueName[]];
 
-const text = z.string().min(1);
+const text = z.string().check(z.minLength(1));
 const url = z.url();
 
 const mailSchema = z
   .strictObject({
     /** `ses` on AWS; `smtp` (with `smtpUrl`) for the local stack's sink. */
     transport: z.enum(['ses', 'smtp']),
-    smtpUrl: url.optional(),
+    smtpUrl: z.optional(url),
     /** The sender of a reply before any mailbox has written to the contact. */
     defaultFrom: text,
     /** The right-hand side of the Message-IDs of replies. */
     messageIdDomain: text,
     /** The first retry of a failed send waits about this long, doubling up to 15 minutes. */
-    retryBaseSeconds: z.int().positive(),
+    retryBaseSeconds: z.int().check(z.positive()),
   })
-  .refine((mail) => mail.transport !== 'smtp' || mail.smtpUrl !== undefined, {
-    message: 'the smtp transport needs an SMTP URL',
-    path: ['smtpUrl'],
-  });
+  .check(
+    z.refine((mail) => mail.transport !== 'smtp' || mail.smtpUrl !== undefined, {
+      message: 'the smtp transport needs an SMTP URL',
+      path: ['smtpUrl'],
+    }),
+  );
 
 export const configurationSchema = z.strictObject({
   /** Where the AWS clients go; what is absent is left to the SDK's own resolution (Lambda's role, a profile). */
   aws: z.strictObject({
-    region: text.optional(),
+    region: z.optional(text),
     /** Explicit credentials: the local stack's and the CLI's for it. Never set on Lambda. */
-    credentials: z
-      .strictObject({ accessKeyId: text, secretAccessKey: text, sessionToken: text.optional() })
-      .optional(),
-    endpoints: z.strictObject({ dynamodb: url.optional(), sqs: url.optional() }),
+    credentials: z.optional(
+      z.strictObject({ accessKeyId: text, secretAccessKey: text, sessionToken: z.optional(text) }),
+    ),
+    endpoints: z.strictObject({ dynamodb: z.optional(url), sqs: z.optional(url) }),
   }),
   /** The single table; absent for the functions that use none (`tableName()` then throws). */
-  tableName: text.optional(),
+  tableName: z.optional(text),
   /** Each queue's URL (the functions that send to it or consume it) and its dead-letter queue's (the CLI). */
   queues: z.record(
     z.enum(QUEUE_NAMES),
-    z.strictObject({ url: url.optional(), deadLetterUrl: url.optional() }),
+    z.strictObject({ url: z.optional(url), deadLetterUrl: z.optional(url) }),
   ),
   mail: mailSchema,
   webhooks: z.strictObject({
     /** http to loopback receivers: the local stack only, never on AWS. */
     allowHttpLoopback: z.boolean(),
-    retryScheduleSeconds: z.array(z.int().min(0).max(MAX_VISIBILITY_SECONDS)).min(1),
+    retryScheduleSeconds: z
+      .array(z.int().check(z.gte(0), z.lte(MAX_VISIBILITY_SECONDS)))
+      .check(z.minLength(1)),
   }),
   /** The API's own URL (a custom domain); absent, it is taken from each request's context. */
-  publicBaseUrl: url.optional(),
+  publicBaseUrl: z.optional(url),
   /**
    * The keys of secrets at rest (shared/platform/secrets.ts): on AWS the KMS key that wraps the data keys
    * of provider API keys and the KMS HMAC key of provider webhook URLs; in the local stack and tests one
    * local key (32 bytes, base64) does both. The local key wins when both are set.
    */
   secrets: z.strictObject({
-    kmsKeyId: text.optional(),
-    macKeyId: text.optional(),
-    localKey: z
-      .base64()
-      .refine((value) => Buffer.from(value, 'base64').length === 32, 'must be 32 bytes')
-      .optional(),
+    kmsKeyId: z.optional(text),
+    macKeyId: z.optional(text),
+    localKey: z.optional(
+      z.base64().check(z.refine((value) => Buffer.from(value, 'base64').length === 32, 'must be 32 bytes')),
+    ),
   }),
   /**
    * The dashboard's sign-in: the OpenID provider (Cognito's user pool on AWS, the local provider of
@@ -112,8 +116,8 @@ export const configurationSchema = z.strictObject({
    * not configured.
    */
   dashboard: z.strictObject({
-    oidcIssuer: url.optional(),
-    oidcClientId: text.optional(),
+    oidcIssuer: z.optional(url),
+    oidcClientId: z.optional(text),
     /** Cookies marked Secure: always on AWS (https); the local stack serves http on 127.0.0.1. */
     secureCookies: z.boolean(),
   }),
@@ -122,19 +126,19 @@ export const configurationSchema = z.strictObject({
     /** The folder of a running local stack's endpoints file. */
     localDir: text,
     /** The deployed API and its default usage plan, for the organizations' rate limits. */
-    deployedApi: z.strictObject({ restApiId: text, stage: text, defaultUsagePlanId: text }).optional(),
+    deployedApi: z.optional(z.strictObject({ restApiId: text, stage: text, defaultUsagePlanId: text })),
     /** Accounts in the demo seed (five contacts each); absent, the full demo. */
-    demoAccounts: z.int().positive().optional(),
+    demoAccounts: z.optional(z.int().check(z.positive())),
     /**
      * Where `member add` creates people: the deployed stack's Cognito user pool, or the local
      * OpenID provider's admin API (its URL and bearer token, from the endpoints file).
      */
-    identityDirectory: z
-      .discriminatedUnion('kind', [
+    identityDirectory: z.optional(
+      z.discriminatedUnion('kind', [
         z.strictObject({ kind: z.literal('cognito'), userPoolId: text }),
         z.strictObject({ kind: z.literal('local'), url, token: text }),
-      ])
-      .optional(),
+      ]),
+    ),
   }),
 });
 
@@ -169,13 +173,15 @@ export function parseRetrySchedule(raw: string | undefined): number[] {
   return steps;
 }
 
-const positiveInteger = z
-  .string()
-  .regex(/^[0-9]{1,9}$/, 'must be a positive integer')
-  .transform(Number)
-  .pipe(z.int().positive('must be a positive integer'));
+const positiveInteger = z.pipe(
+  z.pipe(z.string().check(z.regex(/^[0-9]{1,9}$/, 'must be a positive integer')), z.transform(Number)),
+  z.int().check(z.positive('must be a positive integer')),
+);
 const urlValue = z.url('must be a URL');
-const flag = z.enum(['true', 'false'], 'must be true or false').transform((value) => value === 'true');
+const flag = z.pipe(
+  z.enum(['true', 'false'], 'must be true or false'),
+  z.transform((value) => value === 'true'),
+);
 
 /**
  * Builds the configuration from environment variables, validated: every
@@ -189,7 +195,7 @@ export function loadConfiguration(env: Environment = process.env, defaults: Envi
     const value = env[name] || defaults[name];
     return value === '' ? undefined : value;
   };
-  function read<T>(name: string, schema: z.ZodType<T, string>): T | undefined {
+  function read<T>(name: string, schema: z.ZodMiniType<T, string>): T | undefined {
     const value = raw(name);
     if (value === undefined) return undefined;
     const parsed = schema.safeParse(value);

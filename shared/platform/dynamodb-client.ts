@@ -2,12 +2,12 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Configuration } from './config.ts';
 import { awsClientOptions, awsSettings, lazyClient, perConfiguration } from './configured.ts';
-import { tracer } from './observability.ts';
+import { traceAwsClient } from './xray.ts';
 
 /** A DynamoDB document client for the configuration's region, credentials and endpoint (DynamoDB Local's locally). */
 export function createDynamoClient(config: Configuration): DynamoDBDocumentClient {
   return DynamoDBDocumentClient.from(
-    tracer.captureAWSv3Client(
+    traceAwsClient(
       new DynamoDBClient({ maxAttempts: 3, ...awsClientOptions(config.aws, config.aws.endpoints.dynamodb) }),
     ),
     {

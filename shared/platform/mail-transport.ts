@@ -1,8 +1,8 @@
 import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
-import { createTransport } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Configuration } from './config.ts';
 import { awsClientOptions, perConfiguration } from './configured.ts';
-import { tracer } from './observability.ts';
+import { traceAwsClient } from './xray.ts';
 
 /**
  * Where composed messages go: Amazon SES on AWS, an SMTP server locally (the
@@ -20,7 +20,7 @@ export interface Envelope {
 export type MailTransport = (envelope: Envelope, raw: Buffer) => Promise<void>;
 
 function sesTransport(aws: Configuration['aws']): MailTransport {
-  const ses = tracer.captureAWSv3Client(new SESv2Client({ maxAttempts: 2, ...awsClientOptions(aws) }));
+  const ses = traceAwsClient(new SESv2Client({ maxAttempts: 2, ...awsClientOptions(aws) }));
   return async (envelope, raw) => {
     await ses.send(
       new SendEmailCommand({
@@ -32,15 +32,23 @@ function sesTransport(aws: Configuration['aws']): MailTransport {
   };
 }
 
+/**
+ * SMTP through nodemailer, loaded on first send: with `import()` the bundler
+ * puts nodemailer in a chunk of its own that a Lambda never loads, since on
+ * AWS the transport is SES; only the local stack's SMTP sink needs it.
+ */
 function smtpTransport(url: string): MailTransport {
-  const transporter = createTransport({
-    url,
-    connectionTimeout: 10_000,
-    greetingTimeout: 10_000,
-    socketTimeout: 15_000,
-  });
+  let transporter: Promise<Transporter> | undefined;
   return async (envelope, raw) => {
-    await transporter.sendMail({
+    transporter ??= import('nodemailer').then(({ createTransport }) =>
+      createTransport({
+        url,
+        connectionTimeout: 10_000,
+        greetingTimeout: 10_000,
+        socketTimeout: 15_000,
+      }),
+    );
+    await (await transporter).sendMail({
       envelope: { from: envelope.from, to: [...envelope.to, ...envelope.cc, ...envelope.bcc] },
       raw,
     });

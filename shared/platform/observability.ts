@@ -1,23 +1,21 @@
-import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
-import { Tracer } from '@aws-lambda-powertools/tracer';
-import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { METRICS_NAMESPACE, METRICS_SERVICE } from '#definitions/metrics.ts';
+import { traceInvocation } from './xray.ts';
 
 /**
- * Metrics and traces (Powertools), beside the logger (logger.ts). Metrics are
- * CloudWatch embedded-metric records written to the function's log: counts of
- * what the service did, never contents. Traces are X-Ray segments for each
- * invocation and each AWS call; both are inert outside Lambda (the local
- * stack and tests set POWERTOOLS_METRICS_DISABLED, and the tracer only runs
- * where Lambda's environment says so).
+ * Metrics and traces (xray.ts), beside the logger (logger.ts). Metrics are
+ * CloudWatch embedded-metric records written to the function's log, one per
+ * invocation that counted something, in the shape Powertools' Metrics writes
+ * (namespace, a `service` dimension), without its 14 KiB in every bundle:
+ * counts of what the service did, never contents. Traces are X-Ray
+ * subsegments for each invocation and each AWS call; both are inert outside
+ * Lambda (the local stack and tests set POWERTOOLS_METRICS_DISABLED, and
+ * traces are only sent for a sampled invocation with a daemon beside it).
  */
 
-export const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: METRICS_SERVICE });
-
-// Outgoing HTTP is not patched: the webhook client pins the resolved address itself (ssrf.ts).
-export const tracer = new Tracer({ serviceName: 'outreach-public-api', captureHTTPsRequests: false });
+/** The service name traces are annotated with. */
+const TRACE_SERVICE = 'outreach-public-api';
 
 /** The counters the service emits; each name is one CloudWatch metric. */
 export type CountMetric =
@@ -43,29 +41,62 @@ export type CountMetric =
   | 'ProviderLeadStopped'
   | 'ReplySentThroughProvider';
 
+/** The invocation's counts so far, by metric. */
+const counts = new Map<CountMetric, number>();
+
 /** Counts `value` occurrences of `name` in this invocation (published when it ends). */
 export function count(name: CountMetric, value = 1): void {
-  if (value > 0) metrics.addMetric(name, MetricUnit.Count, value);
+  if (value > 0) counts.set(name, (counts.get(name) ?? 0) + value);
 }
 
-/**
- * Publishes the invocation's counters, if it counted anything (an empty
- * publish only logs a warning), on success and on error alike.
- */
-const publishMetrics = (): middy.MiddlewareObj => {
-  const publish = () => {
-    if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
+/** Writes the invocation's counts as one embedded-metric record, unless metrics are off (locally, in tests). */
+function publishCounts(): void {
+  if (counts.size === 0) return;
+  const names = [...counts.keys()];
+  const values = Object.fromEntries(counts);
+  counts.clear();
+  if (process.env.POWERTOOLS_METRICS_DISABLED === 'true') return;
+  const record = {
+    _aws: {
+      Timestamp: Date.now(),
+      CloudWatchMetrics: [
+        {
+          Namespace: METRICS_NAMESPACE,
+          Dimensions: [['service']],
+          Metrics: names.map((name) => ({ Name: name, Unit: 'Count' })),
+        },
+      ],
+    },
+    service: METRICS_SERVICE,
+    ...values,
   };
-  return { after: publish, onError: publish };
-};
+  process.stdout.write(`${JSON.stringify(record)}\n`);
+}
+
+/** Publishes the invocation's counters, if it counted anything, on success and on error alike. */
+const publishMetrics = (): middy.MiddlewareObj => ({ after: publishCounts, onError: publishCounts });
 
 /**
- * Traces and meters a handler. The trace never records the response: it holds
- * contact data and message bodies.
+ * The invocation's trace subsegment, closed when the handler returns or throws.
+ * It never records the event or the response: they hold contact data and
+ * message bodies. Outgoing HTTP is not traced: the webhook client pins the
+ * resolved address itself (ssrf.ts).
  */
+const traceHandler = (): middy.MiddlewareObj => {
+  let close: ((failed: boolean) => void) | undefined;
+  return {
+    before: () => {
+      close = traceInvocation(TRACE_SERVICE);
+    },
+    after: () => close?.(false),
+    onError: () => close?.(true),
+  };
+};
+
+/** Traces and meters a handler. */
 export function observability<Event, Result>(): middy.MiddlewareObj<Event, Result>[] {
   return [
-    captureLambdaHandler(tracer, { captureResponse: false }) as middy.MiddlewareObj<Event, Result>,
+    traceHandler() as middy.MiddlewareObj<Event, Result>,
     publishMetrics() as middy.MiddlewareObj<Event, Result>,
   ];
 }

@@ -2,7 +2,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { deadLetterUrlVariable, type QueueName, queueDefinitions } from '#definitions/queues.ts';
 import { type Configuration, ConfigurationError, configuration } from './config.ts';
 import { awsClientOptions, awsSettings, lazyClient, perConfiguration } from './configured.ts';
-import { tracer } from './observability.ts';
+import { traceAwsClient } from './xray.ts';
 
 /**
  * An SQS client for the configuration; its endpoint is the configuration's
@@ -10,7 +10,7 @@ import { tracer } from './observability.ts';
  * cannot make resolvable.
  */
 export function createQueueClient(config: Configuration): SQSClient {
-  return tracer.captureAWSv3Client(
+  return traceAwsClient(
     new SQSClient({
       maxAttempts: 3,
       useQueueUrlAsEndpoint: false,

@@ -6,11 +6,10 @@ import {
   randomBytes,
   timingSafeEqual,
 } from 'node:crypto';
-import { DecryptCommand, GenerateDataKeyCommand, GenerateMacCommand, KMSClient } from '@aws-sdk/client-kms';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { type Configuration, ConfigurationError, configuration, VARIABLES } from './config.ts';
-import { awsClientOptions, awsSettings, lazyClient, perConfiguration } from './configured.ts';
-import { tracer } from './observability.ts';
+import { awsClientOptions, awsSettings, perConfiguration } from './configured.ts';
+import { traceAwsClient } from './xray.ts';
 
 /**
  * Secrets at rest, and proofs that need no stored secret.
@@ -47,11 +46,32 @@ export class SecretUnreadable extends Error {
   override name = 'SecretUnreadable';
 }
 
-function createKmsClient(config: Configuration): KMSClient {
-  return tracer.captureAWSv3Client(new KMSClient({ maxAttempts: 3, ...awsClientOptions(config.aws) }));
-}
+type KmsSdk = typeof import('@aws-sdk/client-kms');
 
-const kms: KMSClient = lazyClient(perConfiguration((config) => awsSettings(config), createKmsClient));
+let kmsSdkLoading: Promise<KmsSdk> | undefined;
+
+/**
+ * The KMS SDK, loaded at the first KMS call: a bundled function imports it
+ * as a chunk of its own, so a cold start of a function that only sometimes
+ * seals, opens or proves (and never does locally, with the local key) does
+ * not read it.
+ */
+const kmsSdk = (): Promise<KmsSdk> => {
+  kmsSdkLoading ??= import('@aws-sdk/client-kms');
+  return kmsSdkLoading;
+};
+
+/** The process's KMS client for the configuration, with the SDK's commands. */
+const kmsOfConfiguration = perConfiguration(
+  (config) => awsSettings(config),
+  async (config: Configuration) => {
+    const sdk = await kmsSdk();
+    return {
+      sdk,
+      client: traceAwsClient(new sdk.KMSClient({ maxAttempts: 3, ...awsClientOptions(config.aws) })),
+    };
+  },
+);
 
 /** The configured local key, when there is one (it then wins over KMS). */
 function localKey(): Buffer | undefined {
@@ -103,8 +123,9 @@ export async function sealSecret(plaintext: string, context: SecretContext): Pro
     const wrapped = encrypt(local, dataKey, aad);
     wrappedKey = Buffer.concat([wrapped.iv, wrapped.tag, wrapped.ciphertext]);
   } else {
-    const generated = await kms.send(
-      new GenerateDataKeyCommand({
+    const { sdk, client } = await kmsOfConfiguration();
+    const generated = await client.send(
+      new sdk.GenerateDataKeyCommand({
         KeyId: configured('kmsKeyId', VARIABLES.secretsKmsKeyId),
         KeySpec: 'AES_256',
         EncryptionContext: { ...context },
@@ -139,8 +160,9 @@ export async function openSecret(sealed: SealedSecret, context: SecretContext): 
       aad,
     );
   } else {
-    const { Plaintext } = await kms.send(
-      new DecryptCommand({ CiphertextBlob: wrapped, EncryptionContext: { ...context } }),
+    const { sdk, client } = await kmsOfConfiguration();
+    const { Plaintext } = await client.send(
+      new sdk.DecryptCommand({ CiphertextBlob: wrapped, EncryptionContext: { ...context } }),
     );
     if (!Plaintext) throw new SecretUnreadable('KMS returned no data key');
     dataKey = Buffer.from(Plaintext);
@@ -166,8 +188,9 @@ export async function macOf(message: string): Promise<string> {
     const macKey = Buffer.from(hkdfSync('sha256', local, Buffer.alloc(0), 'outreach mac key', 32));
     return createHmac('sha256', macKey).update(message).digest('base64url');
   }
-  const { Mac } = await kms.send(
-    new GenerateMacCommand({
+  const { sdk, client } = await kmsOfConfiguration();
+  const { Mac } = await client.send(
+    new sdk.GenerateMacCommand({
       KeyId: configured('macKeyId', VARIABLES.secretsMacKeyId),
       MacAlgorithm: 'HMAC_SHA_256',
       Message: Buffer.from(message, 'utf8'),

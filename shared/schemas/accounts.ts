@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import '#definitions/zod-english.ts';
+import * as z from 'zod/mini';
 import type { EndpointSchemas } from './endpoint.ts';
 import { domainString, idParam } from './params.ts';
 import { account } from './resources.ts';
@@ -7,16 +8,22 @@ import { account } from './resources.ts';
 export const lookupAccountEndpoint = {
   query: z
     .object({
-      domain: domainString.optional().meta({ description: 'The company’s domain (or a URL or host of it).' }),
-      id: idParam.optional().meta({ description: 'The account id.' }),
-      icpId: idParam
-        .optional()
-        .meta({ description: 'A campaign (ICP) id: keep only the signals among that campaign’s signals.' }),
+      domain: z
+        .optional(domainString)
+        .check(z.meta({ description: 'The company’s domain (or a URL or host of it).' })),
+      id: z.optional(idParam).check(z.meta({ description: 'The account id.' })),
+      icpId: z.optional(idParam).check(
+        z.meta({
+          description: 'A campaign (ICP) id: keep only the signals among that campaign’s signals.',
+        }),
+      ),
     })
-    .refine((query) => query.domain !== undefined || query.id !== undefined, {
-      message: 'domain or id is required',
-      path: ['domain'],
-    }),
+    .check(
+      z.refine((query) => query.domain !== undefined || query.id !== undefined, {
+        message: 'domain or id is required',
+        path: ['domain'],
+      }),
+    ),
   response: account,
 } satisfies EndpointSchemas;
 
@@ -24,8 +31,8 @@ export const lookupAccountEndpoint = {
 export const excludeAccountEndpoint = {
   body: z.object({
     company_url: domainString,
-    company_name: z.string().max(500).optional(),
-    company_linkedin_url: z.string().max(2048).optional(),
+    company_name: z.optional(z.string().check(z.maxLength(500))),
+    company_linkedin_url: z.optional(z.string().check(z.maxLength(2048))),
   }),
   response: z.object({ success: z.boolean() }),
 } satisfies EndpointSchemas;

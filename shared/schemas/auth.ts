@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import '#definitions/zod-english.ts';
+import * as z from 'zod/mini';
 import type { EndpointSchemas } from './endpoint.ts';
 
 /** GET /public/v1/auth */

@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import '#definitions/zod-english.ts';
+import * as z from 'zod/mini';
 import type { EndpointSchemas } from './endpoint.ts';
 import { DEFAULT_PAGE_SIZE, idParam, integerQuery, MAX_PAGE_SIZE } from './params.ts';
 import {
@@ -13,18 +14,18 @@ import {
 
 /** The schemas of the campaign read endpoints and the analytics overview. */
 
-const campaignPath = z.object({ id: idParam.meta({ description: 'The campaign (ICP) id.' }) });
-const pageSize = integerQuery({ default: DEFAULT_PAGE_SIZE, min: 1, max: MAX_PAGE_SIZE }).meta({
-  description: 'How many to return.',
-});
+const campaignPath = z.object({ id: idParam.check(z.meta({ description: 'The campaign (ICP) id.' })) });
+const pageSize = integerQuery({ default: DEFAULT_PAGE_SIZE, min: 1, max: MAX_PAGE_SIZE }).check(
+  z.meta({ description: 'How many to return.' }),
+);
 const skipTake = {
-  skip: integerQuery({ default: 0, min: 0 }).meta({ description: 'How many to skip.' }),
+  skip: integerQuery({ default: 0, min: 0 }).check(z.meta({ description: 'How many to skip.' })),
   take: pageSize,
 };
 
 /** A page of a list with its total, as the contact list has it (and the message history, by decision). */
-const page = <T extends z.ZodType>(item: T) =>
-  z.object({ data: z.array(item), total: z.number().int(), skip: z.number().int(), take: z.number().int() });
+const page = <T extends z.core.$ZodType>(item: T) =>
+  z.object({ data: z.array(item), total: z.int(), skip: z.int(), take: z.int() });
 
 /** GET /public/v1/campaigns */
 export const listCampaignsEndpoint = {
@@ -41,7 +42,7 @@ export const getCampaignEndpoint = {
 export const listCampaignAccountsEndpoint = {
   path: campaignPath,
   query: z.object({
-    from: integerQuery({ default: 0, min: 0 }).meta({ description: 'How many accounts to skip.' }),
+    from: integerQuery({ default: 0, min: 0 }).check(z.meta({ description: 'How many accounts to skip.' })),
     take: pageSize,
   }),
   response: z.object({ accounts: z.array(account) }),
@@ -52,7 +53,9 @@ export const listCampaignContactsEndpoint = {
   path: campaignPath,
   query: z.object({
     ...skipTake,
-    status: z.enum(CONTACT_STATUS_FILTERS).optional().meta({ description: 'Only contacts in this status.' }),
+    status: z
+      .optional(z.enum(CONTACT_STATUS_FILTERS))
+      .check(z.meta({ description: 'Only contacts in this status.' })),
   }),
   response: page(campaignContact),
 } satisfies EndpointSchemas;

@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import '#definitions/zod-english.ts';
+import * as z from 'zod/mini';
 import { assignmentStatus, channel, messageType, responseType, signal } from './resources.ts';
 import { snippetVariables } from './variables.ts';
 
@@ -9,10 +10,15 @@ import { snippetVariables } from './variables.ts';
  * and docs/import.schema.json are generated from these schemas.
  */
 
-const id = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+const id = z.int().check(z.positive(), z.lte(Number.MAX_SAFE_INTEGER));
 /** Any ISO 8601 date-time with an offset; stored in the one canonical form, UTC with milliseconds. */
-const timestamp = z.iso.datetime({ offset: true }).transform((value) => new Date(value).toISOString());
-const text = (max: number) => z.string().max(max);
+const timestamp = z.pipe(
+  z.iso.datetime({ offset: true }),
+  z.transform((value: string) => new Date(value).toISOString()),
+);
+const text = (max: number) => z.string().check(z.maxLength(max));
+/** Text of at most `max` characters, and at least one. */
+const nonEmptyText = (max: number) => text(max).check(z.minLength(1));
 
 /** Step types of sequence steps and messages. */
 export const STEP_TYPES = [
@@ -33,62 +39,62 @@ export const sequenceStepInput = z.object({
   type: stepType,
   /** Message variants (A/B); at least one. */
   variants: z
-    .array(z.object({ subject: text(1000).nullable().optional(), body: text(100_000) }))
-    .min(1)
-    .max(26),
+    .array(z.object({ subject: z.optional(z.nullable(text(1000))), body: text(100_000) }))
+    .check(z.minLength(1), z.maxLength(26)),
 });
 
 export const sequenceInput = z.object({
   id,
   provider,
   channel,
-  steps: z.array(sequenceStepInput).max(100),
+  steps: z.array(sequenceStepInput).check(z.maxLength(100)),
   /**
    * The provider's id of the campaign this sequence is (Smartlead's numeric id
    * as a string, Instantly's UUID, lemlist's `cam_…`, HeyReach's id): provider
    * webhooks name it. Unique per provider; absent on a re-import keeps the stored one.
    */
-  external_id: text(200).min(1).nullable().optional(),
+  external_id: z.optional(z.nullable(nonEmptyText(200))),
   /** The provider connection the campaign belongs to, when the organization has several of the provider. */
-  connection_id: id.nullable().optional(),
+  connection_id: z.optional(z.nullable(id)),
 });
 export type SequenceInput = z.infer<typeof sequenceInput>;
 
 export const campaignInput = z.object({
   id,
-  name: text(500).min(1),
-  signals: z.array(text(200).min(1)).max(200).default([]),
-  created_at: timestamp.nullable().optional(),
-  sequences: z.array(sequenceInput).min(1).max(50),
+  name: nonEmptyText(500),
+  signals: z._default(z.array(nonEmptyText(200)).check(z.maxLength(200)), []),
+  created_at: z.optional(z.nullable(timestamp)),
+  sequences: z.array(sequenceInput).check(z.minLength(1), z.maxLength(50)),
 });
 export type CampaignInput = z.infer<typeof campaignInput>;
 
 export const campaignQualificationInput = z.object({
   campaign_id: id,
-  score: z.number().finite(),
-  signals: z.array(signal).max(500).default([]),
+  // Classic zod's `.finite()` changed nothing: a number schema refuses Infinity and NaN anyway.
+  score: z.number(),
+  signals: z._default(z.array(signal).check(z.maxLength(500)), []),
 });
 
 export const accountInput = z.object({
   id,
-  name: text(500).optional(),
-  domain: text(253).min(1),
-  website: text(2000).optional(),
-  'linkedin-url': text(2000).optional(),
+  name: z.optional(text(500)),
+  domain: nonEmptyText(253),
+  website: z.optional(text(2000)),
+  'linkedin-url': z.optional(text(2000)),
   /** Defaults to the highest score of the account's campaign qualifications (0 without any). */
-  score: z.number().finite().optional(),
+  score: z.optional(z.number()),
   /** Defaults to the union of the qualification signals, by name, keeping the highest score. */
-  signals: z.array(signal).max(500).optional(),
+  signals: z.optional(z.array(signal).check(z.maxLength(500))),
   /** At most 45: an account's writes go in one transaction (100 items). */
-  campaigns: z.array(campaignQualificationInput).max(45).default([]),
+  campaigns: z._default(z.array(campaignQualificationInput).check(z.maxLength(45)), []),
 });
 export type AccountInput = z.infer<typeof accountInput>;
 
-const nullableText = (max: number) => text(max).nullable().optional();
+const nullableText = (max: number) => z.optional(z.nullable(text(max)));
 
 export const contactInput = z.object({
   id,
-  email: z.email().max(320).nullable().optional(),
+  email: z.optional(z.nullable(z.email().check(z.maxLength(320)))),
   first_name: nullableText(200),
   last_name: nullableText(200),
   full_name: nullableText(400),
@@ -96,7 +102,7 @@ export const contactInput = z.object({
   linkedin_url: nullableText(2000),
   company_name: nullableText(500),
   company_domain: nullableText(253),
-  blocked: z.boolean().default(false),
+  blocked: z._default(z.boolean(), false),
 });
 export type ContactInput = z.infer<typeof contactInput>;
 
@@ -105,15 +111,15 @@ export const assignmentInput = z.object({
   campaign_id: id,
   sequence_id: id,
   contact_id: id,
-  status: assignmentStatus.default('pending-approval'),
-  created_at: timestamp.optional(),
-  approved_at: timestamp.nullable().optional(),
-  sequenced_at: timestamp.nullable().optional(),
-  completed_at: timestamp.nullable().optional(),
-  bounced_at: timestamp.nullable().optional(),
-  unsubscribed_at: timestamp.nullable().optional(),
+  status: z._default(assignmentStatus, 'pending-approval'),
+  created_at: z.optional(timestamp),
+  approved_at: z.optional(z.nullable(timestamp)),
+  sequenced_at: z.optional(z.nullable(timestamp)),
+  completed_at: z.optional(z.nullable(timestamp)),
+  bounced_at: z.optional(z.nullable(timestamp)),
+  unsubscribed_at: z.optional(z.nullable(timestamp)),
   /** Snippet variables, with the names and limits of a raw push. */
-  variables: snippetVariables.optional(),
+  variables: z.optional(snippetVariables),
 });
 export type AssignmentInput = z.infer<typeof assignmentInput>;
 
@@ -123,28 +129,28 @@ export const messageInput = z.object({
   assignment_id: id,
   type: messageType,
   step_type: stepType,
-  step_index: z.number().int().min(0).nullable().optional(),
-  variant_index: z.number().int().min(0).nullable().optional(),
-  response_type: responseType.nullable().optional(),
+  step_index: z.optional(z.nullable(z.int().check(z.gte(0)))),
+  variant_index: z.optional(z.nullable(z.int().check(z.gte(0)))),
+  response_type: z.optional(z.nullable(responseType)),
   subject: nullableText(1000),
   body: nullableText(100_000),
-  open_count: z.number().int().min(0).default(0),
-  sender_email: z.email().nullable().optional(),
+  open_count: z._default(z.int().check(z.gte(0)), 0),
+  sender_email: z.optional(z.nullable(z.email())),
   created_at: timestamp,
 });
 export type MessageInput = z.infer<typeof messageInput>;
 
 /** The message an event carries: the CampaignMessage fields, id and assignment optional. */
-const eventMessage = messageInput.omit({ assignment_id: true, type: true, created_at: true }).extend({
-  id: id.optional(),
-  created_at: timestamp.optional(),
+const eventMessage = z.extend(z.omit(messageInput, { assignment_id: true, type: true, created_at: true }), {
+  id: z.optional(id),
+  created_at: z.optional(timestamp),
 });
 
 const eventBase = {
   /** The provider's event id: recording the same id twice changes nothing. */
-  id: text(200).min(1),
+  id: nonEmptyText(200),
   assignment_id: id,
-  at: timestamp.optional(),
+  at: z.optional(timestamp),
 };
 
 export const PROVIDER_EVENT_TYPES = [
@@ -167,21 +173,21 @@ export const providerEvent = z.discriminatedUnion('type', [
   z.object({ ...eventBase, type: z.literal('approved') }),
   z.object({ ...eventBase, type: z.literal('sequenced') }),
   z.object({ ...eventBase, type: z.literal('message_sent'), message: eventMessage }),
-  z.object({ ...eventBase, type: z.literal('opened'), message_id: id.optional() }),
-  z.object({ ...eventBase, type: z.literal('clicked'), message_id: id.optional() }),
+  z.object({ ...eventBase, type: z.literal('opened'), message_id: z.optional(id) }),
+  z.object({ ...eventBase, type: z.literal('clicked'), message_id: z.optional(id) }),
   z.object({
     ...eventBase,
     type: z.literal('reply_received'),
     /** Absent: the classification that arrived before the reply (`reply_classified`), else `neutral`. */
-    response_type: responseType.optional(),
-    message: eventMessage.extend({ step_type: stepType.default('reply') }),
+    response_type: z.optional(responseType),
+    message: z.extend(eventMessage, { step_type: z._default(stepType, 'reply') }),
   }),
   /** The classification of the assignment's latest reply, which providers send apart from the reply, in either order. */
   z.object({ ...eventBase, type: z.literal('reply_classified'), response_type: responseType }),
   z.object({
     ...eventBase,
     type: z.literal('forwarded'),
-    message: eventMessage.extend({ step_type: stepType.default('reply') }),
+    message: z.extend(eventMessage, { step_type: z._default(stepType, 'reply') }),
   }),
   z.object({ ...eventBase, type: z.literal('bounced') }),
   z.object({ ...eventBase, type: z.literal('unsubscribed') }),
@@ -193,35 +199,33 @@ export type ProviderEvent = z.infer<typeof providerEvent>;
 export const JOB_STATUSES = ['open', 'closed'] as const;
 
 export const jobInput = z.object({
-  id: text(200).min(1),
-  domain: text(253).min(1),
-  title: text(1000).min(1),
-  url: text(2000).min(1),
+  id: nonEmptyText(200),
+  domain: nonEmptyText(253),
+  title: nonEmptyText(1000),
+  url: nonEmptyText(2000),
   first_seen_at: timestamp,
   last_seen_at: timestamp,
-  status: z.enum(JOB_STATUSES).default('open'),
-  location: text(500).default(''),
-  description: text(100_000).default(''),
+  status: z._default(z.enum(JOB_STATUSES), 'open'),
+  location: z._default(text(500), ''),
+  description: z._default(text(100_000), ''),
 });
 export type JobInput = z.infer<typeof jobInput>;
 
 export const exclusionInput = z.union([
-  z.object({ email: z.email().max(320) }).strict(),
-  z.object({ domain: text(2000).min(1) }).strict(),
+  z.strictObject({ email: z.email().check(z.maxLength(320)) }),
+  z.strictObject({ domain: nonEmptyText(2000) }),
 ]);
 export type ExclusionInput = z.infer<typeof exclusionInput>;
 
-export const importDocument = z
-  .object({
-    campaigns: z.array(campaignInput).default([]),
-    accounts: z.array(accountInput).default([]),
-    contacts: z.array(contactInput).default([]),
-    assignments: z.array(assignmentInput).default([]),
-    messages: z.array(messageInput).default([]),
-    events: z.array(providerEvent).default([]),
-    jobs: z.array(jobInput).default([]),
-    exclusions: z.array(exclusionInput).default([]),
-  })
-  // A misspelled section must fail, not import nothing.
-  .strict();
+// Strict: a misspelled section must fail, not import nothing.
+export const importDocument = z.strictObject({
+  campaigns: z._default(z.array(campaignInput), []),
+  accounts: z._default(z.array(accountInput), []),
+  contacts: z._default(z.array(contactInput), []),
+  assignments: z._default(z.array(assignmentInput), []),
+  messages: z._default(z.array(messageInput), []),
+  events: z._default(z.array(providerEvent), []),
+  jobs: z._default(z.array(jobInput), []),
+  exclusions: z._default(z.array(exclusionInput), []),
+});
 export type ImportDocument = z.infer<typeof importDocument>;

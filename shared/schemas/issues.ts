@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 
 /**
  * How a value that failed its zod schema is described: each issue names the
@@ -45,7 +45,7 @@ export function problemPath(location: InputLocation, name: string): string {
 }
 
 /** One zod issue as a problem: its path, and the message naming the offending field. */
-function problemOf(location: InputLocation, issue: z.ZodError['issues'][number]): InputProblem {
+function problemOf(location: InputLocation, issue: z.core.$ZodIssue): InputProblem {
   const name = fieldName(issue.path);
   return {
     path: problemPath(location, name),
@@ -56,13 +56,13 @@ function problemOf(location: InputLocation, issue: z.ZodError['issues'][number])
 }
 
 /** Every zod issue of a value as a problem, in zod's order (at least one). */
-export function problemsOf(location: InputLocation, error: z.ZodError): InputProblem[] {
+export function problemsOf(location: InputLocation, error: z.core.$ZodError): InputProblem[] {
   if (error.issues.length === 0) return [{ path: location.root, message: `Invalid ${location.whole}` }];
   return error.issues.map((issue) => problemOf(location, issue));
 }
 
 /** Formats the first zod issue as a message naming the offending field. */
-export function describeIssue(location: InputLocation, error: z.ZodError): string {
+export function describeIssue(location: InputLocation, error: z.core.$ZodError): string {
   const issue = error.issues[0];
   return issue ? problemOf(location, issue).message : `Invalid ${location.whole}`;
 }

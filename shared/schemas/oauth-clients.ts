@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import '#definitions/zod-english.ts';
+import * as z from 'zod/mini';
 import { MCP_SCOPE } from '#definitions/oauth-scope.ts';
 
 /**
@@ -22,29 +23,32 @@ export type TokenEndpointAuthMethod = (typeof TOKEN_ENDPOINT_AUTH_METHODS)[numbe
 export const REGISTRABLE_GRANT_TYPES = ['authorization_code', 'refresh_token'] as const;
 export type RegistrableGrantType = (typeof REGISTRABLE_GRANT_TYPES)[number];
 
-const redirectUris = z.array(z.string().max(MAX_REDIRECT_URI_LENGTH)).min(1).max(MAX_REDIRECT_URIS);
-const clientName = z.string().min(1).max(MAX_CLIENT_NAME_LENGTH);
+const redirectUris = z
+  .array(z.string().check(z.maxLength(MAX_REDIRECT_URI_LENGTH)))
+  .check(z.minLength(1), z.maxLength(MAX_REDIRECT_URIS));
+const clientName = z.string().check(z.minLength(1), z.maxLength(MAX_CLIENT_NAME_LENGTH));
 
 /** RFC 7591 §2, with its defaults: a confidential client (`client_secret_basic`) of the code flow. */
 export const clientRegistrationRequest = z.object({
   redirect_uris: redirectUris,
-  client_name: clientName.optional(),
-  token_endpoint_auth_method: z.enum(TOKEN_ENDPOINT_AUTH_METHODS).default('client_secret_basic'),
-  grant_types: z
-    .array(z.enum(REGISTRABLE_GRANT_TYPES))
-    .min(1)
-    .default(['authorization_code'])
-    // A refresh token comes from a code, so a client without the code flow could get nothing.
-    .refine((types) => types.includes('authorization_code'), 'must include authorization_code')
-    .transform((types) => [...new Set(types)]),
+  client_name: z.optional(clientName),
+  token_endpoint_auth_method: z._default(z.enum(TOKEN_ENDPOINT_AUTH_METHODS), 'client_secret_basic'),
+  grant_types: z.pipe(
+    z
+      ._default(z.array(z.enum(REGISTRABLE_GRANT_TYPES)).check(z.minLength(1)), ['authorization_code'])
+      // A refresh token comes from a code, so a client without the code flow could get nothing.
+      .check(z.refine((types) => types.includes('authorization_code'), 'must include authorization_code')),
+    z.transform((types: RegistrableGrantType[]) => [...new Set(types)]),
+  ),
   // The code flow is the only one, so `code` the only response type.
-  response_types: z.array(z.literal('code')).min(1).default(['code']),
+  response_types: z._default(z.array(z.literal('code')).check(z.minLength(1)), ['code']),
   scope: z
-    .string()
-    .default(MCP_SCOPE)
-    .refine(
-      (scope) => scope.split(' ').every((requested) => requested === MCP_SCOPE),
-      `the only scope is ${MCP_SCOPE}`,
+    ._default(z.string(), MCP_SCOPE)
+    .check(
+      z.refine(
+        (scope) => scope.split(' ').every((requested) => requested === MCP_SCOPE),
+        `the only scope is ${MCP_SCOPE}`,
+      ),
     ),
 });
 
@@ -56,6 +60,6 @@ export const clientRegistrationRequest = z.object({
 export const clientMetadataDocument = z.object({
   client_id: z.string(),
   redirect_uris: redirectUris,
-  client_name: clientName.optional(),
+  client_name: z.optional(clientName),
   token_endpoint_auth_method: z.literal('none'),
 });

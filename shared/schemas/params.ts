@@ -1,5 +1,7 @@
-import { z } from 'zod';
+import '#definitions/zod-english.ts';
+import * as z from 'zod/mini';
 import { normalizeDomain } from './domain-names.ts';
+import { addTransformIssue } from './transform-issue.ts';
 
 /**
  * Path and query parameters arrive as strings. These schemas accept only
@@ -11,30 +13,28 @@ import { normalizeDomain } from './domain-names.ts';
 const DIGITS = /^[0-9]{1,16}$/;
 
 /** A positive integer id in a path: `0`, `-1`, `1.5`, `abc` and ids beyond 2^53−1 are 400. */
-export const idParam = z
-  .string()
-  .regex(DIGITS, 'must be a positive integer')
-  .transform(Number)
-  .pipe(
-    z
-      .number()
-      .int()
-      .min(1, 'must be a positive integer')
-      .max(Number.MAX_SAFE_INTEGER, 'must be at most 2^53-1'),
-  );
+export const idParam = z.pipe(
+  z.pipe(z.string().check(z.regex(DIGITS, 'must be a positive integer')), z.transform(Number)),
+  z
+    .int()
+    .check(z.gte(1, 'must be a positive integer'), z.lte(Number.MAX_SAFE_INTEGER, 'must be at most 2^53-1')),
+);
 
 /** An optional integer query parameter with a default and bounds. */
 export function integerQuery(options: { default: number; min: number; max?: number }) {
-  let number = z.number().int().min(options.min, `must be at least ${options.min}`);
-  if (options.max !== undefined) number = number.max(options.max, `must be at most ${options.max}`);
-  return z
+  let number = z.int().check(z.gte(options.min, `must be at least ${options.min}`));
+  if (options.max !== undefined) number = number.check(z.lte(options.max, `must be at most ${options.max}`));
+  const digits = z
     .string()
-    .regex(DIGITS, options.min > 0 ? 'must be a positive integer' : 'must be a non-negative integer')
-    .transform(Number)
-    .pipe(number)
-    .optional()
-    .transform((value) => value ?? options.default)
-    .meta({ default: options.default });
+    .check(
+      z.regex(DIGITS, options.min > 0 ? 'must be a positive integer' : 'must be a non-negative integer'),
+    );
+  return z
+    .pipe(
+      z.optional(z.pipe(z.pipe(digits, z.transform(Number)), number)),
+      z.transform((value) => value ?? options.default),
+    )
+    .check(z.meta({ default: options.default }));
 }
 
 /** The maximum `take` of the list endpoints that the spec or the design leave bounded at 100. */
@@ -43,17 +43,17 @@ export const MAX_PAGE_SIZE = 100;
 export const DEFAULT_PAGE_SIZE = 25;
 
 /** A domain, URL or host, normalized (shared/schemas/domain-names.ts); one without a usable domain is 400. */
-export const domainString = z
-  .string()
-  .max(2048, 'must be at most 2048 characters')
-  .transform((value, context) => {
+export const domainString = z.pipe(
+  z.string().check(z.maxLength(2048, 'must be at most 2048 characters')),
+  z.transform((value: string, context) => {
     const domain = normalizeDomain(value);
     if (domain === null) {
-      context.addIssue({ code: 'custom', message: 'is not a usable domain' });
+      addTransformIssue(context, { code: 'custom', message: 'is not a usable domain' });
       return z.NEVER;
     }
     return domain;
-  });
+  }),
+);
 
 /** An ISO 8601 date-time with offset, in its canonical UTC form. */
 /**
@@ -61,12 +61,13 @@ export const domainString = z
  * `format` says so in a request's JSON Schema too, which describes the string before the pipe.
  */
 export const emailAddress = z
-  .string()
-  .trim()
-  .max(320, 'must be at most 320 characters')
-  .pipe(z.email('must be an email address'))
-  .meta({ format: 'email' });
+  .pipe(
+    z.string().check(z.trim(), z.maxLength(320, 'must be at most 320 characters')),
+    z.email('must be an email address'),
+  )
+  .check(z.meta({ format: 'email' }));
 
-export const dateTimeQuery = z.iso
-  .datetime({ offset: true, message: 'must be an ISO 8601 date-time, e.g. 2026-04-01T00:00:00Z' })
-  .transform((value) => new Date(value).toISOString());
+export const dateTimeQuery = z.pipe(
+  z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time, e.g. 2026-04-01T00:00:00Z' }),
+  z.transform((value: string) => new Date(value).toISOString()),
+);

@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import '#definitions/zod-english.ts';
+import * as z from 'zod/mini';
 import type { EndpointSchemas } from './endpoint.ts';
 import { provider } from './import.ts';
 import { DEFAULT_PAGE_SIZE, idParam, integerQuery, MAX_PAGE_SIZE } from './params.ts';
@@ -8,14 +9,14 @@ import { DEFAULT_PAGE_SIZE, idParam, integerQuery, MAX_PAGE_SIZE } from './param
  * matched nothing, and the schemas of the `/provider-connections` endpoints.
  */
 
-const id = z.number().int();
+const id = z.int();
 
 /** A connection; its API key is never part of it. */
 export const providerConnection = z.object({
   id,
   provider,
   /** The complete URL to paste into the provider's webhook settings; it carries the connection's token. */
-  webhook_url: z.string().meta({ format: 'uri' }),
+  webhook_url: z.string().check(z.meta({ format: 'uri' })),
   created_at: z.string(),
 });
 export type ProviderConnection = z.infer<typeof providerConnection>;
@@ -24,15 +25,15 @@ export type ProviderConnection = z.infer<typeof providerConnection>;
 export const unmatchedProviderEvent = z.object({
   received_at: z.string(),
   /** The provider's own event type, when the payload names one. */
-  event_type: z.string().nullable(),
+  event_type: z.nullable(z.string()),
   /** The provider event id it would have been recorded with. */
-  event_id: z.string().nullable(),
+  event_id: z.nullable(z.string()),
   /** The provider event it would have become (`reply_received`, …). */
-  kind: z.string().nullable(),
+  kind: z.nullable(z.string()),
   reason: z.string(),
-  campaign_external_id: z.string().nullable(),
-  lead_email: z.string().nullable(),
-  lead_linkedin_url: z.string().nullable(),
+  campaign_external_id: z.nullable(z.string()),
+  lead_email: z.nullable(z.string()),
+  lead_linkedin_url: z.nullable(z.string()),
 });
 export type UnmatchedProviderEvent = z.infer<typeof unmatchedProviderEvent>;
 
@@ -40,7 +41,9 @@ export type UnmatchedProviderEvent = z.infer<typeof unmatchedProviderEvent>;
 export const MAX_PROVIDER_API_KEY_LENGTH = 500;
 export const MAX_PROVIDER_BASE_URL_LENGTH = 2048;
 
-const connectionPath = z.object({ id: idParam.meta({ description: 'The provider connection id.' }) });
+const connectionPath = z.object({
+  id: idParam.check(z.meta({ description: 'The provider connection id.' })),
+});
 
 /** GET /public/v1/provider-connections */
 export const listProviderConnectionsEndpoint = {
@@ -53,18 +56,28 @@ export const createProviderConnectionEndpoint = {
     provider,
     api_key: z
       .string()
-      .trim()
-      .min(1, 'must not be empty')
-      .max(MAX_PROVIDER_API_KEY_LENGTH, `must be at most ${MAX_PROVIDER_API_KEY_LENGTH} characters`),
+      .check(
+        z.trim(),
+        z.minLength(1, 'must not be empty'),
+        z.maxLength(MAX_PROVIDER_API_KEY_LENGTH, `must be at most ${MAX_PROVIDER_API_KEY_LENGTH} characters`),
+      ),
     base_url: z
-      .string()
-      .min(1, 'must not be empty')
-      .max(MAX_PROVIDER_BASE_URL_LENGTH, `must be at most ${MAX_PROVIDER_BASE_URL_LENGTH} characters`)
-      // An absolute URL, which the SSRF check (`#domain/provider-connections.ts`) requires.
-      .meta({ format: 'uri' })
-      .nullable()
-      .optional()
-      .meta({ description: 'The provider API’s base URL; absent, the provider’s public API.' }),
+      .optional(
+        z.nullable(
+          z
+            .string()
+            .check(
+              z.minLength(1, 'must not be empty'),
+              z.maxLength(
+                MAX_PROVIDER_BASE_URL_LENGTH,
+                `must be at most ${MAX_PROVIDER_BASE_URL_LENGTH} characters`,
+              ),
+            )
+            // An absolute URL, which the SSRF check (`#domain/provider-connections.ts`) requires.
+            .check(z.meta({ format: 'uri' })),
+        ),
+      )
+      .check(z.meta({ description: 'The provider API’s base URL; absent, the provider’s public API.' })),
   }),
   response: providerConnection,
 } satisfies EndpointSchemas;
@@ -91,14 +104,16 @@ export const rotateProviderWebhookUrlEndpoint = {
 export const listProviderUnmatchedEndpoint = {
   path: connectionPath,
   query: z.object({
-    take: integerQuery({ default: DEFAULT_PAGE_SIZE, min: 1, max: MAX_PAGE_SIZE }).meta({
-      description: 'How many to return.',
-    }),
+    take: integerQuery({ default: DEFAULT_PAGE_SIZE, min: 1, max: MAX_PAGE_SIZE }).check(
+      z.meta({ description: 'How many to return.' }),
+    ),
     cursor: z
-      .string()
-      .regex(/^[0-9T:.Z-]{1,40}#[A-Za-z0-9:_.-]{1,300}$/, 'must be the next of a previous page')
-      .optional()
-      .meta({ description: 'The `next` of the previous page: older events than its last.' }),
+      .optional(
+        z
+          .string()
+          .check(z.regex(/^[0-9T:.Z-]{1,40}#[A-Za-z0-9:_.-]{1,300}$/, 'must be the next of a previous page')),
+      )
+      .check(z.meta({ description: 'The `next` of the previous page: older events than its last.' })),
   }),
-  response: z.object({ data: z.array(unmatchedProviderEvent), next: z.string().nullable() }),
+  response: z.object({ data: z.array(unmatchedProviderEvent), next: z.nullable(z.string()) }),
 } satisfies EndpointSchemas;

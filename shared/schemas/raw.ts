@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import '#definitions/zod-english.ts';
+import * as z from 'zod/mini';
 import type { EndpointSchemas } from './endpoint.ts';
 import { domainString, emailAddress, idParam } from './params.ts';
 import { snippetVariables } from './variables.ts';
@@ -28,44 +29,46 @@ export const MAX_IDEMPOTENCY_KEY = 255;
 /** One contact of a push. */
 export const rawContact = z.object({
   email: emailAddress,
-  firstName: z.string().max(200).optional(),
-  lastName: z.string().max(200).optional(),
-  title: z.string().max(500).optional(),
-  linkedinUrl: z.string().max(2048).optional(),
-  companyName: z.string().max(500).optional(),
-  companyDomain: domainString.optional(),
-  variables: snippetVariables.prefault({}),
+  firstName: z.optional(z.string().check(z.maxLength(200))),
+  lastName: z.optional(z.string().check(z.maxLength(200))),
+  title: z.optional(z.string().check(z.maxLength(500))),
+  linkedinUrl: z.optional(z.string().check(z.maxLength(2048))),
+  companyName: z.optional(z.string().check(z.maxLength(500))),
+  companyDomain: z.optional(domainString),
+  variables: z.prefault(snippetVariables, {}),
 });
 
 const bypassFlags = {
-  bypassCooldownOtherSequences: z.boolean().default(false),
-  bypassGlobalExcluded: z.boolean().default(false),
-  takeoverUnapproved: z.boolean().default(false),
+  bypassCooldownOtherSequences: z._default(z.boolean(), false),
+  bypassGlobalExcluded: z._default(z.boolean(), false),
+  takeoverUnapproved: z._default(z.boolean(), false),
   /** Which of the campaign's sequences; default its first email sequence. */
-  sequenceId: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
+  sequenceId: z.optional(z.int().check(z.positive(), z.lte(Number.MAX_SAFE_INTEGER))),
 };
 
 const reasons = z.array(z.enum(INELIGIBILITY_REASONS));
 
-const campaignPath = z.object({ id: idParam.meta({ description: 'The campaign (ICP) id.' }) });
+const campaignPath = z.object({ id: idParam.check(z.meta({ description: 'The campaign (ICP) id.' })) });
 
 /** POST /public/v1/campaigns/{id}/raw/contacts */
 export const pushContactsEndpoint = {
   path: campaignPath,
   body: z.object({
     contacts: z
-      .array(z.unknown().meta({ description: 'A contact: see RawContact.' }))
-      .max(MAX_CONTACTS_PER_REQUEST, `at most ${MAX_CONTACTS_PER_REQUEST} contacts per request`),
-    triggerIntake: z.boolean().default(false),
-    skipIneligible: z.boolean().default(true),
+      .array(z.unknown().check(z.meta({ description: 'A contact: see RawContact.' })))
+      .check(
+        z.maxLength(MAX_CONTACTS_PER_REQUEST, `at most ${MAX_CONTACTS_PER_REQUEST} contacts per request`),
+      ),
+    triggerIntake: z._default(z.boolean(), false),
+    skipIneligible: z._default(z.boolean(), true),
     ...bypassFlags,
   }),
   response: z.object({
-    created: z.number().int(),
-    updated: z.number().int(),
-    skipped: z.number().int(),
-    assignmentIds: z.array(z.number().int()),
-    errors: z.array(z.object({ index: z.number().int(), email: z.string().nullable(), message: z.string() })),
+    created: z.int(),
+    updated: z.int(),
+    skipped: z.int(),
+    assignmentIds: z.array(z.int()),
+    errors: z.array(z.object({ index: z.int(), email: z.nullable(z.string()), message: z.string() })),
     skippedContacts: z.array(z.object({ email: z.string(), reasons })),
   }),
 } satisfies EndpointSchemas;
@@ -76,18 +79,18 @@ export const checkEligibilityEndpoint = {
   body: z.object({
     emails: z
       .array(emailAddress)
-      .max(MAX_CONTACTS_PER_REQUEST, `at most ${MAX_CONTACTS_PER_REQUEST} emails per request`),
+      .check(z.maxLength(MAX_CONTACTS_PER_REQUEST, `at most ${MAX_CONTACTS_PER_REQUEST} emails per request`)),
     ...bypassFlags,
   }),
   response: z.object({
     results: z.array(z.object({ email: z.string(), eligible: z.boolean(), reasons })),
     summary: z.object({
-      total: z.number().int(),
-      eligible: z.number().int(),
-      ineligible: z.number().int(),
-      ...(Object.fromEntries(INELIGIBILITY_REASONS.map((reason) => [reason, z.number().int()])) as Record<
+      total: z.int(),
+      eligible: z.int(),
+      ineligible: z.int(),
+      ...(Object.fromEntries(INELIGIBILITY_REASONS.map((reason) => [reason, z.int()])) as Record<
         (typeof INELIGIBILITY_REASONS)[number],
-        z.ZodNumber
+        z.ZodMiniInt
       >),
     }),
   }),

@@ -1,6 +1,8 @@
-import { z } from 'zod';
+import '#definitions/zod-english.ts';
+import * as z from 'zod/mini';
 import type { EndpointSchemas } from './endpoint.ts';
 import { emailAddress, idParam } from './params.ts';
+import { addTransformIssue } from './transform-issue.ts';
 
 /** At most this many recipients across to, cc and bcc. */
 export const MAX_RECIPIENTS = 50;
@@ -8,44 +10,51 @@ export const MAX_RECIPIENTS = 50;
 export const MAX_REPLY_BODY = 100_000;
 
 /** A comma-separated list of email addresses, as an array; any invalid one is 400. */
-const addressList = z
-  .string()
-  .max(10_000)
-  .transform((value, context) => {
+const addressList = z.pipe(
+  z.string().check(z.maxLength(10_000)),
+  z.transform((value: string, context) => {
     const addresses = value
       .split(',')
       .map((part) => part.trim())
       .filter((part) => part !== '');
     if (addresses.length === 0) {
-      context.addIssue({ code: 'custom', message: 'must name at least one email address' });
+      addTransformIssue(context, { code: 'custom', message: 'must name at least one email address' });
       return z.NEVER;
     }
     for (const candidate of addresses) {
       if (!emailAddress.safeParse(candidate).success) {
-        context.addIssue({ code: 'custom', message: `${JSON.stringify(candidate)} is not an email address` });
+        addTransformIssue(context, {
+          code: 'custom',
+          message: `${JSON.stringify(candidate)} is not an email address`,
+        });
         return z.NEVER;
       }
     }
     return addresses;
-  });
+  }),
+);
 
 /** POST /public/v1/assignments/{id}/reply */
 export const replyEndpoint = {
-  path: z.object({ id: idParam.meta({ description: 'The assignment id.' }) }),
+  path: z.object({ id: idParam.check(z.meta({ description: 'The assignment id.' })) }),
   body: z
     .object({
       body: z
         .string()
-        .min(1, 'must not be empty')
-        .max(MAX_REPLY_BODY, `must be at most ${MAX_REPLY_BODY} characters`),
-      plain_text: z.boolean().default(false),
-      to: addressList.optional(),
-      cc: addressList.optional(),
-      bcc: addressList.optional(),
+        .check(
+          z.minLength(1, 'must not be empty'),
+          z.maxLength(MAX_REPLY_BODY, `must be at most ${MAX_REPLY_BODY} characters`),
+        ),
+      plain_text: z._default(z.boolean(), false),
+      to: z.optional(addressList),
+      cc: z.optional(addressList),
+      bcc: z.optional(addressList),
     })
-    .refine(
-      (body) => (body.to?.length ?? 1) + (body.cc?.length ?? 0) + (body.bcc?.length ?? 0) <= MAX_RECIPIENTS,
-      { message: `at most ${MAX_RECIPIENTS} recipients in all`, path: ['to'] },
+    .check(
+      z.refine(
+        (body) => (body.to?.length ?? 1) + (body.cc?.length ?? 0) + (body.bcc?.length ?? 0) <= MAX_RECIPIENTS,
+        { message: `at most ${MAX_RECIPIENTS} recipients in all`, path: ['to'] },
+      ),
     ),
   response: z.object({ success: z.boolean() }),
 } satisfies EndpointSchemas;

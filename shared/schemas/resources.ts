@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import '#definitions/zod-english.ts';
+import * as z from 'zod/mini';
 
 /**
  * The public resources of the spec (section 2), field for field. These schemas
@@ -50,29 +51,29 @@ export const responseType = z.enum(RESPONSE_TYPES);
 
 export const signal = z.object({
   name: z.string(),
-  updated: z.string().nullable(),
-  freshness: z.string().nullable(),
+  updated: z.nullable(z.string()),
+  freshness: z.nullable(z.string()),
   score: z.number(),
-  contextual: z.string().optional(),
+  contextual: z.optional(z.string()),
 });
 export type Signal = z.infer<typeof signal>;
 
 export const account = z.object({
-  id: z.number().int(),
-  name: z.string().optional(),
+  id: z.int(),
+  name: z.optional(z.string()),
   domain: z.string(),
-  website: z.string().optional(),
-  'linkedin-url': z.string().optional(),
+  website: z.optional(z.string()),
+  'linkedin-url': z.optional(z.string()),
   score: z.number(),
   signals: z.array(signal),
 });
 export type Account = z.infer<typeof account>;
 
 export const icp = z.object({
-  id: z.number().int(),
+  id: z.int(),
   name: z.string(),
   signals: z.array(z.string()),
-  accounts_count: z.number().int(),
+  accounts_count: z.int(),
 });
 
 export const job = z.object({
@@ -89,126 +90,141 @@ export const job = z.object({
 export type Job = z.infer<typeof job>;
 
 export const campaignStats = z.object({
-  sent: z.number().int(),
-  opened: z.number().int(),
-  clicked: z.number().int(),
-  bounced: z.number().int(),
-  unsubscribed: z.number().int(),
-  blocked: z.number().int(),
+  sent: z.int(),
+  opened: z.int(),
+  clicked: z.int(),
+  bounced: z.int(),
+  unsubscribed: z.int(),
+  blocked: z.int(),
 });
 export type CampaignStats = z.infer<typeof campaignStats>;
 
 export const campaignSummary = z.object({
-  id: z.number().int(),
-  provider: z.string().nullable(),
+  id: z.int(),
+  provider: z.nullable(z.string()),
   providers: z.array(z.string()),
-  sequence_ids: z.array(z.number().int()),
-  icp_id: z.number().int().meta({ deprecated: true, description: 'Deprecated alias of id.' }),
+  sequence_ids: z.array(z.int()),
+  icp_id: z.int().check(z.meta({ deprecated: true, description: 'Deprecated alias of id.' })),
   icp_name: z.string(),
-  created_at: z.string().nullable(),
-  steps_count: z.number().int(),
+  created_at: z.nullable(z.string()),
+  steps_count: z.int(),
   stats: campaignStats,
 });
 export type CampaignSummary = z.infer<typeof campaignSummary>;
 
 export const campaignContactCounts = z.object({
-  pending_approval: z.number().int(),
-  scheduled: z.number().int(),
-  in_progress: z.number().int(),
-  completed: z.number().int(),
-  replied: z.number().int(),
+  pending_approval: z.int(),
+  scheduled: z.int(),
+  in_progress: z.int(),
+  completed: z.int(),
+  replied: z.int(),
 });
 
-export const campaignDetail = campaignSummary.extend({ contacts: campaignContactCounts });
+export const campaignDetail = z.extend(campaignSummary, { contacts: campaignContactCounts });
 export type CampaignDetail = z.infer<typeof campaignDetail>;
 
 export const contactFields = z.object({
-  id: z.number().int(),
-  email: z.string().nullable(),
-  first_name: z.string().nullable(),
-  last_name: z.string().nullable(),
-  full_name: z.string().nullable(),
-  title: z.string().nullable(),
-  linkedin_url: z.string().nullable(),
-  company_name: z.string().nullable(),
-  company_domain: z.string().nullable(),
+  id: z.int(),
+  email: z.nullable(z.string()),
+  first_name: z.nullable(z.string()),
+  last_name: z.nullable(z.string()),
+  full_name: z.nullable(z.string()),
+  title: z.nullable(z.string()),
+  linkedin_url: z.nullable(z.string()),
+  company_name: z.nullable(z.string()),
+  company_domain: z.nullable(z.string()),
 });
 export type ContactFields = z.infer<typeof contactFields>;
 
 export const campaignContact = z.object({
-  assignment_id: z.number().int(),
+  assignment_id: z.int(),
   contact: contactFields,
   status: z.string(),
-  approved_at: z.string().nullable(),
-  sequenced_at: z.string().nullable(),
-  completed_at: z.string().nullable(),
-  bounced_at: z.string().nullable(),
-  unsubscribed_at: z.string().nullable(),
+  approved_at: z.nullable(z.string()),
+  sequenced_at: z.nullable(z.string()),
+  completed_at: z.nullable(z.string()),
+  bounced_at: z.nullable(z.string()),
+  unsubscribed_at: z.nullable(z.string()),
   enrollment: z
-    .object({
-      status: z.enum(['pending', 'enrolled', 'failed']),
-      error: z.string().nullable(),
-      updated_at: z.string(),
-    })
-    .nullable()
-    .describe(
-      "An addition to the contract: the contact's enrollment in the provider campaign behind its sequence. " +
-        'null when the sequence is not linked to a connected provider campaign, or the assignment was never scheduled; ' +
-        '`pending` until the provider accepted it, then `enrolled`; `failed` with the reason (`error`) when the provider refused it.',
+    .nullable(
+      z.object({
+        status: z.enum(['pending', 'enrolled', 'failed']),
+        error: z.nullable(z.string()),
+        updated_at: z.string(),
+      }),
+    )
+    .check(
+      z.describe(
+        "An addition to the contract: the contact's enrollment in the provider campaign behind its sequence. " +
+          'null when the sequence is not linked to a connected provider campaign, or the assignment was never scheduled; ' +
+          '`pending` until the provider accepted it, then `enrolled`; `failed` with the reason (`error`) when the provider refused it.',
+      ),
     ),
 });
 export type CampaignContact = z.infer<typeof campaignContact>;
 
 export const campaignMessage = z.object({
-  id: z.number().int(),
-  assignment_id: z.number().int(),
+  id: z.int(),
+  assignment_id: z.int(),
   type: messageType,
   step_type: z.string(),
-  step_index: z.number().int().nullable(),
-  variant_index: z.number().int().nullable(),
-  response_type: z.string().nullable(),
-  subject: z.string().nullable(),
-  body: z.string().nullable(),
-  open_count: z.number().int(),
-  sender_email: z.string().nullable(),
-  created_at: z.string().nullable(),
+  step_index: z.nullable(z.int()),
+  variant_index: z.nullable(z.int()),
+  response_type: z.nullable(z.string()),
+  subject: z.nullable(z.string()),
+  body: z.nullable(z.string()),
+  open_count: z.int(),
+  sender_email: z.nullable(z.string()),
+  created_at: z.nullable(z.string()),
 });
 export type CampaignMessage = z.infer<typeof campaignMessage>;
 
 export const analyticsOverview = z.object({
-  total_campaigns: z.number().int(),
-  total_contacts_sent: z.number().int(),
-  total_contacts_opened: z.number().int(),
-  total_contacts_replied: z.number().int(),
-  total_contacts_scheduled: z.number().int(),
-  total_bounced: z.number().int(),
-  total_unsubscribed: z.number().int(),
+  total_campaigns: z.int(),
+  total_contacts_sent: z.int(),
+  total_contacts_opened: z.int(),
+  total_contacts_replied: z.int(),
+  total_contacts_scheduled: z.int(),
+  total_bounced: z.int(),
+  total_unsubscribed: z.int(),
 });
 export type AnalyticsOverview = z.infer<typeof analyticsOverview>;
 
 export const errorBody = z.object({
-  message: z.string().meta({
-    description:
-      "What went wrong. A request that fails validation names every problem, each naming its field (`Invalid body field 'contacts[0].email': …`), joined by `; ` (the first 20, then `and N more problems`).",
-  }),
-  errors: z
-    .array(
-      z.object({
-        path: z.string().meta({
-          description:
-            'The request value at fault: `path.`, `query.` or `body.` and the field as the request carried it (`body.contacts[0].email`, `query.take`), or `body` for the body as a whole.',
-        }),
-        message: z.string().meta({ description: 'What is wrong with it, as `message` says it.' }),
-      }),
-    )
-    .max(20)
-    .optional()
-    .meta({
+  message: z.string().check(
+    z.meta({
       description:
-        'On every 4xx of an endpoint: the request values at fault, one per problem, the first 20 (the message says how many more); empty when the error names none (a resource not found, a conflict). Absent on a 5xx and on the gateway’s own answers (401 from the authorizer, 429 throttling).',
+        "What went wrong. A request that fails validation names every problem, each naming its field (`Invalid body field 'contacts[0].email': …`), joined by `; ` (the first 20, then `and N more problems`).",
     }),
-  request_id: z.string().optional().meta({
-    description:
-      'On every error of an endpoint: the API Gateway request id the service’s log records of this request carry, to quote when asking about it. Absent on the gateway’s own answers.',
-  }),
+  ),
+  errors: z
+    .optional(
+      z
+        .array(
+          z.object({
+            path: z.string().check(
+              z.meta({
+                description:
+                  'The request value at fault: `path.`, `query.` or `body.` and the field as the request carried it (`body.contacts[0].email`, `query.take`), or `body` for the body as a whole.',
+              }),
+            ),
+            message: z
+              .string()
+              .check(z.meta({ description: 'What is wrong with it, as `message` says it.' })),
+          }),
+        )
+        .check(z.maxLength(20)),
+    )
+    .check(
+      z.meta({
+        description:
+          'On every 4xx of an endpoint: the request values at fault, one per problem, the first 20 (the message says how many more); empty when the error names none (a resource not found, a conflict). Absent on a 5xx and on the gateway’s own answers (401 from the authorizer, 429 throttling).',
+      }),
+    ),
+  request_id: z.optional(z.string()).check(
+    z.meta({
+      description:
+        'On every error of an endpoint: the API Gateway request id the service’s log records of this request carry, to quote when asking about it. Absent on the gateway’s own answers.',
+    }),
+  ),
 });

@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import '#definitions/zod-english.ts';
+import * as z from 'zod/mini';
 import type { EndpointSchemas } from './endpoint.ts';
 import { DEFAULT_PAGE_SIZE, idParam, integerQuery, MAX_PAGE_SIZE } from './params.ts';
 import { account, campaignMessage, contactFields } from './resources.ts';
@@ -22,15 +23,18 @@ export const TEST_EVENT_TYPE = 'test';
 export const MAX_OPPORTUNITIES_PER_EVENT = 100;
 
 /** The Standard Webhooks body: the event type, when it happened (ISO 8601 UTC), and its data. */
-const envelope = <T extends string, D extends z.ZodType>(type: T, data: D) =>
+const envelope = <T extends string, D extends z.core.$ZodType>(type: T, data: D) =>
   z.object({ type: z.literal(type), timestamp: z.string(), data });
 
-const id = z.number().int();
+const id = z.int();
 
 /** New Opportunities: accounts newly qualified into a campaign, each with its score and signals there. */
 export const newOpportunitiesPayload = envelope(
   'new_opportunities',
-  z.object({ campaign_id: id, accounts: z.array(account).min(1).max(MAX_OPPORTUNITIES_PER_EVENT) }),
+  z.object({
+    campaign_id: id,
+    accounts: z.array(account).check(z.minLength(1), z.maxLength(MAX_OPPORTUNITIES_PER_EVENT)),
+  }),
 );
 
 /** What First Touch and Positive Reply carry: the assignment, its contact and the message. */
@@ -69,16 +73,16 @@ export const webhookSubscription = z.object({
   events: z.array(webhookEventType),
   enabled: z.boolean(),
   /** Why the service disabled the subscription (410 Gone, five days of failures); null when enabled. */
-  disabled_reason: z.string().nullable(),
+  disabled_reason: z.nullable(z.string()),
   /** Since when every delivery has failed; null while deliveries succeed. */
-  failing_since: z.string().nullable(),
+  failing_since: z.nullable(z.string()),
   created_at: z.string(),
   updated_at: z.string(),
 });
 export type WebhookSubscription = z.infer<typeof webhookSubscription>;
 
 /** A subscription with its signing secret (`whsec_…`): the create and rotate-secret responses. */
-export const webhookWithSecret = webhookSubscription.extend({ secret: z.string() });
+export const webhookWithSecret = z.extend(webhookSubscription, { secret: z.string() });
 
 export const DELIVERY_STATUSES = ['pending', 'retrying', 'delivered', 'failed', 'cancelled'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
@@ -91,16 +95,16 @@ export const webhookDelivery = z.object({
   event_id: z.string(),
   event_type: z.string(),
   status: z.enum(DELIVERY_STATUSES),
-  attempts: z.number().int(),
+  attempts: z.int(),
   /** The HTTP status of the latest attempt; null when no response came (timeout, refused). */
-  response_code: z.number().int().nullable(),
-  latency_ms: z.number().int().nullable(),
+  response_code: z.nullable(z.int()),
+  latency_ms: z.nullable(z.int()),
   /** Why the latest attempt failed, when no status explains it (timeout, connection refused, address refused). */
-  error: z.string().nullable(),
+  error: z.nullable(z.string()),
   created_at: z.string(),
-  last_attempt_at: z.string().nullable(),
-  next_attempt_at: z.string().nullable(),
-  delivered_at: z.string().nullable(),
+  last_attempt_at: z.nullable(z.string()),
+  next_attempt_at: z.nullable(z.string()),
+  delivered_at: z.nullable(z.string()),
 });
 export type WebhookDelivery = z.infer<typeof webhookDelivery>;
 
@@ -114,16 +118,18 @@ export const MAX_WEBHOOK_URL_LENGTH = 2048;
  */
 const url = z
   .string()
-  .min(1, 'must not be empty')
-  .max(MAX_WEBHOOK_URL_LENGTH, `must be at most ${MAX_WEBHOOK_URL_LENGTH} characters`)
-  .meta({ format: 'uri' });
+  .check(
+    z.minLength(1, 'must not be empty'),
+    z.maxLength(MAX_WEBHOOK_URL_LENGTH, `must be at most ${MAX_WEBHOOK_URL_LENGTH} characters`),
+  )
+  .check(z.meta({ format: 'uri' }));
 /** Event types, at least one; repeated names count once. */
-const events = z
-  .array(webhookEventType)
-  .min(1, 'must name at least one event type')
-  .transform((types) => WEBHOOK_EVENT_TYPES.filter((type) => types.includes(type)));
+const events = z.pipe(
+  z.array(webhookEventType).check(z.minLength(1, 'must name at least one event type')),
+  z.transform((types: WebhookEventType[]) => WEBHOOK_EVENT_TYPES.filter((type) => types.includes(type))),
+);
 
-const webhookId = idParam.meta({ description: 'The webhook id.' });
+const webhookId = idParam.check(z.meta({ description: 'The webhook id.' }));
 const webhookPath = z.object({ id: webhookId });
 
 /** GET /public/v1/webhooks */
@@ -147,10 +153,12 @@ export const getWebhookEndpoint = {
 export const updateWebhookEndpoint = {
   path: webhookPath,
   body: z
-    .object({ url: url.optional(), events: events.optional(), enabled: z.boolean().optional() })
-    .refine((body) => body.url !== undefined || body.events !== undefined || body.enabled !== undefined, {
-      message: 'give at least one of url, events, enabled',
-    }),
+    .object({ url: z.optional(url), events: z.optional(events), enabled: z.optional(z.boolean()) })
+    .check(
+      z.refine((body) => body.url !== undefined || body.events !== undefined || body.enabled !== undefined, {
+        message: 'give at least one of url, events, enabled',
+      }),
+    ),
   response: webhookSubscription,
 } satisfies EndpointSchemas;
 
@@ -176,18 +184,18 @@ export const testWebhookEndpoint = {
 export const listWebhookDeliveriesEndpoint = {
   path: webhookPath,
   query: z.object({
-    take: integerQuery({ default: DEFAULT_PAGE_SIZE, min: 1, max: MAX_PAGE_SIZE }).meta({
-      description: 'How many to return.',
-    }),
-    cursor: idParam
-      .optional()
-      .meta({ description: 'The `next` of the previous page: deliveries older than that one.' }),
+    take: integerQuery({ default: DEFAULT_PAGE_SIZE, min: 1, max: MAX_PAGE_SIZE }).check(
+      z.meta({ description: 'How many to return.' }),
+    ),
+    cursor: z
+      .optional(idParam)
+      .check(z.meta({ description: 'The `next` of the previous page: deliveries older than that one.' })),
   }),
-  response: z.object({ data: z.array(webhookDelivery), next: z.number().int().nullable() }),
+  response: z.object({ data: z.array(webhookDelivery), next: z.nullable(z.int()) }),
 } satisfies EndpointSchemas;
 
 /** POST /public/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver */
 export const redeliverWebhookEndpoint = {
-  path: z.object({ id: webhookId, deliveryId: idParam.meta({ description: 'The delivery id.' }) }),
+  path: z.object({ id: webhookId, deliveryId: idParam.check(z.meta({ description: 'The delivery id.' })) }),
   response: z.object({ success: z.boolean(), delivery: webhookDelivery }),
 } satisfies EndpointSchemas;

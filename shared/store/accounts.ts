@@ -1,5 +1,6 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import '#definitions/zod-english.ts';
 import { signal } from '#schemas/resources.ts';
 import { batchGet } from './batch.ts';
 import { keys } from './keys.ts';
@@ -17,32 +18,33 @@ import type { TransactItem } from './transactions.ts';
 
 export const accountItem = z.object({
   accountId: z.number(),
-  name: z.string().optional(),
+  name: z.optional(z.string()),
   domain: z.string(),
-  website: z.string().optional(),
-  linkedinUrl: z.string().optional(),
-  score: z.number().default(0),
-  signals: z.array(signal).default([]),
-  excluded: z.boolean().default(false),
+  website: z.optional(z.string()),
+  linkedinUrl: z.optional(z.string()),
+  score: z._default(z.number(), 0),
+  signals: z._default(z.array(signal), []),
+  excluded: z._default(z.boolean(), false),
 });
 export type AccountRecord = z.infer<typeof accountItem>;
 
 /** An account's qualification into a campaign; `listed` when it is in the campaign's ranking. */
-export const qualificationItem = z
-  .object({
+export const qualificationItem = z.pipe(
+  z.object({
     campaignId: z.number(),
     accountId: z.number(),
-    score: z.number().default(0),
-    signals: z.array(signal).default([]),
-    gsi1pk: z.string().optional(),
+    score: z._default(z.number(), 0),
+    signals: z._default(z.array(signal), []),
+    gsi1pk: z.optional(z.string()),
     /** Newly listed and not yet announced in a New Opportunities event (shared/domain/webhook-events.ts). */
-    newOpportunity: z.boolean().optional(),
-  })
-  .transform(({ gsi1pk, newOpportunity, ...qualification }) => ({
+    newOpportunity: z.optional(z.boolean()),
+  }),
+  z.transform(({ gsi1pk, newOpportunity, ...qualification }) => ({
     ...qualification,
     listed: gsi1pk !== undefined,
     newOpportunity: newOpportunity === true,
-  }));
+  })),
+);
 export type QualificationRecord = z.output<typeof qualificationItem>;
 
 const domainItem = z.object({ accountId: z.number() });

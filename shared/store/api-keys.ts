@@ -1,6 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import '#definitions/zod-english.ts';
 import { API_KEY_SCOPES, type ApiKeyScope } from '#definitions/routes.ts';
 import { keys } from './keys.ts';
 import { queryAll } from './query.ts';
@@ -17,17 +18,17 @@ export const apiKeyIdentityItem = z.object({
   orgId: z.number(),
   keyId: z.number(),
   // Keys written before scopes existed have none: they could always do everything.
-  scope: z.enum(API_KEY_SCOPES).default('read-write'),
-  lastUsedAt: z.string().nullable().default(null),
-  revokedAt: z.string().nullable().default(null),
-  expiresAt: z.string().nullable().default(null),
+  scope: z._default(z.enum(API_KEY_SCOPES), 'read-write'),
+  lastUsedAt: z._default(z.nullable(z.string()), null),
+  revokedAt: z._default(z.nullable(z.string()), null),
+  expiresAt: z._default(z.nullable(z.string()), null),
 });
 export type ApiKeyIdentityItem = z.infer<typeof apiKeyIdentityItem>;
 
 /** A key as listed and revoked. */
-export const apiKeyItem = apiKeyIdentityItem.extend({
+export const apiKeyItem = z.extend(apiKeyIdentityItem, {
   createdAt: z.string(),
-  name: z.string().nullable().default(null),
+  name: z._default(z.nullable(z.string()), null),
 });
 export type ApiKeyItem = z.infer<typeof apiKeyItem>;
 

@@ -1,5 +1,6 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import '#definitions/zod-english.ts';
 import { provider } from '#schemas/import.ts';
 import {
   type AssignmentStatus,
@@ -25,14 +26,14 @@ import type { TransactItem } from './transactions.ts';
  * status.
  */
 
-const optionalText = z.string().nullable().default(null);
+const optionalText = z._default(z.nullable(z.string()), null);
 
 export const ENROLLMENT_STATUSES = ['pending', 'enrolled', 'failed'] as const;
 export type EnrollmentStatus = (typeof ENROLLMENT_STATUSES)[number];
 
 const enrollmentItem = z.object({
   status: z.enum(ENROLLMENT_STATUSES),
-  error: z.string().nullable().default(null),
+  error: z._default(z.nullable(z.string()), null),
   updatedAt: z.string(),
 });
 export type EnrollmentState = z.infer<typeof enrollmentItem>;
@@ -56,38 +57,38 @@ export const assignmentItem = z.object({
   bouncedAt: optionalText,
   unsubscribedAt: optionalText,
   /** A Map, so that names like `constructor` are names, never a prototype lookup. */
-  variables: z
-    .record(z.string(), z.string())
-    .optional()
-    .transform((variables): SnippetVariables => new Map(Object.entries(variables ?? {}))),
-  sentCount: z.number().default(0),
-  openCount: z.number().default(0),
-  clickCount: z.number().default(0),
-  contactBlocked: z.boolean().default(false),
+  variables: z.pipe(
+    z.optional(z.record(z.string(), z.string())),
+    z.transform((variables): SnippetVariables => new Map(Object.entries(variables ?? {}))),
+  ),
+  sentCount: z._default(z.number(), 0),
+  openCount: z._default(z.number(), 0),
+  clickCount: z._default(z.number(), 0),
+  contactBlocked: z._default(z.boolean(), false),
   /** The mailbox that last wrote to the contact, and that message (for reply threading). */
   lastSenderEmail: optionalText,
-  lastMessageId: z.number().nullable().default(null),
+  lastMessageId: z._default(z.nullable(z.number()), null),
   lastMessageAt: optionalText,
   /** The newest subject in the thread (replies answer it). */
   lastSubject: optionalText,
   /** The message the latest `reply_received` recorded: a `reply_classified` sets its response type. */
-  lastReceivedMessageId: z.number().nullable().default(null),
+  lastReceivedMessageId: z._default(z.nullable(z.number()), null),
   /** A classification that arrived before any reply: the next reply without its own response type takes it. */
-  pendingResponseType: responseType.nullable().default(null),
+  pendingResponseType: z._default(z.nullable(responseType), null),
   /**
    * Enrollment at the provider (docs/providers.md#enrollment): absent for an assignment whose
    * sequence had no connected provider campaign when it was scheduled.
    */
-  enrollment: enrollmentItem.nullable().default(null),
+  enrollment: z._default(z.nullable(enrollmentItem), null),
   /** The provider campaign the assignment is enrolled in (or on its way to), on which connection. */
-  enrollTarget: enrollTargetItem.nullable().default(null),
+  enrollTarget: z._default(z.nullable(enrollTargetItem), null),
   /** The provider's id of the lead: the proof of enrollment, so that a retry never adds it twice. */
   providerLeadId: optionalText,
   /** Set before an add request is sent: a later attempt asks the provider first (the request may have reached it). */
   enrollAttemptedAt: optionalText,
   /** What the provider needs to answer the contact in its thread, from the latest reply its webhook reported. */
-  replyThread: z.record(z.string(), z.string()).nullable().default(null),
-  version: z.number().default(0),
+  replyThread: z._default(z.nullable(z.record(z.string(), z.string())), null),
+  version: z._default(z.number(), 0),
 });
 export type AssignmentRecord = z.infer<typeof assignmentItem>;
 

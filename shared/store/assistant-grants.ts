@@ -1,6 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import '#definitions/zod-english.ts';
 import { keys } from './keys.ts';
 import { type TableSource, tableContext } from './table-context.ts';
 
@@ -22,11 +23,11 @@ export const assistantGrantItem = z.object({
   clientName: z.string(),
   kind: z.enum(CLIENT_KINDS),
   /** Who approved it last (an email); null for an operator client's binding, recorded when it first got a token. */
-  approvedBy: z.string().nullable(),
+  approvedBy: z.nullable(z.string()),
   createdAt: z.string(),
   approvedAt: z.string(),
   approvalId: z.string(),
-  revokedAt: z.string().nullable().default(null),
+  revokedAt: z._default(z.nullable(z.string()), null),
 });
 export type AssistantGrantItem = z.infer<typeof assistantGrantItem>;
 

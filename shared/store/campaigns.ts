@@ -1,5 +1,6 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import '#definitions/zod-english.ts';
 import { provider } from '#schemas/import.ts';
 import { channel } from '#schemas/resources.ts';
 import { keys } from './keys.ts';
@@ -38,24 +39,24 @@ export const storedSequence = z.object({
   channel,
   steps: z.array(z.unknown()),
   /** The provider's campaign id, which its webhooks name (shared/store/sequence-links.ts); never shown by the API. */
-  external_id: z.string().nullable().default(null),
+  external_id: z._default(z.nullable(z.string()), null),
   /** The provider connection the campaign runs on, when known. */
-  connection_id: z.number().nullable().default(null),
+  connection_id: z._default(z.nullable(z.number()), null),
 });
 export type StoredSequence = z.infer<typeof storedSequence>;
 /** What an assignment or a check needs of its sequence. */
 export type SequenceRef = Pick<StoredSequence, 'id' | 'provider' | 'channel'>;
 
-const counter = z.number().default(0);
+const counter = z._default(z.number(), 0);
 
 /** A campaign as stored; counters never written are 0. */
 export const campaignItem = z.object({
   orgId: z.number(),
   campaignId: z.number(),
   name: z.string(),
-  signals: z.array(z.string()).default([]),
-  createdAt: z.string().nullable().default(null),
-  sequences: z.array(storedSequence).default([]),
+  signals: z._default(z.array(z.string()), []),
+  createdAt: z._default(z.nullable(z.string()), null),
+  sequences: z._default(z.array(storedSequence), []),
   accountsCount: counter,
   messagesCount: counter,
   ...(Object.fromEntries(CAMPAIGN_COUNTERS.map((name) => [name, counter])) as Record<

@@ -1,6 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import '#definitions/zod-english.ts';
 import { assignmentStatus, type ContactFields, channel } from '#schemas/resources.ts';
 import { batchGet } from './batch.ts';
 import { keys } from './keys.ts';
@@ -53,7 +54,7 @@ export const CONTACT_FIELDS = [
   'company_domain',
 ] as const satisfies readonly (keyof ContactFields)[];
 
-const optionalText = z.string().nullable().default(null);
+const optionalText = z._default(z.nullable(z.string()), null);
 
 /** The contact fields as the API shows them, as a contact item or an assignment's copy holds them. */
 export const contactFieldsItem = z.object({
@@ -74,18 +75,18 @@ export const contactAssignmentEntry = z.object({
   sequenceId: z.number(),
   channel,
   status: assignmentStatus,
-  completedAt: z.string().nullable().default(null),
+  completedAt: z._default(z.nullable(z.string()), null),
 });
 export type ContactAssignmentEntry = z.infer<typeof contactAssignmentEntry>;
 
-export const contactItem = contactFieldsItem.extend({
-  blocked: z.boolean().default(false),
+export const contactItem = z.extend(contactFieldsItem, {
+  blocked: z._default(z.boolean(), false),
   /** Assignment id → summary entry. */
-  assignments: z.record(z.string(), contactAssignmentEntry).default({}),
+  assignments: z._default(z.record(z.string(), contactAssignmentEntry), {}),
   /** Sequence id → the contact's one assignment in it (the uniqueness guard). */
-  sequenceAssignments: z.record(z.string(), z.number()).default({}),
+  sequenceAssignments: z._default(z.record(z.string(), z.number()), {}),
   /** How often assignments were added or withdrawn, or the contact blocked (0: never). */
-  eligibilityVersion: z.number().default(0),
+  eligibilityVersion: z._default(z.number(), 0),
 });
 export type ContactRecord = z.infer<typeof contactItem>;
 

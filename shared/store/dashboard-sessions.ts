@@ -1,5 +1,6 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import '#definitions/zod-english.ts';
 import { keys } from './keys.ts';
 import { type TableSource, tableContext } from './table-context.ts';
 
@@ -14,7 +15,7 @@ export const sessionItem = z.object({
   subject: z.string(),
   email: z.string(),
   /** The organization picked after sign-in; null until one is. */
-  orgId: z.number().nullable(),
+  orgId: z.nullable(z.number()),
   /** The token every form of the session carries (CSRF). */
   csrfToken: z.string(),
   createdAt: z.string(),

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import '#definitions/zod-english.ts';
 import { batchGet } from './batch.ts';
 import { type CampaignRecord, campaignItem } from './campaigns.ts';
 import { keys } from './keys.ts';
@@ -22,7 +23,7 @@ export const EXCLUSION_SHARDS = 16;
 export const shardOf = (value: string): number =>
   createHash('sha1').update(value).digest().readUInt16BE(0) % EXCLUSION_SHARDS;
 
-const shardItem = z.object({ sk: z.string(), values: z.set(z.string()).optional() });
+const shardItem = z.object({ sk: z.string(), values: z.optional(z.set(z.string())) });
 
 /** The members of shard items, by kind. */
 function membersOf(items: Record<string, unknown>[]): { emails: Set<string>; domains: Set<string> } {
@@ -59,7 +60,7 @@ function exclusionShardKeys(orgId: number, values: { emails: string[]; domains: 
   return [...shards.values()];
 }
 
-const cooldownSetting = z.object({ cooldownDays: z.number().nullable().default(null) });
+const cooldownSetting = z.object({ cooldownDays: z._default(z.nullable(z.number()), null) });
 
 export function exclusionStore(table: TableSource = tableContext) {
   return {

@@ -1,6 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import '#definitions/zod-english.ts';
 import { keys } from './keys.ts';
 import { type TableSource, tableContext } from './table-context.ts';
 
@@ -13,10 +14,10 @@ import { type TableSource, tableContext } from './table-context.ts';
 export const idempotencyItem = z.object({
   fingerprint: z.string(),
   /** The claim id of the request that holds the key (absent on records written without one). */
-  claim: z.string().optional(),
+  claim: z.optional(z.string()),
   state: z.string(),
   /** The response of a request that is done (a JSON value). */
-  response: z.unknown().optional(),
+  response: z.optional(z.unknown()),
 });
 export type IdempotencyRecord = z.infer<typeof idempotencyItem>;
 

@@ -1,5 +1,6 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import '#definitions/zod-english.ts';
 import type { MessageInput } from '#schemas/import.ts';
 import { provider } from '#schemas/import.ts';
 import { messageType } from '#schemas/resources.ts';
@@ -13,8 +14,8 @@ import type { TransactItem } from './transactions.ts';
  * across all its sequences. A reply also carries its mail delivery state.
  */
 
-const optionalText = z.string().nullable().default(null);
-const optionalNumber = z.number().nullable().default(null);
+const optionalText = z._default(z.nullable(z.string()), null);
+const optionalNumber = z._default(z.nullable(z.number()), null);
 
 export const messageItem = z.object({
   messageId: z.number(),
@@ -26,7 +27,7 @@ export const messageItem = z.object({
   responseType: optionalText,
   subject: optionalText,
   body: optionalText,
-  openCount: z.number().default(0),
+  openCount: z._default(z.number(), 0),
   senderEmail: optionalText,
   createdAt: optionalText,
   /**
@@ -34,7 +35,7 @@ export const messageItem = z.object({
    * received message positive: Positive Reply is announced once per message,
    * however often it is classified again.
    */
-  everPositive: z.boolean().default(false),
+  everPositive: z._default(z.boolean(), false),
 });
 export type MessageRecord = z.infer<typeof messageItem>;
 
@@ -47,14 +48,14 @@ export const mailState = z.object({
   to: z.array(z.string()),
   cc: z.array(z.string()),
   bcc: z.array(z.string()),
-  inReplyTo: z.string().nullable(),
+  inReplyTo: z.nullable(z.string()),
   state: z.string(),
   /**
    * Which way the reply leaves: by email (SES, or SMTP locally), or through the provider's own
    * thread on a connection (docs/providers.md#replies): the mailbox or LinkedIn account that wrote.
    */
-  route: z
-    .discriminatedUnion('via', [
+  route: z._default(
+    z.discriminatedUnion('via', [
       z.object({ via: z.literal('email') }),
       z.object({
         via: z.literal('provider'),
@@ -62,12 +63,13 @@ export const mailState = z.object({
         connectionId: z.number(),
         externalId: z.string(),
         leadId: z.string(),
-        leadEmail: z.string().nullable(),
-        leadLinkedinUrl: z.string().nullable(),
+        leadEmail: z.nullable(z.string()),
+        leadLinkedinUrl: z.nullable(z.string()),
         replyThread: z.record(z.string(), z.string()),
       }),
-    ])
-    .default({ via: 'email' }),
+    ]),
+    { via: 'email' },
+  ),
 });
 export type MailState = z.input<typeof mailState>;
 

@@ -1,6 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import '#definitions/zod-english.ts';
 import { REGISTRABLE_GRANT_TYPES, TOKEN_ENDPOINT_AUTH_METHODS } from '#schemas/oauth-clients.ts';
 import { type AssistantGrantItem, assistantGrantItem } from './assistant-grants.ts';
 import { batchGet } from './batch.ts';
@@ -23,11 +24,11 @@ export const oauthClientItem = z.object({
   clientId: z.string(),
   orgId: z.number(),
   name: z.string(),
-  redirectUris: z.array(z.string()).default([]),
-  rateLimit: z.number().nullable().default(null),
+  redirectUris: z._default(z.array(z.string()), []),
+  rateLimit: z._default(z.nullable(z.number()), null),
   secretHash: z.string(),
   createdAt: z.string(),
-  revokedAt: z.string().nullable().default(null),
+  revokedAt: z._default(z.nullable(z.string()), null),
 });
 export type OAuthClientItem = z.infer<typeof oauthClientItem>;
 
@@ -35,15 +36,15 @@ export type OAuthClientItem = z.infer<typeof oauthClientItem>;
 export const dynamicClientItem = z.object({
   clientId: z.string(),
   kind: z.literal('dynamic'),
-  name: z.string().nullable(),
+  name: z.nullable(z.string()),
   redirectUris: z.array(z.string()),
-  secretHash: z.string().nullable(),
+  secretHash: z.nullable(z.string()),
   tokenEndpointAuthMethod: z.enum(TOKEN_ENDPOINT_AUTH_METHODS),
   grantTypes: z.array(z.enum(REGISTRABLE_GRANT_TYPES)),
   createdAt: z.string(),
-  revokedAt: z.string().nullable().default(null),
+  revokedAt: z._default(z.nullable(z.string()), null),
   /** Epoch seconds: until an organization approves it (which removes this), the registration expires. */
-  expiresAt: z.number().optional(),
+  expiresAt: z.optional(z.number()),
 });
 export type DynamicClientItem = z.infer<typeof dynamicClientItem>;
 
@@ -61,9 +62,9 @@ const tokenFields = {
   resource: z.string(),
   scope: z.string(),
   /** The organization's approval it was issued under (absent on tokens from before approvals existed). */
-  approvalId: z.string().optional(),
+  approvalId: z.optional(z.string()),
   /** The family of a token from a code (absent on client-credentials tokens). */
-  familyId: z.string().optional(),
+  familyId: z.optional(z.string()),
   /** Epoch seconds; DynamoDB deletes expired items lazily, so readers check it. */
   expiresAt: z.number(),
 };
@@ -76,7 +77,7 @@ export const refreshTokenItem = z.object({
   approvalId: z.string(),
   familyId: z.string(),
   /** When it was exchanged for the next pair; presented again after that, it is reused. */
-  consumedAt: z.string().optional(),
+  consumedAt: z.optional(z.string()),
 });
 export type RefreshTokenItem = z.infer<typeof refreshTokenItem>;
 
@@ -89,7 +90,7 @@ export const codeItem = z.object({
   redirectUri: z.string(),
   codeChallenge: z.string(),
   /** The family of the tokens the code was redeemed for, once it was. */
-  familyId: z.string().optional(),
+  familyId: z.optional(z.string()),
 });
 export type CodeItem = z.infer<typeof codeItem>;
 
@@ -99,7 +100,7 @@ export const tokenFamilyItem = z.object({
   createdAt: z.string(),
   /** Epoch seconds: as long as its newest refresh token (or its access token) lives. */
   expiresAt: z.number(),
-  revokedAt: z.string().nullable().default(null),
+  revokedAt: z._default(z.nullable(z.string()), null),
 });
 export type TokenFamilyItem = z.infer<typeof tokenFamilyItem>;
 

@@ -1,6 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import '#definitions/zod-english.ts';
 import { keys } from './keys.ts';
 import { type TableSource, tableContext } from './table-context.ts';
 import { addCounters, type TransactItem } from './transactions.ts';
@@ -29,12 +30,12 @@ export const organizationItem = z.object({
   orgId: z.number(),
   name: z.string(),
   createdAt: z.string(),
-  cooldownDays: z.number().nullable().default(null),
-  rateLimit: throttle.nullable().default(null),
+  cooldownDays: z._default(z.nullable(z.number()), null),
+  rateLimit: z._default(z.nullable(throttle), null),
 });
 export type OrganizationItem = z.infer<typeof organizationItem>;
 
-const counter = z.number().default(0);
+const counter = z._default(z.number(), 0);
 
 /** The analytics item as read; counters never written are 0. */
 export const analyticsItem = z.object({

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import '#definitions/zod-english.ts';
 import type { QueueName } from '#definitions/queues.ts';
 import { keys } from './keys.ts';
 import { type TableContext, tableContext } from './table-context.ts';
@@ -88,8 +89,8 @@ export const outboxItem = z.object({
   body: z.string(),
   createdAt: z.string(),
   /** `webhookEvent` for a webhook event, which the relay fans out; absent for a plain queue message. */
-  kind: z.string().optional(),
-  eventType: z.string().optional(),
+  kind: z.optional(z.string()),
+  eventType: z.optional(z.string()),
 });
 export type OutboxItem = z.infer<typeof outboxItem>;
 

@@ -1,6 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import '#definitions/zod-english.ts';
 import { sealedSecret } from '#platform/secrets.ts';
 import { provider } from '#schemas/import.ts';
 import { keys } from './keys.ts';
@@ -20,7 +21,7 @@ export const providerConnectionItem = z.object({
   orgId: z.number(),
   connectionId: z.number(),
   provider,
-  baseUrl: z.string().nullable().default(null),
+  baseUrl: z._default(z.nullable(z.string()), null),
   apiKey: sealedSecret,
   /** The last four characters of the API key, to tell connections apart (never the key). */
   apiKeyHint: z.string(),
@@ -29,7 +30,7 @@ export const providerConnectionItem = z.object({
 });
 export type ProviderConnectionRecord = z.infer<typeof providerConnectionItem>;
 
-const countItem = z.object({ connections: z.number().default(0) });
+const countItem = z.object({ connections: z._default(z.number(), 0) });
 
 /** How long an unmatched event is kept. */
 export const UNMATCHED_RETENTION_DAYS = 14;
@@ -38,15 +39,15 @@ export const unmatchedEventItem = z.object({
   connectionId: z.number(),
   receivedAt: z.string(),
   /** The native event type, when the payload names one. */
-  eventType: z.string().nullable(),
+  eventType: z.nullable(z.string()),
   /** The provider event id it would have had, when it was mapped. */
-  eventId: z.string().nullable(),
+  eventId: z.nullable(z.string()),
   /** What it would have become (`opened`, …), when it was mapped. */
-  kind: z.string().nullable(),
+  kind: z.nullable(z.string()),
   reason: z.string(),
-  campaignExternalId: z.string().nullable(),
-  leadEmail: z.string().nullable(),
-  leadLinkedinUrl: z.string().nullable(),
+  campaignExternalId: z.nullable(z.string()),
+  leadEmail: z.nullable(z.string()),
+  leadLinkedinUrl: z.nullable(z.string()),
 });
 export type UnmatchedEventRecord = z.infer<typeof unmatchedEventItem>;
 

@@ -1,5 +1,6 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import '#definitions/zod-english.ts';
 import { type Provider, provider } from '#schemas/import.ts';
 import { keys } from './keys.ts';
 import { type TableSource, tableContext } from './table-context.ts';
@@ -19,7 +20,7 @@ export const sequenceLinkItem = z.object({
   externalId: z.string(),
   campaignId: z.number(),
   sequenceId: z.number(),
-  connectionId: z.number().nullable().default(null),
+  connectionId: z._default(z.nullable(z.number()), null),
 });
 export type SequenceLinkRecord = z.infer<typeof sequenceLinkItem>;
 

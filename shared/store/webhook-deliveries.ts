@@ -1,6 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import '#definitions/zod-english.ts';
 import { DELIVERY_STATUSES } from '#schemas/webhooks.ts';
 import { batchGet } from './batch.ts';
 import { keys, sortableNumber } from './keys.ts';
@@ -20,8 +21,8 @@ const RETENTION_SECONDS = 30 * 24 * 60 * 60;
 
 const expiresAt = () => Math.floor(Date.now() / 1000) + RETENTION_SECONDS;
 
-const optionalText = z.string().nullable().default(null);
-const optionalNumber = z.number().nullable().default(null);
+const optionalText = z._default(z.nullable(z.string()), null);
+const optionalNumber = z._default(z.nullable(z.number()), null);
 
 export const deliveryItem = z.object({
   orgId: z.number(),
@@ -30,9 +31,9 @@ export const deliveryItem = z.object({
   eventId: z.string(),
   eventType: z.string(),
   status: z.enum(DELIVERY_STATUSES),
-  attempts: z.number().default(0),
+  attempts: z._default(z.number(), 0),
   /** Raised by each redelivery: a queue message of an older generation is stale. */
-  generation: z.number().default(0),
+  generation: z._default(z.number(), 0),
   responseCode: optionalNumber,
   latencyMs: optionalNumber,
   error: optionalText,
@@ -46,7 +47,7 @@ export type DeliveryRecord = z.infer<typeof deliveryItem>;
 /** An event as fanned out: its payload and the deliveries made of it. */
 export const eventRecordItem = z.object({
   payload: z.string(),
-  deliveries: z.array(z.object({ webhookId: z.number(), deliveryId: z.number() })).default([]),
+  deliveries: z._default(z.array(z.object({ webhookId: z.number(), deliveryId: z.number() })), []),
 });
 export type EventRecord = z.infer<typeof eventRecordItem>;
 

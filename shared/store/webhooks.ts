@@ -1,6 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import '#definitions/zod-english.ts';
 import { webhookEventType } from '#schemas/webhooks.ts';
 import { keys } from './keys.ts';
 import { queryAll } from './query.ts';
@@ -13,14 +14,14 @@ import type { TransactItem } from './transactions.ts';
  * count of them that holds the limit.
  */
 
-const optionalText = z.string().nullable().default(null);
+const optionalText = z._default(z.nullable(z.string()), null);
 
 export const webhookItem = z.object({
   orgId: z.number(),
   webhookId: z.number(),
   url: z.string(),
-  events: z.array(webhookEventType).default([]),
-  enabled: z.boolean().default(false),
+  events: z._default(z.array(webhookEventType), []),
+  enabled: z._default(z.boolean(), false),
   disabledReason: optionalText,
   /** When the current streak of failed deliveries began; absent while deliveries succeed. */
   failingSince: optionalText,
@@ -32,7 +33,7 @@ export const webhookItem = z.object({
 });
 export type WebhookRecord = z.infer<typeof webhookItem>;
 
-const countItem = z.object({ subscriptions: z.number().default(0) });
+const countItem = z.object({ subscriptions: z._default(z.number(), 0) });
 const failureStreak = z.object({ failingSince: z.string() });
 
 export function webhookStore(table: TableSource = tableContext) {

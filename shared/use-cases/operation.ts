@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import type { EndpointSchemas } from '#schemas/endpoint.ts';
 
 /**
@@ -10,7 +10,7 @@ import type { EndpointSchemas } from '#schemas/endpoint.ts';
  * their arguments and flags.
  */
 
-type Validated<Part extends string, Schema> = Schema extends z.ZodType
+type Validated<Part extends string, Schema> = Schema extends z.core.$ZodType
   ? { readonly [P in Part]: z.output<Schema> }
   : unknown;
 

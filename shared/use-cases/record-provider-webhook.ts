@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { DomainError } from '#domain/errors.ts';
 import type { MappedPayload, ProviderActivity } from '#domain/provider-activity.ts';
 import { matchActivity } from '#domain/provider-activity-matching.ts';
@@ -11,8 +11,8 @@ import { type ProviderConnectionRecord, providerConnections } from '#store/provi
 export const PROVIDER_WEBHOOK_ATTRIBUTES = ['orgId', 'connectionId', 'provider', 'receivedAt'] as const;
 
 export const providerWebhookMessage = z.object({
-  orgId: z.coerce.number().int().positive(),
-  connectionId: z.coerce.number().int().positive(),
+  orgId: z.coerce.number().check(z.int(), z.positive()),
+  connectionId: z.coerce.number().check(z.int(), z.positive()),
   provider,
   receivedAt: z.iso.datetime(),
   /** The body as the provider sent it. */

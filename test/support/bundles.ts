@@ -13,7 +13,7 @@ import { join, relative, resolve } from 'node:path';
 import { build } from 'esbuild';
 import { queueDefinitions } from '#definitions/queues.ts';
 import { handlerEntry, routes } from '#definitions/routes.ts';
-import { bundleBuildOptions } from '../../infra/constructs/service-function.ts';
+import { BUNDLE_ENTRY_FILE, bundleBuildOptions } from '../../infra/constructs/service-function.ts';
 import { PROJECT_ROOT } from '../../infra/paths.ts';
 
 /**
@@ -60,7 +60,8 @@ function inputsHash(): string {
   return hash.digest('hex').slice(0, 20);
 }
 
-const outfileOf = (folder: string, entry: string) => join(folder, entry.replace(/[/.]/g, '_'), 'index.mjs');
+/** An entry's output folder: its bundle's entry file and the chunks it imports on demand. */
+const outdirOf = (folder: string, entry: string) => join(folder, entry.replace(/[/.]/g, '_'));
 
 /** The built bundle of each entry of FUNCTION_ENTRIES, by entry. */
 export async function functionBundles(): Promise<Map<string, string>> {
@@ -71,7 +72,7 @@ export async function functionBundles(): Promise<Map<string, string>> {
     // Built aside and renamed into place, so a folder that exists is complete.
     const building = mkdtempSync(join(cache, 'building-'));
     for (const entry of FUNCTION_ENTRIES) {
-      await build(bundleBuildOptions(resolve(PROJECT_ROOT, entry), outfileOf(building, entry)));
+      await build(bundleBuildOptions(resolve(PROJECT_ROOT, entry), outdirOf(building, entry)));
     }
     try {
       renameSync(building, folder);
@@ -85,5 +86,5 @@ export async function functionBundles(): Promise<Map<string, string>> {
         rmSync(join(cache, old), { recursive: true, force: true });
     }
   }
-  return new Map(FUNCTION_ENTRIES.map((entry) => [entry, outfileOf(folder, entry)]));
+  return new Map(FUNCTION_ENTRIES.map((entry) => [entry, join(outdirOf(folder, entry), BUNDLE_ENTRY_FILE)]));
 }

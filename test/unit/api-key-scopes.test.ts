@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineEndpoint, READ_ONLY_KEY_MESSAGE } from '#api/http/endpoint.ts';
 import { type OpenApiDocument, openApiDocument } from '#api/openapi/document.ts';
 import { API_KEY_SCOPES, routes } from '#definitions/routes.ts';

@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineEndpoint } from '#api/http/endpoint.ts';
 import { MAX_BODY_BYTES } from '#definitions/request-limits.ts';
 import {

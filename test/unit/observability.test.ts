@@ -1,82 +1,106 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { METRICS_NAMESPACE } from '#definitions/metrics.ts';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { logger } from '#platform/logger.ts';
+import { count, observed } from '#platform/observability.ts';
 
 /**
- * The metrics every function publishes: CloudWatch embedded-metric records on
- * stdout, one per invocation that counted something, holding counts only.
+ * The service's own log and metric records (shared/platform/logger.ts,
+ * observability.ts): the JSON lines CloudWatch reads, in Powertools' shapes.
  */
 
-let written: string[];
+const environment = { ...process.env };
 
-beforeEach(() => {
-  vi.resetModules();
-  // The suite turns metrics off (vitest.config.ts); this test is about them.
-  vi.stubEnv('POWERTOOLS_METRICS_DISABLED', 'false');
-  written = [];
+afterEach(() => {
+  process.env = { ...environment };
+  vi.restoreAllMocks();
+  logger.resetKeys();
+});
+
+/** The JSON lines written to stdout while `fn` runs. */
+async function linesOf(fn: () => unknown): Promise<Record<string, unknown>[]> {
+  const lines: string[] = [];
   vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
-    written.push(String(chunk));
+    lines.push(String(chunk));
     return true;
   });
-});
-afterEach(() => {
+  await fn();
   vi.restoreAllMocks();
-  vi.unstubAllEnvs();
+  return lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+describe('the logger', () => {
+  it('writes a JSON record with the level, service, trace id and the persistent and given keys', async () => {
+    process.env.POWERTOOLS_LOG_LEVEL = 'INFO';
+    process.env._X_AMZN_TRACE_ID = 'Root=1-abc-def;Parent=123;Sampled=1';
+    const [record] = await linesOf(() => {
+      logger.appendKeys({ requestId: 'r-1' });
+      logger.warn('Webhook dispatch failed; will retry', { attempt: 2 });
+    });
+    expect(record).toMatchObject({
+      level: 'WARN',
+      message: 'Webhook dispatch failed; will retry',
+      service: 'outreach-public-api',
+      xray_trace_id: '1-abc-def',
+      requestId: 'r-1',
+      attempt: 2,
+    });
+    expect(new Date(record!.timestamp as string).toISOString()).toBe(record!.timestamp);
+  });
+
+  it('drops records under the configured level, and everything when SILENT', async () => {
+    process.env.POWERTOOLS_LOG_LEVEL = 'WARN';
+    expect(await linesOf(() => logger.info('quiet'))).toEqual([]);
+    expect(await linesOf(() => logger.error('loud'))).toHaveLength(1);
+    process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
+    expect(await linesOf(() => logger.error('loud'))).toEqual([]);
+  });
+
+  it('forgets the persistent keys at reset', async () => {
+    process.env.POWERTOOLS_LOG_LEVEL = 'INFO';
+    logger.appendKeys({ orgId: 7 });
+    logger.resetKeys();
+    const [record] = await linesOf(() => logger.info('next request'));
+    expect(record).not.toHaveProperty('orgId');
+  });
 });
 
-const records = () =>
-  written
-    .flatMap((chunk) => chunk.split('\n'))
-    .filter((line) => line.includes('"_aws"'))
-    .map((line) => JSON.parse(line) as Record<string, unknown> & { _aws: { CloudWatchMetrics: unknown[] } });
+describe('the metrics', () => {
+  const handler = observed(async (event: { counts: number }) => {
+    count('ContactsPushed', event.counts);
+    count('ContactsPushed');
+    count('ContactsSkipped', 0);
+    if (event.counts < 0) throw new Error('failed');
+    return 'done';
+  });
 
-describe('observed handlers', () => {
-  it("publish the invocation's counters in the service's namespace, and not the response", async () => {
-    const { count, observed } = await import('#platform/observability.ts');
-    const handler = observed(async () => {
-      count('WebhookDelivered');
-      count('WebhookDelivered');
-      count('ContactsPushed', 40);
-      return { body: 'Hello Ada, the secret plan' };
-    });
-    await handler({});
-    const [record, ...others] = records();
-    expect(others).toEqual([]);
-    expect(record).toMatchObject({
-      _aws: {
-        CloudWatchMetrics: [
-          {
-            Namespace: METRICS_NAMESPACE,
-            Metrics: expect.arrayContaining([
-              { Name: 'WebhookDelivered', Unit: 'Count' },
-              { Name: 'ContactsPushed', Unit: 'Count' },
-            ]),
-          },
-        ],
+  it('publishes one embedded-metric record per invocation with the summed counts', async () => {
+    process.env.POWERTOOLS_METRICS_DISABLED = 'false';
+    const records = await linesOf(() => handler({ counts: 2 }));
+    expect(records).toEqual([
+      {
+        _aws: {
+          Timestamp: expect.any(Number),
+          CloudWatchMetrics: [
+            {
+              Namespace: 'OutreachPublicApi',
+              Dimensions: [['service']],
+              Metrics: [{ Name: 'ContactsPushed', Unit: 'Count' }],
+            },
+          ],
+        },
+        service: 'outreach-public-api',
+        ContactsPushed: 3,
       },
-      service: 'outreach-public-api',
-      // One data point per count; CloudWatch's Sum adds them up.
-      WebhookDelivered: [1, 1],
-      ContactsPushed: 40,
-    });
-    expect(written.join('')).not.toContain('secret plan');
+    ]);
+    // The next invocation starts from zero.
+    const [next] = await linesOf(() => handler({ counts: 1 }));
+    expect(next).toMatchObject({ ContactsPushed: 2 });
   });
 
-  it('publish nothing (not even a warning) for an invocation that counted nothing, and also publish when failing', async () => {
-    const { count, observed } = await import('#platform/observability.ts');
-    await observed(async () => 'quiet')({});
-    expect(written).toEqual([]);
-    const failing = observed(async () => {
-      count('ReplyRetried');
-      throw new Error('boom');
-    });
-    await expect(failing({})).rejects.toThrow('boom');
-    expect(records()).toHaveLength(1);
-    expect(records()[0]).toMatchObject({ ReplyRetried: 1 });
-  });
-
-  it('count nothing for zero', async () => {
-    const { count, observed } = await import('#platform/observability.ts');
-    await observed(async () => count('ContactsSkipped', 0))({});
-    expect(written).toEqual([]);
+  it('publishes when the handler throws too, and nothing when metrics are off', async () => {
+    process.env.POWERTOOLS_METRICS_DISABLED = 'false';
+    const failed = await linesOf(() => handler({ counts: -1 }).catch(() => undefined));
+    expect(failed).toEqual([expect.objectContaining({ ContactsPushed: 1 })]);
+    process.env.POWERTOOLS_METRICS_DISABLED = 'true';
+    expect(await linesOf(() => handler({ counts: 5 }))).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { z } from 'zod';
+import * as z from 'zod';
 import { emailAddress } from '#schemas/params.ts';
 import { BodyTooLarge, readBody, sendEmpty, sendJson } from './http.ts';
 import { passwordProblem, type User, type UserDirectory } from './users.ts';

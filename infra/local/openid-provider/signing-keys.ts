@@ -1,7 +1,7 @@
 import { generateKeyPair, type JsonWebKey } from 'node:crypto';
 import { promisify } from 'node:util';
 import { calculateJwkThumbprint } from 'jose';
-import { z } from 'zod';
+import * as z from 'zod';
 import { readPrivateFile, writePrivateFile } from './private-files.ts';
 
 /**

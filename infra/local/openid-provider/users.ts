@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID, scrypt, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
-import { z } from 'zod';
+import * as z from 'zod';
 import { readPrivateFile, writePrivateFile } from './private-files.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import * as z from 'zod/mini';
 import { InputInvalid } from '#domain/errors.ts';
 import { BODY_INPUT, describeIssue } from '#schemas/issues.ts';
 import { idParam } from '#schemas/params.ts';
@@ -7,8 +7,8 @@ import { idParam } from '#schemas/params.ts';
  * A form's values through the same zod schemas as the API's bodies: the
  * dashboard refuses exactly what the API refuses, in the same words.
  */
-export function parseForm<T extends z.ZodType>(schema: T, value: unknown): z.output<T> {
-  const result = schema.safeParse(value);
+export function parseForm<T extends z.core.$ZodType>(schema: T, value: unknown): z.output<T> {
+  const result = z.safeParse(schema, value);
   if (!result.success) throw new InputInvalid(describeIssue(BODY_INPUT, result.error));
   return result.data;
 }

@@ -31,7 +31,6 @@ export interface PageRequest {
 }
 
 export interface DashboardPage {
-  path: PagePath;
   title: string;
   /** Whether `/dashboard/<path>/<item>` exists (a webhook's page, a provider connection's). */
   hasItems?: boolean;

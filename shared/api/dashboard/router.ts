@@ -6,8 +6,8 @@ import { configuration } from '#platform/config.ts';
 import { DASHBOARD_ASSETS } from './assets.ts';
 import { type Html, html } from './html.ts';
 import { cookieOf, formOf, htmlResponse, SECURITY_HEADERS, seeOther, sessionCookieName } from './http.ts';
-import { notice, publicPage, sessionFrame, signedInPage } from './layout.ts';
-import type { DashboardPage, PageRequest } from './page.ts';
+import { notice, type PagePath, publicPage, sessionFrame, signedInPage } from './layout.ts';
+import type { PageRequest } from './page.ts';
 import { DASHBOARD_PAGES } from './pages/index.ts';
 import { finishSignIn, organizations, signedOut, signOut, startSignIn } from './sign-in.ts';
 
@@ -27,8 +27,6 @@ const FORM_STATUS: Record<DomainErrorKind, number> = {
   conflict: 409,
   refused: 422,
 };
-
-const pages = new Map<string, DashboardPage>(DASHBOARD_PAGES.map((page) => [page.path, page]));
 
 function asset(base: string, name: string | undefined): APIGatewayProxyResult {
   // Own keys only: `constructor` is no asset.
@@ -111,15 +109,16 @@ export async function serveDashboard(event: APIGatewayProxyEvent): Promise<APIGa
   if (!organization)
     return seeOther(`${base}/dashboard/organizations?next=${encodeURIComponent(requestedPath(event))}`);
 
-  const page = pages.get(pageName);
+  const path = Object.hasOwn(DASHBOARD_PAGES, pageName) ? (pageName as PagePath) : undefined;
+  const page = path === undefined ? undefined : await DASHBOARD_PAGES[path]();
   const frame = {
     base,
-    current: page?.path ?? ('' as const),
+    current: path ?? ('' as const),
     email: session.email,
     organization,
     csrfToken: session.csrfToken,
   };
-  if (!page || (item !== undefined && !page.hasItems)) {
+  if (!page || path === undefined || (item !== undefined && !page.hasItems)) {
     return htmlResponse(
       404,
       signedInPage(
@@ -144,7 +143,7 @@ export async function serveDashboard(event: APIGatewayProxyEvent): Promise<APIGa
   const request: PageRequest = {
     event,
     base,
-    frame: { ...frame, current: page.path },
+    frame: { ...frame, current: path },
     orgId: organization.orgId,
     actor: { email: session.email },
     item,
@@ -175,13 +174,13 @@ export async function serveDashboard(event: APIGatewayProxyEvent): Promise<APIGa
         signedInPage(
           request.frame,
           status === 404 ? 'Not found' : page.title,
-          html`<p>${error.message}${form ? ' Nothing was changed.' : ''}</p><p><a href="${base}/dashboard/${page.path}">Back</a></p>`,
+          html`<p>${error.message}${form ? ' Nothing was changed.' : ''}</p><p><a href="${base}/dashboard/${path}">Back</a></p>`,
         ),
       );
     }
     // The form's problem above the page as it is now: nothing was changed.
     const shown = await page.get({ ...request, form: null }).catch((again: unknown) => {
-      if (again instanceof DomainError) return html`<p><a href="${base}/dashboard/${page.path}">Back</a></p>`;
+      if (again instanceof DomainError) return html`<p><a href="${base}/dashboard/${path}">Back</a></p>`;
       throw again;
     });
     return htmlResponse(

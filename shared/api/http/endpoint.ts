@@ -1,6 +1,6 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import type { z } from 'zod';
+import * as z from 'zod/mini';
 import { MAX_BODY_BYTES } from '#definitions/request-limits.ts';
 import { type ApiKeyScope, routes } from '#definitions/routes.ts';
 import { DomainError, type DomainErrorKind, type InputField } from '#domain/errors.ts';
@@ -38,7 +38,7 @@ import { bodyText, lowerCaseHeaders } from './request.ts';
  * few lines long.
  */
 
-type Parsed<T> = T extends z.ZodType ? z.output<T> : undefined;
+type Parsed<T> = T extends z.core.$ZodType ? z.output<T> : undefined;
 
 /** What an operation receives: validated input and the caller's identity. */
 export interface EndpointInput<S extends EndpointSchemas> {
@@ -95,13 +95,13 @@ export function httpErrorOf(error: DomainError): HttpError {
 }
 
 /** Validates one part of the request: its value, or `undefined` with its problems added to `problems`. */
-function check<T extends z.ZodType>(
+function check<T extends z.core.$ZodType>(
   schema: T,
   value: unknown,
   location: InputLocation,
   problems: InputProblem[],
 ): z.output<T> | undefined {
-  const result = schema.safeParse(value);
+  const result = z.safeParse(schema, value);
   if (result.success) return result.data;
   problems.push(...problemsOf(location, result.error));
   return undefined;
@@ -128,7 +128,7 @@ function parseBody(event: APIGatewayProxyEvent): unknown {
  * JSON, is one, at `body`). A body too large is 413 on its own, and one more
  * problem when the path or query failed already (whose 400 it always was).
  */
-function checkBody<T extends z.ZodType>(
+function checkBody<T extends z.core.$ZodType>(
   schema: T,
   event: APIGatewayProxyEvent,
   problems: InputProblem[],
@@ -291,7 +291,7 @@ export function defineEndpoint<S extends EndpointSchemas>(
       baseUrl: () => publicBaseUrl(event),
     } as EndpointInput<S>;
     const result = await operation(input);
-    return jsonResponse(200, schemas.response.parse(result));
+    return jsonResponse(200, z.parse(schemas.response, result));
   };
   return wrapped(run, true);
 }

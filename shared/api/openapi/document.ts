@@ -4,7 +4,7 @@ import {
   JSONRPCResponseSchema,
   RequestIdSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { READ_ONLY_KEY_MESSAGE } from '#api/http/endpoint.ts';
 import { gatewayResponses } from '#definitions/gateway-responses.ts';
 import { MCP_SCOPE } from '#definitions/oauth-scope.ts';
@@ -94,8 +94,11 @@ interface ComponentMeta {
   description?: string;
 }
 
+/** A schema with two strings about it: its component name and description, or its title and `operationId`. */
+type DescribedSchema = [z.core.$ZodType, string, string];
+
 /** Named response-side schemas: the API's resources and what else several operations share. */
-const RESPONSE_COMPONENTS: [z.ZodType, string, string][] = [
+const RESPONSE_COMPONENTS: DescribedSchema[] = [
   [
     errorBody,
     'Error',
@@ -148,7 +151,7 @@ const RESPONSE_COMPONENTS: [z.ZodType, string, string][] = [
 ];
 
 /** Named request-side schemas (parts of requests; the bodies themselves are `components.requestBodies`). */
-const REQUEST_COMPONENTS: [z.ZodType, string, string][] = [
+const REQUEST_COMPONENTS: DescribedSchema[] = [
   [JSONRPCMessageSchema, 'JsonRpcMessage', 'A JSON-RPC 2.0 request or notification (MCP SDK schema).'],
 ];
 
@@ -163,7 +166,7 @@ const RAW_CONTACT = {
  * title and `operationId`; a new event type must be added here. The ids are
  * the payloads' own: `testWebhook` is the operation that sends the test event.
  */
-const WEBHOOK_PAYLOADS: Record<WebhookEventType | typeof TEST_EVENT_TYPE, [z.ZodType, string, string]> = {
+const WEBHOOK_PAYLOADS: Record<WebhookEventType | typeof TEST_EVENT_TYPE, DescribedSchema> = {
   new_opportunities: [newOpportunitiesPayload, 'New Opportunities', 'newOpportunitiesWebhook'],
   first_touch: [firstTouchPayload, 'First Touch', 'firstTouchWebhook'],
   positive_reply: [positiveReplyPayload, 'Positive Reply', 'positiveReplyWebhook'],
@@ -178,7 +181,7 @@ const pascalCase = (name: string) =>
 const camelCase = (name: string) => pascalCase(name).replace(/^./, (first) => first.toLowerCase());
 
 /** Registers a schema under `id` unless it is already registered; returns its id. */
-function named(registry: z.core.$ZodRegistry<ComponentMeta>, schema: z.ZodType, id: string): string {
+function named(registry: z.core.$ZodRegistry<ComponentMeta>, schema: z.core.$ZodType, id: string): string {
   const existing = registry.get(schema);
   if (existing) return existing.id;
   registry.add(schema, { id });
@@ -222,7 +225,7 @@ function buildComponents(descriptions: [string, OperationDescription][]): Compon
   }
   // A raw push validates each contact on its own, so its body accepts anything in `contacts`;
   // what a client should send there is a RawContact.
-  const contactItem = pushContactsEndpoint.body.shape.contacts.element;
+  const contactItem = pushContactsEndpoint.body.shape.contacts.def.element;
   const { $schema: _, ...rawContactSchema } = z.toJSONSchema(rawContact, { io: 'input' });
   const generate = (registry: z.core.$ZodRegistry<ComponentMeta>, io: 'input' | 'output') =>
     z.toJSONSchema(registry, {
@@ -261,20 +264,21 @@ interface DescribedParameter {
  * given on any wrapper. Where the transform only normalizes (a domain, a
  * date-time), the string is described.
  */
-function describeParameter(schema: z.ZodType): DescribedParameter {
+function describeParameter(schema: z.core.$ZodType): DescribedParameter {
   const meta: Json = {};
-  let node: z.ZodType = schema;
+  let node: z.core.$ZodType = schema;
   let optional = false;
   for (;;) {
     // The outermost metadata wins, as it does for the field itself.
     for (const [key, value] of Object.entries(z.globalRegistry.get(node) ?? {})) {
       if (!(key in meta)) meta[key] = value;
     }
-    if (node instanceof z.ZodOptional) {
+    if (node instanceof z.core.$ZodOptional) {
       optional = true;
-      node = node.unwrap() as z.ZodType;
-    } else if (node instanceof z.ZodPipe) {
-      node = (node.out instanceof z.ZodTransform ? node.in : node.out) as z.ZodType;
+      node = node._zod.def.innerType;
+    } else if (node instanceof z.core.$ZodPipe) {
+      const { in: input, out } = node._zod.def;
+      node = out instanceof z.core.$ZodTransform ? input : out;
     } else break;
   }
   const { $schema, ...leaf } = z.toJSONSchema(node, { io: 'input' });
@@ -288,14 +292,14 @@ function describeParameter(schema: z.ZodType): DescribedParameter {
 
 function parameters(
   location: 'path' | 'query',
-  schema: z.ZodType | undefined,
+  schema: z.core.$ZodType | undefined,
   route: RouteDefinition,
 ): Json[] {
   if (!schema) return [];
-  if (!(schema instanceof z.ZodObject)) {
+  if (!(schema instanceof z.core.$ZodObject)) {
     throw new Error(`The ${location} schema of route ${route.name} is not an object schema`);
   }
-  return Object.entries(schema.shape as Record<string, z.ZodType>).map(([name, field]) => {
+  return Object.entries(schema._zod.def.shape).map(([name, field]) => {
     const { schema: described, required, description } = describeParameter(field);
     return {
       name,
@@ -408,7 +412,7 @@ function endpointOperation(
 ): Json {
   const { endpoint } = operation;
   const names = pathParameterNames(route.path);
-  const shape = endpoint.path instanceof z.ZodObject ? Object.keys(endpoint.path.shape) : [];
+  const shape = endpoint.path instanceof z.core.$ZodObject ? Object.keys(endpoint.path._zod.def.shape) : [];
   if (names.join() !== shape.join()) {
     throw new Error(
       `Route ${route.name}: path ${route.path} has parameters [${names}], its schema [${shape}]`,

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { z } from 'zod';
+import '#definitions/zod-english.ts';
+import * as z from 'zod/mini';
 import type {
   MappedPayload,
   ProviderActivity,
@@ -30,14 +31,14 @@ const MAX_QUOTED_TYPE_LENGTH = 100;
 
 // Lenient field schemas: a field of another type than documented reads as absent rather than
 // failing the whole payload, so one odd field never hides the rest of an event.
-export const zText = z.string().optional().catch(undefined);
+export const zText = z.catch(z.optional(z.string()), undefined);
 /** An id the provider sends as a number or a string (Smartlead's campaign ids are numbers). */
-export const zId = z.union([z.string(), z.number()]).optional().catch(undefined);
+export const zId = z.catch(z.optional(z.union([z.string(), z.number()])), undefined);
 /** A time: ISO 8601 text, or epoch seconds or milliseconds. */
-export const zTime = z.union([z.string(), z.number()]).optional().catch(undefined);
-export const zBoolean = z.boolean().optional().catch(undefined);
-export const zObject = <Shape extends z.ZodRawShape>(shape: Shape) =>
-  z.object(shape).optional().catch(undefined);
+export const zTime = z.catch(z.optional(z.union([z.string(), z.number()])), undefined);
+export const zBoolean = z.catch(z.optional(z.boolean()), undefined);
+export const zObject = <Shape extends z.core.$ZodLooseShape>(shape: Shape) =>
+  z.catch(z.optional(z.object(shape)), undefined);
 
 /** The JSON text of a value with every object's keys sorted, so equal payloads hash alike. */
 export function canonicalJson(value: unknown): string {

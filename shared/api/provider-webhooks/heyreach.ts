@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { MappedPayload } from '#domain/provider-activity.ts';
 import {
   type EventOutcome,
@@ -79,10 +79,10 @@ const NOT_RECORDED: Partial<Record<HeyreachEvent, string>> = {
   LEAD_TAG_UPDATED: 'a tag change is not a provider event',
 };
 
-const recentMessage = z
-  .object({ creation_time: zTime, message: zText, is_reply: zBoolean })
-  .optional()
-  .catch(undefined);
+const recentMessage = z.catch(
+  z.optional(z.object({ creation_time: zTime, message: zText, is_reply: zBoolean })),
+  undefined,
+);
 const person = {
   id: zId,
   profile_url: zText,
@@ -105,7 +105,7 @@ const heyreachPayload = z.object({
   sender: zObject(person),
   connection_message: zText,
   conversation_id: zId,
-  recent_messages: z.array(recentMessage).optional().catch(undefined),
+  recent_messages: z.catch(z.optional(z.array(recentMessage)), undefined),
 });
 type HeyreachPayload = z.infer<typeof heyreachPayload>;
 

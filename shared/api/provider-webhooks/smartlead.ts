@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { MappedPayload } from '#domain/provider-activity.ts';
 import {
   type EventOutcome,
@@ -133,10 +133,7 @@ const smartleadPayload = z.object({
   reply_message: zObject(messageFields),
   reply_body: zText,
   preview_text: zText,
-  category: z
-    .union([z.string(), z.object({ name: zText })])
-    .optional()
-    .catch(undefined),
+  category: z.catch(z.optional(z.union([z.string(), z.object({ name: zText })])), undefined),
   lead_category_id: zId,
   lead_category: zObject({ new_id: zId, new_name: zText }),
   lead_data: zObject({ email: zText, linkedin_profile: zText, category: zObject({ name: zText }) }),

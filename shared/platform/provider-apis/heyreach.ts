@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { expectSuccess, idText, leadsWith, presentFields, readBody, UNKNOWN_CAMPAIGN } from './responses.ts';
 import {
   type EnrolledLead,
@@ -32,13 +32,15 @@ import {
 
 const LINKEDIN_URL_REQUIRED = 'a LinkedIn profile URL is required';
 
-const count = z.number().optional().catch(undefined);
+const count = z.catch(z.optional(z.number()), undefined);
 const addAnswer = z.object({ addedLeadsCount: count, updatedLeadsCount: count, failedLeadsCount: count });
 const campaignsForLead = z.object({
-  items: z
-    .array(z.object({ campaignId: z.union([z.number(), z.string()]).optional().catch(undefined) }))
-    .nullish()
-    .catch(undefined),
+  items: z.catch(
+    z.nullish(
+      z.array(z.object({ campaignId: z.catch(z.optional(z.union([z.number(), z.string()])), undefined) })),
+    ),
+    undefined,
+  ),
 });
 
 const apiKeyHeader = (credentials: ProviderCredentials) => ({ 'X-API-KEY': credentials.apiKey });

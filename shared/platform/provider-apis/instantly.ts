@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { EMAIL_REQUIRED, expectSuccess, leadsWith, presentFields, readBody, sameEmail } from './responses.ts';
 import {
   type EnrolledLead,
@@ -33,18 +33,20 @@ import {
 const LIST_PAGE = 100;
 
 const addAnswer = z.object({
-  created_leads: z
-    .array(
-      z.object({
-        id: z.string(),
-        email: z.string().optional().catch(undefined),
-        index: z.number().optional().catch(undefined),
-      }),
-    )
-    .optional()
-    .catch(undefined),
-  in_blocklist: z.number().optional().catch(undefined),
-  invalid_email_count: z.number().optional().catch(undefined),
+  created_leads: z.catch(
+    z.optional(
+      z.array(
+        z.object({
+          id: z.string(),
+          email: z.catch(z.optional(z.string()), undefined),
+          index: z.catch(z.optional(z.number()), undefined),
+        }),
+      ),
+    ),
+    undefined,
+  ),
+  in_blocklist: z.catch(z.optional(z.number()), undefined),
+  invalid_email_count: z.catch(z.optional(z.number()), undefined),
 });
 type AddAnswer = z.infer<typeof addAnswer>;
 
@@ -52,14 +54,14 @@ const leadList = z.object({
   items: z.array(
     z.object({
       id: z.string(),
-      email: z.string().optional().catch(undefined),
-      campaign: z.string().nullish().catch(undefined),
+      email: z.catch(z.optional(z.string()), undefined),
+      campaign: z.catch(z.nullish(z.string()), undefined),
     }),
   ),
 });
 type ListedLead = z.infer<typeof leadList>['items'][number];
 
-const replyAnswer = z.object({ id: z.string().optional().catch(undefined) });
+const replyAnswer = z.object({ id: z.catch(z.optional(z.string()), undefined) });
 
 const bearer = (credentials: ProviderCredentials) => ({ Authorization: `Bearer ${credentials.apiKey}` });
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { EMAIL_REQUIRED, expectSuccess, presentFields, readBody, statusError } from './responses.ts';
 import type {
   EnrolledLead,
@@ -37,7 +37,7 @@ const LEAD_REFUSAL_STATUSES = new Set([400, 409, 422]);
 
 const lemlistLead = z.object({
   _id: z.string(),
-  campaignId: z.string().nullish().catch(undefined),
+  campaignId: z.catch(z.nullish(z.string()), undefined),
 });
 type LemlistLead = z.infer<typeof lemlistLead>;
 /** `GET /leads/{email}` answers one lead, or (newer API) the lead in each of its campaigns. */

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import * as z from 'zod/mini';
 import { type LeadOutcome, type LeadToEnroll, ProviderApiError, type ProviderResponse } from './types.ts';
 
 /**
@@ -72,12 +72,12 @@ export function expectSuccess(response: ProviderResponse, notFound?: string): vo
  * documentation shows is the provider misbehaving, not a refusal of this
  * request: `unavailable`, so it is tried again later.
  */
-export function readBody<Schema extends z.ZodType>(
+export function readBody<Schema extends z.core.$ZodType>(
   response: ProviderResponse,
   schema: Schema,
   what: string,
 ): z.infer<Schema> {
-  const parsed = schema.safeParse(response.body);
+  const parsed = z.safeParse(schema, response.body);
   if (!parsed.success) {
     throw new ProviderApiError(
       'unavailable',

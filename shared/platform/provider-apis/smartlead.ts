@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import {
   EMAIL_REQUIRED,
   expectSuccess,
@@ -47,27 +47,27 @@ const IMPORT_SETTINGS = {
   ignore_duplicate_leads_in_other_campaign: false,
 } as const;
 
-const count = z.number().optional().catch(undefined);
+const count = z.catch(z.optional(z.number()), undefined);
 const addAnswer = z.object({
   upload_count: count,
   already_added_to_campaign: count,
   invalid_email_count: count,
   block_count: count,
-  invalid_emails: z.array(z.string()).optional().catch(undefined),
+  invalid_emails: z.catch(z.optional(z.array(z.string())), undefined),
   // Documented as a list; its items' shape is not, so only "is it there" is read.
-  unsubscribed_leads: z.array(z.unknown()).optional().catch(undefined),
+  unsubscribed_leads: z.catch(z.optional(z.array(z.unknown())), undefined),
 });
 type AddAnswer = z.infer<typeof addAnswer>;
 
 const smartleadId = z.union([z.number(), z.string()]);
 /** `{}` when no lead has that email. */
 const leadByEmail = z.object({
-  id: smartleadId.optional(),
-  is_unsubscribed: z.boolean().nullish().catch(undefined),
-  lead_campaign_data: z
-    .array(z.object({ campaign_id: smartleadId.optional().catch(undefined) }))
-    .nullish()
-    .catch(undefined),
+  id: z.optional(smartleadId),
+  is_unsubscribed: z.catch(z.nullish(z.boolean()), undefined),
+  lead_campaign_data: z.catch(
+    z.nullish(z.array(z.object({ campaign_id: z.catch(z.optional(smartleadId), undefined) }))),
+    undefined,
+  ),
 });
 type LeadByEmail = z.infer<typeof leadByEmail>;
 

@@ -11,7 +11,6 @@ import { revokeApiKey } from '#use-cases/revoke-api-key.ts';
 const day = (iso: string | null) => (iso ? iso.slice(0, 16).replace('T', ' ') : '—');
 
 export const apiKeysPage: DashboardPage = {
-  path: 'api-keys',
   title: 'API keys',
   notices: {
     revoked: 'The key was revoked. It stops working within five minutes (the gateway caches keys).',

@@ -18,7 +18,6 @@ import { rejectAssignments } from '#use-cases/reject-assignments.ts';
 const SHOWN = 100;
 
 export const approvalsPage: DashboardPage = {
-  path: 'approvals',
   title: 'Approvals',
   async get({ orgId, base, frame, canChange, query }) {
     const { campaigns } = await listCampaigns({ orgId });

@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import '#definitions/zod-english.ts';
+import * as z from 'zod/mini';
 import { parseForm } from '#api/dashboard/forms.ts';
 import { html } from '#api/dashboard/html.ts';
 import { actionForm, csrfField, secretOnce, table } from '#api/dashboard/layout.ts';
@@ -17,12 +18,15 @@ import { revokeOAuthClient } from '#use-cases/revoke-oauth-client.ts';
  */
 
 const newClientForm = z.object({
-  name: z.string().min(1, 'must not be empty').max(100, 'must be at most 100 characters'),
-  redirectUri: z.string().min(1, 'must not be empty').max(2048, 'must be at most 2048 characters'),
+  name: z
+    .string()
+    .check(z.minLength(1, 'must not be empty'), z.maxLength(100, 'must be at most 100 characters')),
+  redirectUri: z
+    .string()
+    .check(z.minLength(1, 'must not be empty'), z.maxLength(2048, 'must be at most 2048 characters')),
 });
 
 export const assistantPage: DashboardPage = {
-  path: 'assistant',
   title: 'AI assistant',
   notices: {
     'client-revoked': 'The client was revoked: its tokens stopped working.',

@@ -7,7 +7,6 @@ const PAGE_SIZE = 50;
 
 /** Every change made in the dashboard and to the members, newest first, 50 a page. */
 export const auditPage: DashboardPage = {
-  path: 'audit',
   title: 'Audit log',
   async get({ orgId, query, base }) {
     const page = await readAuditLog({ orgId, take: PAGE_SIZE, cursor: query.cursor });

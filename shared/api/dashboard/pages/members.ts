@@ -5,7 +5,6 @@ import { listMembers } from '#use-cases/list-members.ts';
 
 /** Who belongs to the organization and in which role (the operator adds and removes them). */
 export const membersPage: DashboardPage = {
-  path: 'members',
   title: 'Members',
   async get({ orgId }) {
     const members = await listMembers({ orgId });

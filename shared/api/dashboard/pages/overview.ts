@@ -52,7 +52,6 @@ function statusChart(campaigns: CampaignDetail[]): Html {
 }
 
 export const overviewPage: DashboardPage = {
-  path: '',
   title: 'Overview',
   async get({ orgId }) {
     const { overview, campaigns } = await readDashboardOverview({ orgId });

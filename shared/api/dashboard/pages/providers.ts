@@ -95,7 +95,6 @@ async function act(request: PageRequest & { form: FormFields }, id: number) {
 }
 
 export const providersPage: DashboardPage = {
-  path: 'providers',
   title: 'Providers',
   hasItems: true,
   notices: {

@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import '#definitions/zod-english.ts';
+import * as z from 'zod/mini';
 import { parseForm } from '#api/dashboard/forms.ts';
 import { html } from '#api/dashboard/html.ts';
 import { csrfField } from '#api/dashboard/layout.ts';
@@ -11,14 +12,13 @@ import { setOrganization } from '#use-cases/set-organization.ts';
 /** The cooldown window (admins change it) and the rate limit the operator arranged (read-only here). */
 
 const cooldownForm = z.object({
-  cooldownDays: z
-    .string()
-    .regex(/^\d{1,4}$/, 'must be a whole number of days')
-    .transform(Number),
+  cooldownDays: z.pipe(
+    z.string().check(z.regex(/^\d{1,4}$/, 'must be a whole number of days')),
+    z.transform(Number),
+  ),
 });
 
 export const settingsPage: DashboardPage = {
-  path: 'settings',
   title: 'Settings',
   notices: { cooldown: 'The cooldown window was saved.' },
   async get({ orgId, frame, base, canChange }) {

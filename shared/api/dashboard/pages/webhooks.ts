@@ -147,7 +147,6 @@ async function act(request: PageRequest & { form: FormFields }, id: number) {
 }
 
 export const webhooksPage: DashboardPage = {
-  path: 'webhooks',
   title: 'Webhooks',
   hasItems: true,
   notices: {
