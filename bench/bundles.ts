@@ -1,47 +1,88 @@
 import { execFile } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
-import { build } from 'esbuild';
+import { build, type Metafile } from 'esbuild';
 import { queueDefinitions } from '#definitions/queues.ts';
 import { handlerEntry, type RouteDefinition, routes } from '#definitions/routes.ts';
-import { bundleBuildOptions } from '../infra/constructs/service-function.ts';
+import { VARIABLES } from '#platform/config.ts';
+import { BUNDLE_ENTRY_FILE, bundleBuildOptions } from '../infra/constructs/service-function.ts';
+import { LOCAL_CREDENTIALS } from '../infra/local/dynamodb.ts';
+import { type LocalStack, localSecretsKey } from '../infra/local/stack.ts';
 import { PROJECT_ROOT } from '../infra/paths.ts';
 import { round } from './load.ts';
 
 /**
- * Every function's bundle, built as the stack builds it (esbuild with the
- * stack's BUNDLE settings, minified ESM), its size raw and gzipped, and its
- * cold import time: `import()` of the bundle in a fresh Node process, on the
- * Lambda runtime's Node major (24, from `npx node@24`) when it can be had,
- * else this Node.
+ * Every function's bundle, built as the stack builds it (bundleBuildOptions:
+ * minified ESM for Node 24, the AWS SDK bundled, split into the entry and the
+ * chunks it imports on demand), beside the floor: a bare DynamoDB function
+ * (bench/floor-function) built with the same settings. For each: what a cold
+ * start reads (the entry file and the chunks it imports statically), what is
+ * shipped (every chunk), and the cold import time, `import()` of the bundle in
+ * a fresh process on the Lambda runtime's Node major (24, from `npx node@24`)
+ * when it can be had, else this Node. Then, on the running local stack, init
+ * plus first request: a fresh process imports the bundle and invokes it once
+ * with an event the stack recorded for that function.
  */
 
 const run = promisify(execFile);
 
 /** Times each bundle is imported in a fresh process; the median is reported. */
-const IMPORTS_PER_BUNDLE = 3;
+const IMPORTS_PER_BUNDLE = 5;
+/** Fresh processes per function for init plus first request; the median is reported. */
+const FIRST_REQUESTS_PER_FUNCTION = 3;
+
+export const FLOOR_ENTRY = 'bench/floor-function/handler.ts';
 
 export interface BundleFigures {
   function: string;
   entry: string;
   /** Why it could not be built or imported, if so. */
   error?: string;
-  minifiedKiB: number;
-  gzippedKiB: number;
+  /** The entry file and the chunks it imports statically: what a cold start reads. */
+  initKiB: number;
+  gzippedInitKiB: number;
+  /** Every chunk, loaded on demand or not. */
+  shippedKiB: number;
   /** Median import time in a fresh process, in ms. */
   coldImportMs: number;
   coldImportMinMs: number;
   coldImportMaxMs: number;
+  /** This bundle's init size and cold import ÷ the floor's. */
+  sizeRatio: number;
+  importRatio: number;
+}
+
+export interface FirstRequestFigures {
+  function: string;
+  /** Median over fresh processes, in ms: the import, then the first invocation. */
+  initMs: number;
+  firstRequestMs: number;
+  totalMs: number;
+  /** The first invocation's status code (HTTP functions), `ok`, or what it threw. */
+  outcome: string;
+  /** The total ÷ the floor's. */
+  ratio: number;
 }
 
 export interface BundleReport {
   node: string;
   nodeSource: string;
   importsPerBundle: number;
+  /** The bare DynamoDB function with the functions' settings. */
+  floor: BundleFigures;
+  /** The same floor as one file (no splitting: the settings the functions had before). */
+  floorSingleFile: { KiB: number; coldImportMs: number };
   bundles: BundleFigures[];
+  firstRequests?: {
+    processesPerFunction: number;
+    floor: FirstRequestFigures;
+    functions: FirstRequestFigures[];
+    /** Functions the stack did not invoke during the run, so there was no event to replay. */
+    withoutEvent: string[];
+  };
 }
 
 interface FunctionEntry {
@@ -52,7 +93,7 @@ interface FunctionEntry {
 }
 
 /** Every function of the stack: one per handler folder the manifest names, the authorizer, the relay, each consumer. */
-function functionEntries(): FunctionEntry[] {
+export function functionEntries(): FunctionEntry[] {
   const entries = new Map<string, FunctionEntry>();
   for (const route of routes as readonly (RouteDefinition & { packageFiles?: readonly string[] })[]) {
     const entry = handlerEntry(route);
@@ -105,66 +146,243 @@ function loadEnvironment(): Record<string, string> {
   return environment;
 }
 
-/** Builds and measures every function's bundle. */
-export async function measureBundles(): Promise<BundleReport> {
-  const folder = mkdtempSync(join(tmpdir(), 'bench-bundles-'));
-  const node = await lambdaNode();
-  const environment = loadEnvironment();
-  const bundles: BundleFigures[] = [];
-  try {
-    for (const { name, entry, packageFiles } of functionEntries()) {
-      bundles.push(await measureBundle(folder, name, entry, packageFiles, node.path, environment));
-    }
-  } finally {
-    rmSync(folder, { recursive: true, force: true });
-  }
-  return { node: node.version, nodeSource: node.source, importsPerBundle: IMPORTS_PER_BUNDLE, bundles };
+/** A built bundle: where it is and its sizes. */
+interface BuiltBundle {
+  name: string;
+  entry: string;
+  /** The entry file. */
+  file: string;
+  initBytes: number;
+  gzippedInitBytes: number;
+  shippedBytes: number;
+  error?: string;
 }
 
-async function measureBundle(
+export interface BuiltBundles {
+  folder: string;
+  node: { path: string; version: string; source: string };
+  floor: BuiltBundle;
+  floorSingleFile: BuiltBundle;
+  functions: BuiltBundle[];
+}
+
+/** The output files a cold start reads: `file` and, transitively, what it imports statically. */
+function initialOutputs(metafile: Metafile, file: string, seen = new Set<string>()): Set<string> {
+  if (seen.has(file)) return seen;
+  seen.add(file);
+  for (const imported of metafile.outputs[file]?.imports ?? []) {
+    if (imported.kind === 'import-statement' && !imported.external)
+      initialOutputs(metafile, imported.path, seen);
+  }
+  return seen;
+}
+
+async function buildOne(
   folder: string,
-  name: string,
-  entry: string,
-  packageFiles: readonly string[],
-  nodePath: string,
-  environment: Record<string, string>,
-): Promise<BundleFigures> {
-  const outfile = join(folder, name, 'index.mjs');
+  { name, entry, packageFiles }: FunctionEntry,
+  variant: { singleFile?: boolean } = {},
+): Promise<BuiltBundle> {
+  const outdir = join(folder, name);
+  const file = join(outdir, BUNDLE_ENTRY_FILE);
   try {
-    await build(bundleBuildOptions(resolve(PROJECT_ROOT, entry), outfile));
+    const options = bundleBuildOptions(resolve(PROJECT_ROOT, entry), outdir);
+    const { metafile } = await build({
+      ...options,
+      // The floor is the SDK as it ships: the functions' credential alias is one of their own choices.
+      ...(entry === FLOOR_ENTRY ? { alias: {} } : {}),
+      ...(variant.singleFile ? { splitting: false } : {}),
+      metafile: true,
+      absWorkingDir: PROJECT_ROOT,
+    });
     // As the stack ships them: under node_modules beside the bundle, where Node resolves them.
-    for (const file of packageFiles) {
-      cpSync(resolve(PROJECT_ROOT, 'node_modules', file), join(folder, name, 'node_modules', file));
+    for (const packageFile of packageFiles) {
+      cpSync(resolve(PROJECT_ROOT, 'node_modules', packageFile), join(outdir, 'node_modules', packageFile));
     }
-    const times: number[] = [];
-    for (let index = 0; index < IMPORTS_PER_BUNDLE; index++) {
-      const { stdout } = await run(nodePath, [resolve(PROJECT_ROOT, 'bench/cold-import.mjs'), outfile], {
-        env: environment,
-        cwd: join(folder, name),
-      });
-      times.push((JSON.parse(stdout) as { importMs: number }).importMs);
-    }
-    times.sort((a, b) => a - b);
+    const entryOutput = Object.keys(metafile.outputs).find((output) =>
+      output.endsWith(`/${BUNDLE_ENTRY_FILE}`),
+    )!;
+    const initial = [...initialOutputs(metafile, entryOutput)];
+    const initialText = Buffer.concat(initial.map((output) => readFileSync(resolve(PROJECT_ROOT, output))));
     return {
-      function: name,
+      name,
       entry,
-      minifiedKiB: round(statSync(outfile).size / 1024, 1),
-      gzippedKiB: round(gzipSync(readFileSync(outfile)).length / 1024, 1),
-      coldImportMs: round(times[Math.floor(times.length / 2)]!, 1),
-      coldImportMinMs: round(times[0]!, 1),
-      coldImportMaxMs: round(times.at(-1)!, 1),
+      file,
+      initBytes: initialText.length,
+      gzippedInitBytes: gzipSync(initialText).length,
+      shippedBytes: Object.values(metafile.outputs).reduce((total, output) => total + output.bytes, 0),
     };
   } catch (error) {
-    const none = Number.NaN;
     return {
-      function: name,
+      name,
       entry,
+      file,
+      initBytes: Number.NaN,
+      gzippedInitBytes: Number.NaN,
+      shippedBytes: Number.NaN,
       error: (error as Error).message.split('\n')[0],
-      minifiedKiB: none,
-      gzippedKiB: none,
+    };
+  }
+}
+
+/** Builds the floor and every function's bundle into a folder of its own (removeBundles deletes it). */
+export async function buildBundles(): Promise<BuiltBundles> {
+  const folder = mkdtempSync(join(tmpdir(), 'bench-bundles-'));
+  const node = await lambdaNode();
+  const floorEntry = { name: 'floor', entry: FLOOR_ENTRY, packageFiles: [] };
+  const floor = await buildOne(folder, floorEntry);
+  const floorSingleFile = await buildOne(
+    folder,
+    { ...floorEntry, name: 'floor-single-file' },
+    { singleFile: true },
+  );
+  const functions: BuiltBundle[] = [];
+  for (const entry of functionEntries()) functions.push(await buildOne(folder, entry));
+  return { folder, node, floor, floorSingleFile, functions };
+}
+
+export function removeBundles(built: BuiltBundles): void {
+  rmSync(built.folder, { recursive: true, force: true });
+}
+
+const median = (values: number[]): number =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const kib = (bytes: number) => round(bytes / 1024, 1);
+
+async function coldImports(nodePath: string, bundle: BuiltBundle): Promise<number[]> {
+  const times: number[] = [];
+  for (let index = 0; index < IMPORTS_PER_BUNDLE; index++) {
+    const { stdout } = await run(nodePath, [resolve(PROJECT_ROOT, 'bench/cold-import.mjs'), bundle.file], {
+      env: loadEnvironment(),
+      cwd: resolve(bundle.file, '..'),
+    });
+    times.push((JSON.parse(stdout) as { importMs: number }).importMs);
+  }
+  return times;
+}
+
+/** Sizes and cold imports of the floor and every function. */
+export async function measureBundles(built: BuiltBundles): Promise<BundleReport> {
+  const figures = async (bundle: BuiltBundle, floor?: BundleFigures): Promise<BundleFigures> => {
+    const none = Number.NaN;
+    const failed = (error: string): BundleFigures => ({
+      function: bundle.name,
+      entry: bundle.entry,
+      error,
+      initKiB: none,
+      gzippedInitKiB: none,
+      shippedKiB: none,
       coldImportMs: none,
       coldImportMinMs: none,
       coldImportMaxMs: none,
-    };
+      sizeRatio: none,
+      importRatio: none,
+    });
+    if (bundle.error) return failed(bundle.error);
+    try {
+      const times = await coldImports(built.node.path, bundle);
+      const coldImportMs = median(times);
+      return {
+        function: bundle.name,
+        entry: bundle.entry,
+        initKiB: kib(bundle.initBytes),
+        gzippedInitKiB: kib(bundle.gzippedInitBytes),
+        shippedKiB: kib(bundle.shippedBytes),
+        coldImportMs: round(coldImportMs, 1),
+        coldImportMinMs: round(Math.min(...times), 1),
+        coldImportMaxMs: round(Math.max(...times), 1),
+        sizeRatio: floor ? round(bundle.initBytes / (floor.initKiB * 1024), 2) : 1,
+        importRatio: floor ? round(coldImportMs / floor.coldImportMs, 2) : 1,
+      };
+    } catch (error) {
+      return failed((error as Error).message.split('\n')[0] ?? 'import failed');
+    }
+  };
+  const floor = await figures(built.floor);
+  const single = await figures(built.floorSingleFile);
+  const bundles: BundleFigures[] = [];
+  for (const bundle of built.functions) bundles.push(await figures(bundle, floor));
+  return {
+    node: built.node.version,
+    nodeSource: built.node.source,
+    importsPerBundle: IMPORTS_PER_BUNDLE,
+    floor,
+    floorSingleFile: { KiB: single.initKiB, coldImportMs: single.coldImportMs },
+    bundles,
+  };
+}
+
+/** What a bundle reads on Lambda, pointed at the running local stack instead (as its in-process handlers are). */
+function stackEnvironment(stack: LocalStack): Record<string, string> {
+  const environment: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    [VARIABLES.region]: stack.region,
+    AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
+    [VARIABLES.tableName]: stack.tableName,
+    [VARIABLES.dynamodbEndpoint]: stack.dynamodbEndpoint,
+    [VARIABLES.sqsEndpoint]: stack.sqsEndpoint,
+    [VARIABLES.mailTransport]: 'smtp',
+    [VARIABLES.smtpUrl]: stack.smtpUrl,
+    [VARIABLES.secretsLocalKey]: localSecretsKey(),
+    [VARIABLES.webhookAllowHttpLoopback]: 'true',
+    POWERTOOLS_LOG_LEVEL: 'SILENT',
+    POWERTOOLS_METRICS_DISABLED: 'true',
+  };
+  for (const [queue, definition] of Object.entries(queueDefinitions)) {
+    environment[definition.urlVariable] = stack.queueUrls[queue as keyof typeof stack.queueUrls];
   }
+  if (stack.openIdProvider) {
+    environment[VARIABLES.dashboardOidcIssuer] = stack.openIdProvider.issuer;
+    environment[VARIABLES.dashboardOidcClientId] = stack.openIdProvider.clientId;
+  }
+  return environment;
+}
+
+/**
+ * Init plus first request, per function that the stack invoked during the run
+ * (`events`, by entry file: the first event each got), and for the floor
+ * (one GetItem). Each run is a fresh process on the Lambda runtime's Node.
+ */
+export async function measureFirstRequests(
+  built: BuiltBundles,
+  stack: LocalStack,
+  events: ReadonlyMap<string, unknown>,
+): Promise<NonNullable<BundleReport['firstRequests']>> {
+  const environment = stackEnvironment(stack);
+  const firstRequest = async (bundle: BuiltBundle, event: unknown) => {
+    const eventFile = join(built.folder, `${bundle.name}.event.json`);
+    writeFileSync(eventFile, JSON.stringify(event));
+    const runs: { initMs: number; firstRequestMs: number; outcome: string }[] = [];
+    for (let index = 0; index < FIRST_REQUESTS_PER_FUNCTION; index++) {
+      const { stdout } = await run(
+        built.node.path,
+        [resolve(PROJECT_ROOT, 'bench/first-request.mjs'), bundle.file, eventFile],
+        { env: environment, cwd: resolve(bundle.file, '..'), timeout: 60_000 },
+      );
+      runs.push(JSON.parse(stdout) as { initMs: number; firstRequestMs: number; outcome: string });
+    }
+    const initMs = median(runs.map((entry) => entry.initMs));
+    const firstRequestMs = median(runs.map((entry) => entry.firstRequestMs));
+    return {
+      function: bundle.name,
+      initMs: round(initMs, 1),
+      firstRequestMs: round(firstRequestMs, 1),
+      totalMs: round(median(runs.map((entry) => entry.initMs + entry.firstRequestMs)), 1),
+      outcome: runs.at(-1)!.outcome,
+      ratio: 1,
+    };
+  };
+  const floor = await firstRequest(built.floor, { pk: 'FLOOR', sk: 'FLOOR' });
+  const functions: FirstRequestFigures[] = [];
+  const withoutEvent: string[] = [];
+  for (const bundle of built.functions) {
+    const event = events.get(bundle.entry);
+    if (bundle.error || event === undefined) {
+      withoutEvent.push(bundle.name);
+      continue;
+    }
+    const figures = await firstRequest(bundle, event);
+    functions.push({ ...figures, ratio: round(figures.totalMs / floor.totalMs, 2) });
+  }
+  return { processesPerFunction: FIRST_REQUESTS_PER_FUNCTION, floor, functions, withoutEvent };
 }

@@ -1,7 +1,12 @@
 import type { BundleReport } from './bundles.ts';
+
+/** Each function's init size and cold import at most this many times the floor's (the goal the report marks). */
+const BUNDLE_RATIO_GOAL = 1.15;
+
 import type { DeliveryThroughput } from './deliveries.ts';
 import type { EnrollmentThroughput } from './enrollment.ts';
 import type { FloorResult } from './floor.ts';
+import { type HotItemsReport, renderHotItems } from './hot-items.ts';
 import { type LoadResult, type Percentiles, round } from './load.ts';
 import type { Machine } from './machine.ts';
 import type { SustainedResult } from './sustained.ts';
@@ -48,6 +53,8 @@ export interface BenchReport {
   webhookDeliveries: DeliveryThroughput;
   /** Absent from reports written before the section was added. */
   enrollment?: EnrollmentThroughput;
+  /** Absent from reports written before the section was added. */
+  hotItems?: HotItemsReport;
   sustained: SustainedResult;
   memory: {
     stackProcessMaxRssMiB: number;
@@ -124,6 +131,7 @@ export function renderMarkdown(report: BenchReport): string {
     `${hooks.events} First Touch events (a first message recorded for each of ${hooks.events} contacts) to ${hooks.subscriptions} subscriptions on a local receiver: **${hooks.deliveries} deliveries in ${hooks.totalSeconds} s, ${hooks.deliveriesPerSecond} deliveries/s** end to end (outbox → stream relay → fan-out → webhooks queue → dispatcher → receiver), timed from the first event recorded to the last delivery received; recording the events took ${hooks.eventsWrittenSeconds} s. Locally one poller feeds the dispatcher batches of 10 (sent in parallel) one batch at a time; on AWS the event source mapping runs many batches concurrently.`,
     '',
     ...(report.enrollment ? renderEnrollment(report.enrollment) : []),
+    ...(report.hotItems ? [renderHotItems(report.hotItems)] : []),
     `## Sustained load (${sustained.durationSeconds} s)`,
     '',
     `Mixed traffic over all ${sustained.endpointsInTheMix} endpoints above, each of the ${settings.concurrency} connections cycling through them in turn (reads and writes; each pass creates a subscription and deletes it again).`,
@@ -151,20 +159,52 @@ export function renderMarkdown(report: BenchReport): string {
     '',
     `Peak RSS over the whole bench: **${memory.stackProcessMaxRssMiB} MiB** for the stack process (getrusage maxRSS; it also hosts the load generator), **${memory.dynamoDbLocalPeakRssMiB ?? '—'} MiB** for the DynamoDB Local Java child (VmHWM). Sampled every second: RSS peak ${memory.sampledPeakRssMiB} MiB, heap used peak ${memory.sampledPeakHeapUsedMiB} MiB, Java RSS peak ${memory.sampledPeakJavaRssMiB ?? '—'} MiB.`,
     '',
-    '## Bundles and cold import',
-    '',
-    `Each function built as the stack builds it (esbuild, the \`BUNDLE\` settings of infra/constructs/service-function.ts: minified ESM, target ${'node24'}, the AWS SDK bundled; source maps not counted), and imported in a fresh process ${bundles.importsPerBundle} times on Node ${bundles.node} (${bundles.nodeSource}); the median import time is shown (module evaluation included, no handler call).`,
-    '',
-    '| function | minified KiB | gzipped KiB | cold import ms (min–max) |',
-    '|---|---:|---:|---:|',
-    ...bundles.bundles.map((bundle) =>
-      bundle.error
-        ? `| ${bundle.function} | — | — | failed: ${bundle.error} |`
-        : `| ${bundle.function} | ${bundle.minifiedKiB} | ${bundle.gzippedKiB} | ${bundle.coldImportMs} (${bundle.coldImportMinMs}–${bundle.coldImportMaxMs}) |`,
-    ),
-    '',
+    ...renderBundles(bundles),
   ];
   return lines.join('\n');
+}
+
+/** The bundles section: sizes and cold imports beside the floor, and init plus first request. */
+export function renderBundles(bundles: BundleReport): string[] {
+  const { floor, floorSingleFile } = bundles;
+  const within = (ratio: number) => (ratio <= BUNDLE_RATIO_GOAL ? `${ratio}` : `**${ratio}**`);
+  const first = bundles.firstRequests;
+  return [
+    '## Bundles and cold start',
+    '',
+    `Each function built as the stack builds it (\`bundleBuildOptions\` of infra/constructs/service-function.ts: minified ESM, target node24, the AWS SDK bundled, split so that what a function imports with \`import()\` is a chunk of its own; source maps not counted), beside the **floor**: a bare DynamoDB function (bench/floor-function: the client and document client as the SDK ships them, one GetItem) built with the same settings. *Init* is what a cold start reads: the entry file and the chunks it imports statically; *shipped* is every chunk. Each is imported in a fresh process ${bundles.importsPerBundle} times on Node ${bundles.node} (${bundles.nodeSource}); the median import time is shown (module evaluation included, no handler call). Ratios are to the floor; over ${BUNDLE_RATIO_GOAL} in bold.`,
+    '',
+    `Floor: **${floor.initKiB} KiB** at init (${floor.gzippedInitKiB} KiB gzipped, ${floor.shippedKiB} KiB shipped: the SDK imports its credential providers other than the environment's on demand), cold import **${floor.coldImportMs} ms** (${floor.coldImportMinMs}–${floor.coldImportMaxMs}). The same floor as one file (no splitting): ${floorSingleFile.KiB} KiB, ${floorSingleFile.coldImportMs} ms.`,
+    '',
+    '| function | init KiB | gzipped | shipped KiB | size ÷ floor | cold import ms (min–max) | import ÷ floor |',
+    '|---|---:|---:|---:|---:|---:|---:|',
+    ...bundles.bundles.map((bundle) =>
+      bundle.error
+        ? `| ${bundle.function} | — | — | — | — | failed: ${bundle.error} | — |`
+        : `| ${bundle.function} | ${bundle.initKiB} | ${bundle.gzippedInitKiB} | ${bundle.shippedKiB} | ${within(bundle.sizeRatio)} | ${bundle.coldImportMs} (${bundle.coldImportMinMs}–${bundle.coldImportMaxMs}) | ${within(bundle.importRatio)} |`,
+    ),
+    '',
+    ...(first
+      ? [
+          '### Init plus first request',
+          '',
+          `A fresh Node ${bundles.node} process per run imports the bundle and invokes its handler once with the first event the local stack gave that function during the bench (its HTTP event, authorizer request, queue batch or stream batch), against the running local stack (DynamoDB Local, the local SQS, the SMTP sink); the median of ${first.processesPerFunction} processes. The floor's first request is its GetItem. On Lambda, init also pays for the runtime and the code download, and requests cross the network; the figures compare the code, not the platform.`,
+          '',
+          `Floor: init ${first.floor.initMs} ms + first request ${first.floor.firstRequestMs} ms = **${first.floor.totalMs} ms**.`,
+          '',
+          '| function | init ms | first request ms | total ms | ÷ floor | first answer |',
+          '|---|---:|---:|---:|---:|---|',
+          ...first.functions.map(
+            (row) =>
+              `| ${row.function} | ${row.initMs} | ${row.firstRequestMs} | ${row.totalMs} | ${row.ratio} | ${row.outcome} |`,
+          ),
+          '',
+          ...(first.withoutEvent.length > 0
+            ? [`Not invoked during the run, so not replayed: ${first.withoutEvent.join(', ')}.`, '']
+            : []),
+        ]
+      : []),
+  ];
 }
 
 /** The report's section (within the full report, and alone for `npm run bench -- --only enrollment`). */

@@ -3,14 +3,16 @@ import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type LocalStack, type LocalStackOptions, startLocalStack } from '../infra/local/stack.ts';
 import { PROJECT_ROOT } from '../infra/paths.ts';
-import { measureBundles } from './bundles.ts';
+import { buildBundles, measureBundles, measureFirstRequests, removeBundles } from './bundles.ts';
 import type { FloorRun } from './floor.ts';
+import { renderHotItems } from './hot-items.ts';
 import { CONCURRENCY, type LoadRun, mergeLoads, type Percentiles, round, runLoad } from './load.ts';
 import { javaChildren, machine, peakMemory, startSampler } from './machine.ts';
 import {
   type BenchReport,
   type EndpointRow,
   type RawOperation,
+  renderBundles,
   renderEnrollment,
   renderMarkdown,
 } from './report.ts';
@@ -25,7 +27,10 @@ import {
  * shorten a trial run; the committed report comes from the defaults.
  * `npm run bench -- --only enrollment` runs only the enrollment section
  * (bench/enrollment.ts; BENCH_ENROLLMENTS sets its contacts) and prints it,
- * leaving the report files as they are.
+ * leaving the report files as they are; `--only hot-items` likewise the hot
+ * items section (bench/hot-items.ts; BENCH_HOT_EVENTS and BENCH_HOT_WRITERS);
+ * `--only bundles` the bundles section: sizes, cold imports, and init plus
+ * first request, after one request of each endpoint to record their events.
  */
 
 process.env.POWERTOOLS_LOG_LEVEL ??= 'SILENT';
@@ -45,16 +50,23 @@ const log = (message: string) =>
 const runId = randomUUID().slice(0, 8);
 const machineInfo = machine();
 
-/** `--only <section>`: one section alone (only `enrollment` so far). */
+/** `--only <section>`: one section alone. */
+const SECTIONS = ['enrollment', 'hot-items', 'bundles'];
 const onlyAt = process.argv.indexOf('--only');
 const only = onlyAt >= 0 ? process.argv[onlyAt + 1] : undefined;
-if (only !== undefined && only !== 'enrollment')
-  throw new Error(`--only ${only}: the sections are: enrollment`);
+if (only !== undefined && !SECTIONS.includes(only))
+  throw new Error(`--only ${only}: the sections are: ${SECTIONS.join(', ')}`);
 
 /** The enrollment section (bench/enrollment.ts), on the running stack. */
 async function enrollmentOnStack(stack: LocalStack) {
   const { measureEnrollment } = await import('./enrollment.ts');
   return measureEnrollment(stack.apiUrl, stack.providerApiUrls, { runId, log });
+}
+
+/** The hot items section (bench/hot-items.ts), on the running stack's table. */
+async function hotItemsOnStack() {
+  const { measureHotItems } = await import('./hot-items.ts');
+  return measureHotItems({ log });
 }
 
 /** Everything measured on the running stack. */
@@ -198,6 +210,10 @@ async function measureOnStack(stack: LocalStack) {
   const enrollment = await enrollmentOnStack(stack);
   await quiet();
 
+  log('hot items');
+  const hotItems = await hotItemsOnStack();
+  await quiet();
+
   log(`sustained load, ${SUSTAINED_SECONDS} s`);
   const sustained = await sustainedLoad(fixtures, specs, {
     durationSeconds: SUSTAINED_SECONDS,
@@ -227,6 +243,7 @@ async function measureOnStack(stack: LocalStack) {
     rawOperations: { dryRun1000, push1000 },
     webhookDeliveries,
     enrollment,
+    hotItems,
     sustained,
     memory: {
       ...peaks,
@@ -239,12 +256,54 @@ async function measureOnStack(stack: LocalStack) {
 
 // The stack without the gateway's rate limits: the bench measures the service itself. The provider
 // emulators play nothing on their own: the enrollment section only enrolls.
+// Each function's first event is kept, to replay into its built bundle (init plus first request).
+const firstEvents = new Map<string, unknown>();
 const stackOptions: LocalStackOptions = {
   port: 0,
   throttling: false,
   providerEmulators: { playback: 'manual' },
+  onInvoke: (entry, event) => {
+    if (!firstEvents.has(entry)) firstEvents.set(entry, structuredClone(event));
+  },
 };
 const stack = await startLocalStack(stackOptions);
+
+/** Sizes and cold imports of the built bundles, and init plus first request of each against the stack. */
+async function bundlesOnStack() {
+  log('building the bundles');
+  const built = await buildBundles();
+  try {
+    log('init plus first request of each function');
+    const firstRequests = await measureFirstRequests(built, stack, firstEvents);
+    log('cold imports');
+    return { ...(await measureBundles(built)), firstRequests };
+  } finally {
+    removeBundles(built);
+  }
+}
+
+if (only === 'bundles') {
+  try {
+    const { seedDemo } = await import('#admin/seed.ts');
+    const { endpointSpecs, prepareFixtures, send } = await import('./endpoints.ts');
+    const { startReceiver } = await import('./receiver.ts');
+    const { waitForQuiet } = await import('./quiet.ts');
+    const demo = await seedDemo();
+    const receiver = await startReceiver();
+    const fixtures = await prepareFixtures(stack.apiUrl, receiver.url, demo);
+    for (const spec of endpointSpecs(fixtures, runId)) {
+      await spec.prepare?.();
+      await send(stack.apiUrl, spec);
+    }
+    await waitForQuiet([stack.queueUrls.mail, stack.queueUrls.webhooks, stack.queueUrls.providerEvents]);
+    const bundles = await bundlesOnStack();
+    console.log(renderBundles(bundles).join('\n'));
+    await receiver.stop();
+  } finally {
+    await stack.stop();
+  }
+  process.exit(0);
+}
 if (only === 'enrollment') {
   try {
     const enrollment = await enrollmentOnStack(stack);
@@ -255,16 +314,25 @@ if (only === 'enrollment') {
   }
   process.exit(0);
 }
+if (only === 'hot-items') {
+  try {
+    const hotItems = await hotItemsOnStack();
+    console.log(renderHotItems(hotItems));
+    console.log(JSON.stringify(hotItems, null, 2));
+  } finally {
+    await stack.stop();
+  }
+  process.exit(0);
+}
 let measured: Awaited<ReturnType<typeof measureOnStack>>;
+let bundles: Awaited<ReturnType<typeof bundlesOnStack>>;
 try {
   measured = await measureOnStack(stack);
+  bundles = await bundlesOnStack();
 } finally {
   // Also when a step fails: DynamoDB Local is a child process and must not outlive the bench.
   await stack.stop();
 }
-
-log('bundles and cold imports');
-const bundles = await measureBundles();
 
 const report: BenchReport = {
   generatedAt: new Date().toISOString(),

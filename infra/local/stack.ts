@@ -75,6 +75,11 @@ export interface LocalStackOptions {
   onResponse?: GatewayOptions['onResponse'];
   /** The authorizer cache's TTL (default the deployed 300 s). */
   authorizerCacheSeconds?: number;
+  /**
+   * Sees each event a function is invoked with, by the function's entry file (the bench replays
+   * them into the built bundles to time a cold start's first request).
+   */
+  onInvoke?: (entry: string, event: unknown) => void;
   /** Run the local OpenID provider for the dashboard's sign-in (default true; test stacks ask for it). */
   openIdProvider?: boolean;
   /**
@@ -82,6 +87,12 @@ export interface LocalStackOptions {
    * back. Their ports follow the API's (port + 1 … + 4) when it is fixed, else free ones.
    */
   providerEmulators?: Omit<ProviderEmulatorOptions, 'ports' | 'host'>;
+  /**
+   * Work on the table (npm start's demo seed), begun as soon as the table exists and the
+   * configuration is installed, while the rest of the stack starts; the stack is returned once it
+   * is done too, and its failure stops the stack.
+   */
+  whileStarting?: (store: { freshStore: boolean }) => Promise<void>;
 }
 
 /** What `outreach-admin` needs to reach a running local stack (its endpoints file). */
@@ -140,13 +151,62 @@ export function useLocalConfiguration(dynamodbEndpoint: string, tableName: strin
   });
 }
 
-async function loadRoutes(): Promise<LocalRoute[]> {
+/** A handler that first shows its event to `onInvoke`, when there is one. */
+function watched<Event, Rest extends unknown[], Result>(
+  entry: string,
+  handler: (event: Event, ...rest: Rest) => Result,
+  onInvoke: LocalStackOptions['onInvoke'],
+): (event: Event, ...rest: Rest) => Result {
+  if (!onInvoke) return handler;
+  return (event, ...rest) => {
+    onInvoke(entry, event);
+    return handler(event, ...rest);
+  };
+}
+
+async function loadRoutes(onInvoke: LocalStackOptions['onInvoke']): Promise<LocalRoute[]> {
   return Promise.all(
     routes.map(async (route) => {
-      const module = (await import(resolve(PROJECT_ROOT, handlerEntry(route)))) as { handler: ProxyHandler };
-      return { ...route, invoke: module.handler };
+      const entry = handlerEntry(route);
+      const module = (await import(resolve(PROJECT_ROOT, entry))) as { handler: ProxyHandler };
+      return { ...route, invoke: watched(entry, module.handler, onInvoke) };
     }),
   );
+}
+
+/**
+ * The code the stack runs: every route's handler, the authorizer, the stream
+ * relay, each queue's consumer and, when it runs, the OpenID provider (most
+ * test stacks do without it). Handlers read the configuration when they are
+ * invoked, never when they load, so they load while the emulators start.
+ */
+async function loadModules(options: Pick<LocalStackOptions, 'onInvoke' | 'openIdProvider'>) {
+  const { onInvoke } = options;
+  const [localRoutes, authorizer, relay, consumers, openId] = await Promise.all([
+    loadRoutes(onInvoke),
+    import('../../functions/authorizer/handler.ts').then((module) =>
+      watched('functions/authorizer/handler.ts', module.handler as AuthorizerHandler, onInvoke),
+    ),
+    import('../../functions/stream-relay/handler.ts').then((module) =>
+      watched('functions/stream-relay/handler.ts', module.handler as StreamConsumer, onInvoke),
+    ),
+    Promise.all(
+      (Object.keys(queueDefinitions) as QueueName[]).map(async (name) => {
+        const { consumer } = queueDefinitions[name];
+        const module = await import(resolve(PROJECT_ROOT, consumer));
+        return [name, watched(consumer, module.handler as QueueConsumer, onInvoke)] as const;
+      }),
+    ),
+    options.openIdProvider !== false ? import('./openid-provider/index.ts') : undefined,
+  ]);
+  return { localRoutes, authorizer, relay, consumers, startOpenIdProvider: openId?.startOpenIdProvider };
+}
+
+/** Waits for every part started together; the first failure is thrown once none is still starting. */
+async function allStarted(parts: Promise<unknown>[]): Promise<void> {
+  const outcomes = await Promise.allSettled(parts);
+  const failure = outcomes.find((outcome) => outcome.status === 'rejected');
+  if (failure) throw failure.reason;
 }
 
 /** This process's local secrets key, when no data folder keeps one: one for the whole process. */
@@ -215,22 +275,39 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     if (process.env.POWERTOOLS_LOG_LEVEL !== 'SILENT')
       console.error(`local event source: ${(error as Error).message}`);
   };
+  // Powertools reads this when the handlers' modules create their metrics (loaded below): CloudWatch records
+  // belong in Lambda's log; locally they would only fill the terminal.
+  process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
+  // The modules load in this process while DynamoDB Local's JVM starts in its own.
+  const modules = loadModules(options);
   try {
     let dynamodbEndpoint = options.dynamodbEndpoint;
-    if (!dynamodbEndpoint) {
-      dynamodb = await startDynamoDbLocal({ dataDir: options.dataDir });
-      dynamodbEndpoint = dynamodb.endpoint;
-    }
+    await allStarted([
+      dynamodbEndpoint
+        ? Promise.resolve()
+        : startDynamoDbLocal({ dataDir: options.dataDir }).then((started) => {
+            dynamodb = started;
+            dynamodbEndpoint = started.endpoint;
+          }),
+      startLocalQueues(LOCAL_REGION).then((started) => {
+        queues = started;
+      }),
+      startSmtpSink({ saveTo: options.mailDir }).then((started) => {
+        smtp = started;
+      }),
+      startProviderEmulators({
+        ...options.providerEmulators,
+        ports:
+          options.port === 0
+            ? {}
+            : Object.fromEntries(PROVIDERS.map((name, index) => [name, options.port + 1 + index])),
+      }).then((started) => {
+        providers = started;
+      }),
+      modules,
+    ]);
+    if (!dynamodbEndpoint || !queues || !smtp || !providers) throw new Error('The local stack did not start');
     const freshStore = (await ensureTable(dynamodbEndpoint, tableName)) === 'created';
-    queues = await startLocalQueues(LOCAL_REGION);
-    smtp = await startSmtpSink({ saveTo: options.mailDir });
-    providers = await startProviderEmulators({
-      ...options.providerEmulators,
-      ports:
-        options.port === 0
-          ? {}
-          : Object.fromEntries(PROVIDERS.map((name, index) => [name, options.port + 1 + index])),
-    });
     const emulators: LocalEndpointsFile = {
       secretsKey: localSecretsKey(options.dataDir),
       region: LOCAL_REGION,
@@ -243,15 +320,11 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     };
     // The handlers below run in this process with this configuration, as outreach-admin does against it.
     useConfiguration(localConfiguration(base, emulators));
-    // Powertools reads this when the handlers' modules create their metrics (below): CloudWatch records
-    // belong in Lambda's log; locally they would only fill the terminal.
-    process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
+    const work = options.whileStarting?.({ freshStore }) ?? Promise.resolve();
+    // Awaited once the rest has started; a failure before then must not go unhandled meanwhile.
+    work.catch(() => undefined);
 
-    const [localRoutes, authorizer] = await Promise.all([
-      loadRoutes(),
-      import('../../functions/authorizer/handler.ts').then((module) => module.handler as AuthorizerHandler),
-    ]);
-    const relay = (await import('../../functions/stream-relay/handler.ts')).handler as StreamConsumer;
+    const { localRoutes, authorizer, relay, consumers, startOpenIdProvider } = await modules;
     const tableClient = localDynamoDbClient(dynamodbEndpoint);
     // The local queues keep nothing across a restart, as SQS would. On a kept store, the relay therefore
     // starts from the oldest outbox item the stream still holds: what was queued but not done is queued
@@ -266,14 +339,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       region: LOCAL_REGION,
       credentials: LOCAL_CREDENTIALS,
     });
-    for (const [name, definition] of Object.entries(queueDefinitions) as [
-      QueueName,
-      (typeof queueDefinitions)[QueueName],
-    ][]) {
-      const consumer = (await import(resolve(PROJECT_ROOT, definition.consumer))).handler as QueueConsumer;
+    for (const [name, consumer] of consumers) {
       pollers.push(
         startQueuePoller(pollerClient, queues.urls[name], consumer, {
-          batchSize: definition.batchSize,
+          batchSize: queueDefinitions[name].batchSize,
           onError: reportError,
         }),
       );
@@ -295,11 +364,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const port = typeof address === 'object' && address ? address.port : options.port;
     const apiUrl = `http://127.0.0.1:${port}`;
     // The dashboard's sign-in: a real OpenID provider on the port after the emulators', whose one client
-    // is the dashboard at this gateway (so it starts once the gateway's port is known). Loaded only when
-    // it runs: most test stacks do without it.
+    // is the dashboard at this gateway (so it starts once the gateway's port is known).
     let openIdProvider: LocalEndpoints['openIdProvider'];
-    if (options.openIdProvider !== false) {
-      const { startOpenIdProvider } = await import('./openid-provider/index.ts');
+    if (startOpenIdProvider) {
       const adminToken = randomBytes(32).toString('base64url');
       openId = await startOpenIdProvider({
         port: options.port === 0 ? 0 : options.port + 1 + PROVIDERS.length,
@@ -323,6 +390,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       providerApiUrls: providers.urls,
       openIdProvider,
     };
+    await work;
+    // Written once the stack is complete: `outreach-admin` finds it from then on.
     if (options.writeEndpointsFile) {
       mkdirSync(dirname(endpointsFile), { recursive: true });
       // It holds the local secrets key: readable by this user only.
