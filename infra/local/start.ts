@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { identityDirectory } from '#admin/identity-directory.ts';
 import { progressReporter } from '#admin/progress.ts';
-import { demoOrganizationId, seedDemo } from '#admin/seed.ts';
+import { type DemoSeed, demoOrganizationId, seedDemo } from '#admin/seed.ts';
 import { addMember } from '#use-cases/add-member.ts';
 import { connectDemoToEmulators } from './demo-providers.ts';
 import { JavaMissingError } from './dynamodb.ts';
@@ -36,6 +36,9 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
 }
 
 try {
+  // On an empty store the demo is seeded while the rest of the stack starts (its routes, queues' pollers,
+  // gateway and OpenID provider need nothing of it).
+  let seeded: { demo: DemoSeed; seconds: string } | undefined;
   const stack = await startLocalStack({
     port,
     dataDir,
@@ -45,8 +48,15 @@ try {
     providerEmulators: {
       playback: process.env.PROVIDER_EMULATOR_PLAYBACK === 'manual' ? 'manual' : 'compressed',
     },
+    async whileStarting({ freshStore }) {
+      if (!freshStore) return;
+      console.log('Empty store: importing the demo organization…');
+      const progress = progressReporter();
+      const seedStartedAt = performance.now();
+      const demo = await seedDemo({ onProgress: progress.update }).finally(() => progress.done());
+      seeded = { demo, seconds: ((performance.now() - seedStartedAt) / 1000).toFixed(1) };
+    },
   });
-  // Handlers go in before the seed, which takes a while: Ctrl-C during it still stops DynamoDB Local.
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
@@ -58,45 +68,44 @@ try {
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   const details: string[] = [];
-  if (stack.freshStore) {
-    console.log('Empty store: importing the demo organization…');
-    const progress = progressReporter();
-    const seedStartedAt = performance.now();
-    const demo = await seedDemo({ onProgress: progress.update }).finally(() => progress.done());
-    const seedSeconds = ((performance.now() - seedStartedAt) / 1000).toFixed(1);
+  const demoOrgId = seeded?.demo.orgId ?? (await demoOrganizationId());
+  // The dashboard's admin and the emulators' connections are independent: made at once.
+  const [admin, linked] = await Promise.all([
+    // A person to sign in to the dashboard with, at the local OpenID provider (docs/dashboard.md).
+    seeded &&
+      addMember({
+        orgId: seeded.demo.orgId,
+        email: DEMO_ADMIN_EMAIL,
+        role: 'admin',
+        actor: 'operator',
+        directory: identityDirectory(),
+      }),
+    demoOrgId === null ? null : connectDemoToEmulators(demoOrgId, stack.apiUrl, stack.providerApiUrls),
+  ]);
+  if (seeded) {
+    const { demo, seconds } = seeded;
     const { report } = demo;
     const count = (value: number) => value.toLocaleString('en-US');
     details.push(`  Demo org:     ${demo.orgId}`);
     details.push(
-      `  Demo data:    ${count(report.campaigns)} campaigns, ${count(report.accounts)} accounts, ${count(report.contacts)} contacts, ${count(report.assignmentsCreated)} assignments, ${count(report.eventsApplied)} provider events, ${count(report.jobs)} jobs (${count(demo.records)} records imported in ${seedSeconds} s)`,
+      `  Demo data:    ${count(report.campaigns)} campaigns, ${count(report.accounts)} accounts, ${count(report.contacts)} contacts, ${count(report.assignmentsCreated)} assignments, ${count(report.eventsApplied)} provider events, ${count(report.jobs)} jobs (${count(demo.records)} records imported in ${seconds} s)`,
     );
     details.push(`  API key:      ${demo.apiKey}`);
     details.push(`  Try:          curl -H 'x-api-key: ${demo.apiKey}' ${stack.apiUrl}/public/v1/auth`);
-    // A person to sign in to the dashboard with, at the local OpenID provider (docs/dashboard.md).
-    const admin = await addMember({
-      orgId: demo.orgId,
-      email: DEMO_ADMIN_EMAIL,
-      role: 'admin',
-      actor: 'operator',
-      directory: identityDirectory(),
-    });
     details.push(`  Dashboard:    ${stack.apiUrl}/dashboard`);
     details.push(
-      `  Sign in as:   ${DEMO_ADMIN_EMAIL} with one-time password ${admin.oneTimePassword ?? '(set before)'} (you choose a new one)`,
+      `  Sign in as:   ${DEMO_ADMIN_EMAIL} with one-time password ${admin?.oneTimePassword ?? '(set before)'} (you choose a new one)`,
     );
   } else {
-    const orgId = await demoOrganizationId();
     details.push(
-      `  Demo org:     ${orgId ?? 'none'} (existing data; keys are stored hashed and cannot be shown again)`,
+      `  Demo org:     ${demoOrgId ?? 'none'} (existing data; keys are stored hashed and cannot be shown again)`,
     );
-    details.push(`  New key:      npx outreach-admin key create --org ${orgId ?? '<ORG_ID>'}`);
+    details.push(`  New key:      npx outreach-admin key create --org ${demoOrgId ?? '<ORG_ID>'}`);
     details.push(
-      `  Dashboard:    ${stack.apiUrl}/dashboard (members: npx outreach-admin member list --org ${orgId ?? '<ORG_ID>'})`,
+      `  Dashboard:    ${stack.apiUrl}/dashboard (members: npx outreach-admin member list --org ${demoOrgId ?? '<ORG_ID>'})`,
     );
   }
-  const demoOrgId = await demoOrganizationId();
-  if (demoOrgId !== null) {
-    const linked = await connectDemoToEmulators(demoOrgId, stack.apiUrl, stack.providerApiUrls);
+  if (linked) {
     details.push(
       `  Providers:    ${linked.connections} connections to the local provider emulators, ${linked.linkedSequences} sequences linked (README "Watch the loop")`,
     );

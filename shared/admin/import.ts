@@ -1,6 +1,12 @@
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { upsertAccount } from '#domain/accounts.ts';
 import { createAssignments, type NewAssignment } from '#domain/assignments.ts';
+import {
+  eventMessagesWithoutId,
+  firstLoadKeys,
+  importedAssignments,
+  planBulkImport,
+} from '#domain/bulk-import.ts';
 import { upsertCampaign } from '#domain/campaigns.ts';
 import { blockContactWrites, type ContactRecord, normalizeEmail, upsertContact } from '#domain/contacts.ts';
 import { addExclusion, findExclusions } from '#domain/exclusions.ts';
@@ -12,7 +18,8 @@ import { emitNewOpportunities, type NewOpportunity } from '#domain/webhook-event
 import { normalizeDomain } from '#schemas/domain-names.ts';
 import { type ImportDocument, importDocument, type SequenceInput } from '#schemas/import.ts';
 import type { AssignmentStatus } from '#schemas/resources.ts';
-import { reserveIdsUpTo } from '#store/ids.ts';
+import { addIncrements, findExistingKeys, putItems } from '#store/bulk-writes.ts';
+import { allocateIds, reserveIdsUpTo } from '#store/ids.ts';
 import { mapLimit, transact } from '#store/transactions.ts';
 
 /**
@@ -22,7 +29,9 @@ import { mapLimit, transact } from '#store/transactions.ts';
  * nothing is written if there is any. Then it is applied through the same
  * domain operations as live traffic, so the aggregates equal a live replay,
  * and every step is idempotent, so importing the same file twice leaves the
- * same state.
+ * same state. A first load (none of the document's items in the organization)
+ * takes the bulk path: the same writes replayed in memory, the resulting
+ * items written in batches (docs/import-format.md#bulk-path).
  */
 
 /** One validation error: where in the document, and what is wrong. */
@@ -38,7 +47,7 @@ export function jsonPath(path: readonly PropertyKey[]): string {
   return `$${path.map((part) => (typeof part === 'number' ? `[${part}]` : `.${String(part)}`)).join('')}`;
 }
 
-const issuesToErrors = (error: z.ZodError): ImportError[] =>
+const issuesToErrors = (error: z.core.$ZodError): ImportError[] =>
   error.issues.map((issue) => ({ path: jsonPath(issue.path), message: issue.message }));
 
 /** Validates an import document completely; returns the parsed document or every error found. */
@@ -207,6 +216,9 @@ export function validateImport(raw: unknown): ValidationResult {
   return errors.length > 0 ? { ok: false, errors } : { ok: true, document };
 }
 
+/** Which way an import wrote: the bulk path (a first load) or the transactional one. */
+export type ImportPath = 'bulk' | 'transactional';
+
 /** What an import did. */
 export interface ImportReport {
   campaigns: number;
@@ -219,6 +231,7 @@ export interface ImportReport {
   eventsDuplicate: number;
   jobs: number;
   exclusions: number;
+  path: ImportPath;
 }
 
 export type ProgressListener = (phase: string, done: number, total: number) => void;
@@ -228,9 +241,17 @@ export interface ImportOptions {
   /**
    * Emit the webhook events the imported changes cause (New Opportunities,
    * First Touch, Positive Reply); off by default, so loading history does not
-   * flood subscribers.
+   * flood subscribers. Only the transactional path emits them.
    */
   emitEvents?: boolean;
+  /**
+   * `auto` (the default): the bulk path when no events are to be emitted and
+   * the organization holds none of the document's items (one batch read of
+   * their keys), else the transactional path. `bulk` skips that read, for a
+   * caller that knows the organization is new (the demo seed, which has just
+   * created it); `transactional` always applies change by change.
+   */
+  path?: 'auto' | ImportPath;
 }
 
 /**
@@ -243,14 +264,38 @@ const CONCURRENCY = 6;
 /** Assignment batches (49 assignments each) of one campaign in flight. */
 const ASSIGNMENT_BATCH_CONCURRENCY = 2;
 
-/** Applies a validated document to an organization. */
+const noProgress: ProgressListener = () => undefined;
+
+/**
+ * Applies a validated document to an organization, through the bulk path on
+ * a first load (shared/domain/bulk-import.ts), else change by change through
+ * the same domain operations as live traffic (see ImportOptions.path). Either
+ * way the table ends the same, aggregates included.
+ */
 export async function applyImport(
   orgId: number,
   document: ImportDocument,
-  onProgress: ProgressListener = () => undefined,
+  onProgress: ProgressListener = noProgress,
   options: ImportOptions = {},
 ): Promise<ImportReport> {
   const emitEvents = options.emitEvents === true;
+  const requested = options.path ?? 'auto';
+  if (requested === 'bulk' && emitEvents) {
+    throw new Error(
+      'The bulk import emits no webhook events: import with them through the transactional path',
+    );
+  }
+  const [, path] = await Promise.all([
+    reserveDocumentIds(document),
+    requested === 'auto' ? choosePath(orgId, document, emitEvents, onProgress) : requested,
+  ]);
+  return path === 'bulk'
+    ? bulkImport(orgId, document, onProgress)
+    : transactionalImport(orgId, document, onProgress, emitEvents);
+}
+
+/** Raises the id counters past the document's ids, so ids allocated later never collide with them. */
+async function reserveDocumentIds(document: ImportDocument): Promise<void> {
   const maxId = (ids: number[]) => ids.reduce((max, id) => Math.max(max, id), 0);
   await Promise.all([
     reserveIdsUpTo('campaign', maxId(document.campaigns.map((campaign) => campaign.id))),
@@ -272,31 +317,137 @@ export async function applyImport(
       ]),
     ),
   ]);
-  const phase = async <T, R>(
-    name: string,
-    items: T[],
-    fn: (item: T) => Promise<R>,
-    concurrency = CONCURRENCY,
-  ) => {
-    let done = 0;
-    onProgress(name, 0, items.length);
-    return mapLimit(items, concurrency, async (item) => {
-      const result = await fn(item);
-      onProgress(name, ++done, items.length);
-      return result;
-    });
-  };
+}
 
-  await phase('campaigns', document.campaigns, (campaign) => upsertCampaign(orgId, campaign));
-  await phase('exclusions', document.exclusions, (exclusion) =>
+/** The bulk path when it writes what the transactional one would: no events to emit, none of the items there. */
+async function choosePath(
+  orgId: number,
+  document: ImportDocument,
+  emitEvents: boolean,
+  onProgress: ProgressListener,
+): Promise<ImportPath> {
+  if (emitEvents) return 'transactional';
+  const itemKeys = firstLoadKeys(orgId, document);
+  onProgress('checking', 0, itemKeys.length);
+  const existing = await findExistingKeys(itemKeys);
+  onProgress('checking', itemKeys.length, itemKeys.length);
+  return existing.length === 0 ? 'bulk' : 'transactional';
+}
+
+/** Runs `fn` over `items`, `concurrency` at a time, reporting each one done. */
+function phase<T, R>(
+  onProgress: ProgressListener,
+  name: string,
+  items: T[],
+  fn: (item: T) => Promise<R>,
+  concurrency = CONCURRENCY,
+): Promise<R[]> {
+  let done = 0;
+  onProgress(name, 0, items.length);
+  return mapLimit(items, concurrency, async (item) => {
+    const result = await fn(item);
+    onProgress(name, ++done, items.length);
+    return result;
+  });
+}
+
+/** Every exclusion of the document, as `exclusions add` would add it (an excluded domain's account too). */
+async function applyExclusions(
+  orgId: number,
+  document: ImportDocument,
+  onProgress: ProgressListener,
+): Promise<void> {
+  await phase(onProgress, 'exclusions', document.exclusions, (exclusion) =>
     'email' in exclusion
       ? addExclusion(orgId, 'email', exclusion.email)
       : addExclusion(orgId, 'domain', normalizeDomain(exclusion.domain)!),
   );
+}
+
+/** The document's jobs, their domains normalized. */
+const jobsOf = (document: ImportDocument) =>
+  document.jobs.map((job) => ({ ...job, domain: normalizeDomain(job.domain)! }));
+
+/**
+ * The bulk path (shared/domain/bulk-import.ts): exclusions as always (they
+ * decide which accounts are listed, and may touch items outside the
+ * document), then every other item of the document computed in memory and
+ * written with BatchWriteItem, the campaigns last, so that a campaign appears
+ * with everything it counts; the organization's counters are added to its
+ * analytics item, and the jobs go their usual batch way alongside.
+ */
+async function bulkImport(
+  orgId: number,
+  document: ImportDocument,
+  onProgress: ProgressListener,
+): Promise<ImportReport> {
+  await applyExclusions(orgId, document, onProgress);
+  const [excluded, messageIds] = await Promise.all([
+    findExclusions(orgId, {
+      emails: [],
+      domains: document.accounts.map((account) => normalizeDomain(account.domain)!),
+    }),
+    allocateIds('message', eventMessagesWithoutId(document)),
+  ]);
+  onProgress('preparing', 0, 1);
+  const plan = await planBulkImport(orgId, document, { excludedDomains: excluded.domains, messageIds });
+  onProgress('preparing', 1, 1);
+  const { items, increments } = plan.image.contents();
+  const isCampaign = (item: Record<string, unknown>) => item.type === 'campaign';
+  let written = 0;
+  const onWritten = (count: number) => {
+    written += count;
+    onProgress('writing', written, items.length);
+  };
+  onProgress('writing', 0, items.length);
+  await Promise.all([
+    (async () => {
+      await putItems(
+        items.filter((item) => !isCampaign(item)),
+        onWritten,
+      );
+      await putItems(items.filter(isCampaign), onWritten);
+      await addIncrements(increments);
+    })(),
+    upsertJobs(orgId, jobsOf(document)),
+  ]);
+  return {
+    ...sectionCounts(document),
+    assignmentsCreated: document.assignments.length,
+    assignmentsExisting: 0,
+    messagesWritten: document.messages.length,
+    eventsApplied: plan.eventsApplied,
+    eventsDuplicate: plan.eventsDuplicate,
+    path: 'bulk',
+  };
+}
+
+const sectionCounts = (document: ImportDocument) => ({
+  campaigns: document.campaigns.length,
+  accounts: document.accounts.length,
+  contacts: document.contacts.length,
+  jobs: document.jobs.length,
+  exclusions: document.exclusions.length,
+});
+
+/**
+ * The transactional path: section by section through the same domain
+ * operations as live traffic, each change in its own transaction with the
+ * aggregates it moves, every step idempotent (so importing the same file
+ * twice leaves the same state).
+ */
+async function transactionalImport(
+  orgId: number,
+  document: ImportDocument,
+  onProgress: ProgressListener,
+  emitEvents: boolean,
+): Promise<ImportReport> {
+  await phase(onProgress, 'campaigns', document.campaigns, (campaign) => upsertCampaign(orgId, campaign));
+  await applyExclusions(orgId, document, onProgress);
   const accountDomains = document.accounts.map((account) => normalizeDomain(account.domain)!);
   const excluded = await findExclusions(orgId, { emails: [], domains: accountDomains });
   const newOpportunities: NewOpportunity[] = [];
-  await phase('accounts', document.accounts, async (account) => {
+  await phase(onProgress, 'accounts', document.accounts, async (account) => {
     const domain = normalizeDomain(account.domain)!;
     const upserted = await upsertAccount(orgId, { ...account, domain }, excluded.domains.has(domain), {
       emitEvents,
@@ -307,7 +458,7 @@ export async function applyImport(
   if (newOpportunities.length > 0) await emitNewOpportunities(orgId, newOpportunities);
 
   const contacts = new Map<number, ContactRecord>();
-  await phase('contacts', document.contacts, async (input) => {
+  await phase(onProgress, 'contacts', document.contacts, async (input) => {
     let record = await upsertContact(orgId, input);
     if (input.blocked && !record.blocked) {
       await transact(blockContactWrites(orgId, record, { stopAtProviders: false }));
@@ -316,33 +467,10 @@ export async function applyImport(
     contacts.set(input.id, record);
   });
 
-  const sequences = new Map(
-    document.campaigns.flatMap((campaign) =>
-      campaign.sequences.map((sequence) => [sequence.id, sequence] as const),
-    ),
-  );
-  const byCampaign = new Map<number, NewAssignment[]>();
-  for (const assignment of document.assignments) {
-    const list = byCampaign.get(assignment.campaign_id) ?? [];
-    list.push({
-      assignmentId: assignment.id,
-      sequence: sequences.get(assignment.sequence_id)!,
-      contact: contacts.get(assignment.contact_id)!,
-      status: assignment.status,
-      createdAt: assignment.created_at ?? new Date().toISOString(),
-      approvedAt: assignment.approved_at,
-      sequencedAt: assignment.sequenced_at,
-      completedAt: assignment.completed_at,
-      bouncedAt: assignment.bounced_at,
-      unsubscribedAt: assignment.unsubscribed_at,
-      variables: assignment.variables,
-    });
-    byCampaign.set(assignment.campaign_id, list);
-  }
   let assignmentsCreated = 0;
   let assignmentsDone = 0;
   onProgress('assignments', 0, document.assignments.length);
-  for (const [campaignId, inputs] of byCampaign) {
+  for (const [campaignId, inputs] of importedAssignments(document, contacts)) {
     const batches: NewAssignment[][] = [];
     for (let start = 0; start < inputs.length; start += 49) batches.push(inputs.slice(start, start + 49));
     await mapLimit(batches, ASSIGNMENT_BATCH_CONCURRENCY, async (batch) => {
@@ -355,7 +483,7 @@ export async function applyImport(
 
   const messagesByAssignment = groupBy(document.messages, (message) => message.assignment_id);
   let messagesWritten = 0;
-  await phase('messages', [...messagesByAssignment], async ([assignmentId, messages]) => {
+  await phase(onProgress, 'messages', [...messagesByAssignment], async ([assignmentId, messages]) => {
     // Read the total only after the await: the workers run concurrently.
     const written = await recordMessageHistory(orgId, assignmentId, messages, { emitEvents });
     messagesWritten += written;
@@ -365,6 +493,7 @@ export async function applyImport(
   let eventsApplied = 0;
   let eventsDuplicate = 0;
   await phase(
+    onProgress,
     'events',
     [...groupBy(document.events, (event) => event.assignment_id).values()],
     async (events) => {
@@ -378,23 +507,17 @@ export async function applyImport(
   );
 
   onProgress('jobs', 0, document.jobs.length);
-  await upsertJobs(
-    orgId,
-    document.jobs.map((job) => ({ ...job, domain: normalizeDomain(job.domain)! })),
-  );
+  await upsertJobs(orgId, jobsOf(document));
   onProgress('jobs', document.jobs.length, document.jobs.length);
 
   return {
-    campaigns: document.campaigns.length,
-    accounts: document.accounts.length,
-    contacts: document.contacts.length,
+    ...sectionCounts(document),
     assignmentsCreated,
     assignmentsExisting: document.assignments.length - assignmentsCreated,
     messagesWritten,
     eventsApplied,
     eventsDuplicate,
-    jobs: document.jobs.length,
-    exclusions: document.exclusions.length,
+    path: 'transactional',
   };
 }
 

@@ -25,10 +25,12 @@ export interface SeedOptions {
 
 /**
  * Builds the demo organization: the organization, an API key, and the demo
- * document (shared/admin/demo.ts) imported through the operator import, so
- * every aggregate is maintained exactly as live traffic would. The document
- * gets fresh id blocks, so seeding twice gives two organizations with distinct
- * ids. The store then records it as the demo.
+ * document (shared/admin/demo.ts) imported through the operator import's bulk
+ * path, which leaves every item and aggregate as the transactional path (and
+ * so live traffic) would, in a fraction of the time: the organization was
+ * created a moment ago, so none of the document's items can exist in it. The
+ * document gets fresh id blocks, so seeding twice gives two organizations
+ * with distinct ids. The store then records it as the demo.
  */
 export async function seedDemo(options: SeedOptions = {}): Promise<DemoSeed> {
   const demoOptions: DemoOptions = {
@@ -37,19 +39,19 @@ export async function seedDemo(options: SeedOptions = {}): Promise<DemoSeed> {
     // The configured size (OUTREACH_DEMO_ACCOUNTS: the test suite starts stacks with a small demo); else the full one.
     accounts: configuration().admin.demoAccounts,
   };
-  const organization = await createOrganization('Demo Organization');
-  await provisionOrganizationRateLimit(organization.orgId);
-  const { apiKey } = await createApiKey(organization.orgId);
-
-  // A first build counts the ids per entity type; the second uses allocated blocks of that size.
+  const created = createOrganization('Demo Organization');
+  // A first build counts the ids per entity type (while the organization is written); the second uses
+  // allocated blocks of that size.
   const counts = idCounts(demoDocument(demoOptions));
+  const { orgId } = await created;
   const firstIds: Partial<Record<DemoIdEntity, number>> = {};
-  await Promise.all(
-    DEMO_ID_ENTITIES.map(async (entity) => {
+  const [{ apiKey }] = await Promise.all([
+    provisionOrganizationRateLimit(orgId).then(() => createApiKey(orgId)),
+    ...DEMO_ID_ENTITIES.map(async (entity) => {
       const [first] = await allocateIds(entity, counts[entity]);
       if (first !== undefined) firstIds[entity] = first;
     }),
-  );
+  ]);
   const raw = demoDocument({ ...demoOptions, firstIds });
   const result = validateImport(raw);
   if (!result.ok) {
@@ -59,10 +61,10 @@ export async function seedDemo(options: SeedOptions = {}): Promise<DemoSeed> {
       `The demo document is invalid (${result.errors.length} errors; ${first.path}: ${first.message})`,
     );
   }
-  const report = await applyImport(organization.orgId, result.document, options.onProgress);
-  await organizations.markDemoSeed(organization.orgId);
+  const report = await applyImport(orgId, result.document, options.onProgress, { path: 'bulk' });
+  await organizations.markDemoSeed(orgId);
   const records = Object.values(result.document).reduce((total, section) => total + section.length, 0);
-  return { orgId: organization.orgId, apiKey, report, records };
+  return { orgId, apiKey, report, records };
 }
 
 function idCounts(document: ReturnType<typeof demoDocument>): Record<DemoIdEntity, number> {

@@ -75,64 +75,7 @@ export async function upsertAccount(
   return retryOnConflict(
     async () => {
       const existing = await getAccountWithQualifications(orgId, input.id);
-      const known = new Map(
-        existing?.qualifications.map((qualification) => [qualification.campaignId, qualification]),
-      );
-      const isExcluded = excluded || existing?.account.excluded === true;
-      const score = input.score ?? Math.max(0, ...input.campaigns.map((campaign) => campaign.score));
-      const signals = input.signals ?? mergeSignals(input.campaigns.map((campaign) => campaign.signals));
-      const writes: TransactItem[] = [
-        accounts.claimDomain(orgId, input.domain, input.id),
-        accounts.put(orgId, {
-          accountId: input.id,
-          name: input.name,
-          domain: input.domain,
-          website: input.website,
-          linkedinUrl: input['linkedin-url'],
-          score,
-          signals,
-          excluded: isExcluded,
-        }),
-      ];
-      const newOpportunities: NewOpportunity[] = [];
-      for (const campaign of input.campaigns) {
-        const previous = known.get(campaign.campaign_id);
-        const listed = !isExcluded;
-        const newlyListed = listed && !previous?.listed;
-        const qualification: QualificationRecord = {
-          campaignId: campaign.campaign_id,
-          accountId: input.id,
-          score: campaign.score,
-          signals: campaign.signals,
-          listed,
-          newOpportunity:
-            listed && (previous?.newOpportunity === true || (newlyListed && options.emitEvents === true)),
-        };
-        writes.push(accounts.putQualification(orgId, qualification));
-        if (qualification.newOpportunity && options.emitEvents) {
-          newOpportunities.push({
-            campaignId: campaign.campaign_id,
-            account: toAccount(
-              {
-                accountId: input.id,
-                name: input.name,
-                domain: input.domain,
-                website: input.website,
-                linkedinUrl: input['linkedin-url'],
-                score: campaign.score,
-                signals: campaign.signals,
-                excluded: false,
-              },
-              campaign.signals,
-            ),
-          });
-        }
-        writes.push(
-          campaigns.counters(orgId, campaign.campaign_id, newlyListed ? { accountsCount: 1 } : {}, {
-            mustExist: true,
-          })!,
-        );
-      }
+      const { writes, newOpportunities } = accountWrites(orgId, input, excluded, existing, options);
       try {
         await transact(writes);
         return { newOpportunities };
@@ -151,6 +94,82 @@ export async function upsertAccount(
     },
     { attempts: 6, baseDelayMs: 0 },
   );
+}
+
+/**
+ * The writes that create or update an account (domain already normalized)
+ * with its campaign qualifications, given what is stored of it (`existing`,
+ * null for a new account): the domain claim first (it fails when another
+ * account holds the domain), the account, then each qualification with its
+ * campaign's account count (each campaign must exist). With `emitEvents`,
+ * the qualifications marked as new opportunities are returned too.
+ */
+export function accountWrites(
+  orgId: number,
+  input: AccountInput & { domain: string },
+  excluded: boolean,
+  existing: { account: AccountRecord; qualifications: QualificationRecord[] } | null,
+  options: { emitEvents?: boolean } = {},
+): { writes: TransactItem[]; newOpportunities: NewOpportunity[] } {
+  const known = new Map(
+    existing?.qualifications.map((qualification) => [qualification.campaignId, qualification]),
+  );
+  const isExcluded = excluded || existing?.account.excluded === true;
+  const score = input.score ?? Math.max(0, ...input.campaigns.map((campaign) => campaign.score));
+  const signals = input.signals ?? mergeSignals(input.campaigns.map((campaign) => campaign.signals));
+  const writes: TransactItem[] = [
+    accounts.claimDomain(orgId, input.domain, input.id),
+    accounts.put(orgId, {
+      accountId: input.id,
+      name: input.name,
+      domain: input.domain,
+      website: input.website,
+      linkedinUrl: input['linkedin-url'],
+      score,
+      signals,
+      excluded: isExcluded,
+    }),
+  ];
+  const newOpportunities: NewOpportunity[] = [];
+  for (const campaign of input.campaigns) {
+    const previous = known.get(campaign.campaign_id);
+    const listed = !isExcluded;
+    const newlyListed = listed && !previous?.listed;
+    const qualification: QualificationRecord = {
+      campaignId: campaign.campaign_id,
+      accountId: input.id,
+      score: campaign.score,
+      signals: campaign.signals,
+      listed,
+      newOpportunity:
+        listed && (previous?.newOpportunity === true || (newlyListed && options.emitEvents === true)),
+    };
+    writes.push(accounts.putQualification(orgId, qualification));
+    if (qualification.newOpportunity && options.emitEvents) {
+      newOpportunities.push({
+        campaignId: campaign.campaign_id,
+        account: toAccount(
+          {
+            accountId: input.id,
+            name: input.name,
+            domain: input.domain,
+            website: input.website,
+            linkedinUrl: input['linkedin-url'],
+            score: campaign.score,
+            signals: campaign.signals,
+            excluded: false,
+          },
+          campaign.signals,
+        ),
+      });
+    }
+    writes.push(
+      campaigns.counters(orgId, campaign.campaign_id, newlyListed ? { accountsCount: 1 } : {}, {
+        mustExist: true,
+      })!,
+    );
+  }
+  return { writes, newOpportunities };
 }
 
 /**

@@ -145,7 +145,12 @@ function chunkWithDistinctContacts(inputs: NewAssignment[]): NewAssignment[][] {
   return chunks;
 }
 
-function creationWrites(
+/**
+ * The writes that create assignments in one campaign: each assignment with its
+ * contact-summary entry, then the counters (the campaign's first), then the
+ * enrollment queue's outbox item when some are to be enrolled.
+ */
+export function creationWrites(
   orgId: number,
   campaignId: number,
   inputs: NewAssignment[],

@@ -30,14 +30,7 @@ export async function upsertCampaign(orgId: number, input: CampaignInput): Promi
   };
   const links = linkPuts(orgId, input);
   try {
-    await transact([
-      campaigns.putNew(orgId, input.id, {
-        ...fields,
-        createdAt: input.created_at ?? new Date().toISOString(),
-      }),
-      organizations.analyticsCounters(orgId, { totalCampaigns: 1 })!,
-      ...links,
-    ]);
+    await transact(newCampaignWrites(orgId, input));
     return 'created';
   } catch (error) {
     if (!(error instanceof TransactionConflictError && error.failedConditions.includes(0))) throw error;
@@ -46,6 +39,23 @@ export async function upsertCampaign(orgId: number, input: CampaignInput): Promi
   if (links.length === 0) await campaigns.updateDefinition(orgId, input.id, definition);
   else await transact([campaigns.definitionUpdate(orgId, input.id, definition), ...links]);
   return 'updated';
+}
+
+/**
+ * The writes that create a campaign (the put fails when its id exists): the
+ * campaign, its count in the organization's total and its sequence links.
+ */
+export function newCampaignWrites(orgId: number, input: CampaignInput): TransactItem[] {
+  return [
+    campaigns.putNew(orgId, input.id, {
+      name: input.name,
+      signals: input.signals,
+      sequences: input.sequences,
+      createdAt: input.created_at ?? new Date().toISOString(),
+    }),
+    organizations.analyticsCounters(orgId, { totalCampaigns: 1 })!,
+    ...linkPuts(orgId, input),
+  ];
 }
 
 /** The link puts of the campaign's sequences that name their provider campaign. */

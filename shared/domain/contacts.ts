@@ -40,7 +40,18 @@ export async function upsertContact(
   orgId: number,
   input: Omit<ContactInput, 'blocked'>,
 ): Promise<ContactRecord> {
-  const fields: ContactFields = {
+  const fields = contactFields(input);
+  const record = await contacts.upsert(orgId, fields);
+  if (!record) {
+    const email = fields.email === null ? null : normalizeEmail(fields.email);
+    throw new AlreadyTaken(`Email ${email} already belongs to another contact`);
+  }
+  return record;
+}
+
+/** The contact's fields as stored, from the import's input (absent ones null). */
+export function contactFields(input: Omit<ContactInput, 'blocked'>): ContactFields {
+  return {
     id: input.id,
     email: input.email ?? null,
     first_name: input.first_name ?? null,
@@ -51,12 +62,6 @@ export async function upsertContact(
     company_name: input.company_name ?? null,
     company_domain: input.company_domain ?? null,
   };
-  const record = await contacts.upsert(orgId, fields);
-  if (!record) {
-    const email = fields.email === null ? null : normalizeEmail(fields.email);
-    throw new AlreadyTaken(`Email ${email} already belongs to another contact`);
-  }
-  return record;
 }
 
 /** Reads a contact by its key fields; null when it does not exist. */

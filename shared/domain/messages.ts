@@ -113,17 +113,56 @@ export async function recordMessageHistory(
   const allocated = await allocateIds('message', missingIds);
   const withIds = messages.map((message) => ({ ...message, id: message.id ?? allocated.shift()! }));
   const emitEvents = options.emitEvents === true;
-  const perTransaction = emitEvents ? MESSAGES_PER_TRANSACTION_WITH_EVENTS : MESSAGES_PER_TRANSACTION;
   let written = 0;
-  for (let start = 0; start < withIds.length; start += perTransaction) {
-    written += await writeHistoryChunk(
-      orgId,
-      assignmentId,
-      withIds.slice(start, start + perTransaction),
-      emitEvents,
-    );
+  for (const chunk of historyChunks(withIds, emitEvents)) {
+    written += await writeHistoryChunk(orgId, assignmentId, chunk, emitEvents);
   }
   return written;
+}
+
+/** One assignment's history in the chunks it is written in, a transaction each. */
+export function historyChunks<T>(messages: readonly T[], emitEvents: boolean): T[][] {
+  const perTransaction = emitEvents ? MESSAGES_PER_TRANSACTION_WITH_EVENTS : MESSAGES_PER_TRANSACTION;
+  const chunks: T[][] = [];
+  for (let start = 0; start < messages.length; start += perTransaction) {
+    chunks.push(messages.slice(start, start + perTransaction));
+  }
+  return chunks;
+}
+
+/**
+ * The writes of one chunk of history on the assignment as read: the
+ * messages, the assignment's counters and thread pointer, the campaign and
+ * organization aggregates and, with `emitEvents`, the webhook events.
+ */
+export function historyChunkWrites(
+  orgId: number,
+  assignment: AssignmentRecord,
+  messages: (NewMessage & { id: number })[],
+  emitEvents: boolean,
+): TransactItem[] {
+  const effects = messageEffects(assignment, messages);
+  const after = {
+    ...factsOf(assignment),
+    sentCount: assignment.sentCount + effects.sent,
+    openCount: assignment.openCount + effects.opens,
+  };
+  const deltas = assignmentDeltas(factsOf(assignment), after);
+  const writes: TransactItem[] = messages.map((message) => storedMessages.putNew(orgId, assignment, message));
+  writes.push(assignmentMessageUpdate(orgId, assignment, effects));
+  writes.push(
+    campaigns.counters(orgId, assignment.campaignId, {
+      ...deltas.campaign,
+      messagesCount: messages.length,
+    })!,
+  );
+  const organizationWrite = organizations.analyticsCounters(orgId, deltas.organization);
+  if (organizationWrite) writes.push(organizationWrite);
+  if (emitEvents) {
+    const recorded = messages.map((message) => toCampaignMessage(messageRecord(assignment, message)));
+    writes.push(...messageEventWrites(orgId, assignment, recorded));
+  }
+  return writes;
 }
 
 /**
@@ -142,29 +181,7 @@ async function writeHistoryChunk(
     async () => {
       if (messages.length === 0) return 0;
       const assignment = await getAssignment(orgId, assignmentId);
-      const effects = messageEffects(assignment, messages);
-      const after = {
-        ...factsOf(assignment),
-        sentCount: assignment.sentCount + effects.sent,
-        openCount: assignment.openCount + effects.opens,
-      };
-      const deltas = assignmentDeltas(factsOf(assignment), after);
-      const writes: TransactItem[] = messages.map((message) =>
-        storedMessages.putNew(orgId, assignment, message),
-      );
-      writes.push(assignmentMessageUpdate(orgId, assignment, effects));
-      writes.push(
-        campaigns.counters(orgId, assignment.campaignId, {
-          ...deltas.campaign,
-          messagesCount: messages.length,
-        })!,
-      );
-      const organizationWrite = organizations.analyticsCounters(orgId, deltas.organization);
-      if (organizationWrite) writes.push(organizationWrite);
-      if (emitEvents) {
-        const recorded = messages.map((message) => toCampaignMessage(messageRecord(assignment, message)));
-        writes.push(...messageEventWrites(orgId, assignment, recorded));
-      }
+      const writes = historyChunkWrites(orgId, assignment, messages, emitEvents);
       try {
         await transact(writes);
         return messages.length;

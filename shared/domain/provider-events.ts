@@ -1,10 +1,10 @@
 import type { ProviderEvent } from '#schemas/import.ts';
 import { assignments } from '#store/assignments.ts';
-import { campaigns } from '#store/campaigns.ts';
+import { type CampaignRecord, campaigns } from '#store/campaigns.ts';
 import { retryOnConflict } from '#store/conflicts.ts';
-import { contacts } from '#store/contacts.ts';
+import { type ContactRecord, contacts } from '#store/contacts.ts';
 import { allocateId } from '#store/ids.ts';
-import { messages as storedMessages } from '#store/messages.ts';
+import { type MessageRecord, messages as storedMessages } from '#store/messages.ts';
 import { organizations } from '#store/organizations.ts';
 import { providerEvents } from '#store/provider-events.ts';
 import { type TransactItem, TransactionConflictError, transact } from '#store/transactions.ts';
@@ -51,6 +51,26 @@ export interface RecordOptions {
   /** reply_received: what the provider needs to answer in this thread (its webhook said). */
   replyThread?: Readonly<Record<string, string>>;
 }
+
+/**
+ * What building an event's writes reads besides the assignment: the table for
+ * live traffic; the bulk import's in-memory image of what it has built so far
+ * (shared/domain/bulk-import.ts).
+ */
+export interface EventReads {
+  contact(orgId: number, contact: { id: number; email: string | null }): Promise<ContactRecord | null>;
+  message(orgId: number, messageId: number): Promise<MessageRecord | null>;
+  campaign(orgId: number, campaignId: number): Promise<CampaignRecord | null>;
+  /** An id for a message the event carries without one. */
+  newMessageId(): Promise<number>;
+}
+
+const tableReads: EventReads = {
+  contact: getContact,
+  message: (orgId, messageId) => storedMessages.get(orgId, messageId),
+  campaign: (orgId, campaignId) => campaigns.get(orgId, campaignId),
+  newMessageId: () => allocateId('message'),
+};
 
 /** Tries of an event whose transaction lost a race; the wait before each retry is random, doubling from 10 ms. */
 const MAX_ATTEMPTS = 8;
@@ -124,11 +144,16 @@ function conflictReason(writes: TransactItem[], failed: number[]): string {
   return `conditions failed on ${kinds.join(', ')}`;
 }
 
-async function eventWrites(
+/**
+ * Every write that records the event on the assignment as read, its marker
+ * first; the transition must be possible from the assignment's status.
+ */
+export async function eventWrites(
   orgId: number,
   event: ProviderEvent,
   assignment: AssignmentRecord,
   options: { emitEvents: boolean; actAtProviders: boolean; replyThread: RecordOptions['replyThread'] },
+  reads: EventReads = tableReads,
 ): Promise<TransactItem[]> {
   const { emitEvents, actAtProviders } = options;
   const next = transition(assignment.status, event.type);
@@ -145,14 +170,14 @@ async function eventWrites(
     at,
   });
   if (event.type === 'contact_blocked') {
-    const contact = await getContact(orgId, assignment.contact);
+    const contact = await reads.contact(orgId, assignment.contact);
     return [
       marker,
       ...(contact ? blockContactWrites(orgId, contact, { stopAtProviders: actAtProviders }) : []),
     ];
   }
   if (event.type === 'reply_classified') {
-    return [marker, ...(await classificationWrites(orgId, event, assignment, emitEvents))];
+    return [marker, ...(await classificationWrites(orgId, event, assignment, emitEvents, reads))];
   }
 
   const writes: TransactItem[] = [marker];
@@ -164,12 +189,12 @@ async function eventWrites(
   }
   if (next.stamp) set[next.stamp] = at;
   // Before the assignment's update is built: an approval sets its pending enrollment there.
-  const providerWork = actAtProviders ? await providerWorkWrites(orgId, event, assignment, set) : [];
+  const providerWork = actAtProviders ? await providerWorkWrites(orgId, event, assignment, set, reads) : [];
 
   const remove: string[] = [];
   let messages: (NewMessage & { id: number })[] = [];
   if (event.type === 'message_sent' || event.type === 'reply_received' || event.type === 'forwarded') {
-    const message = await messageOf(event, assignment, at);
+    const message = await messageOf(event, assignment, at, reads);
     messages = [message];
     writes.push(storedMessages.putNew(orgId, assignment, message));
     if (event.type === 'reply_received') {
@@ -234,9 +259,10 @@ async function providerWorkWrites(
   event: ProviderEvent,
   assignment: AssignmentRecord,
   set: Record<string, unknown>,
+  reads: EventReads,
 ): Promise<TransactItem[]> {
   if (event.type === 'approved') {
-    const campaign = await campaigns.get(orgId, assignment.campaignId);
+    const campaign = await reads.campaign(orgId, assignment.campaignId);
     const sequence = campaign?.sequences.find((each) => each.id === assignment.sequenceId);
     const target = sequence ? enrollTargetOf(sequence) : null;
     if (!target || assignment.providerLeadId !== null) return [];
@@ -245,7 +271,7 @@ async function providerWorkWrites(
     return [enrollmentOutboxWrite(orgId, [assignment.assignmentId])];
   }
   if (event.type === 'bounced' || event.type === 'unsubscribed') {
-    const contact = await getContact(orgId, assignment.contact);
+    const contact = await reads.contact(orgId, assignment.contact);
     const others = Object.keys(contact?.assignments ?? {})
       .map(Number)
       .filter((id) => id !== assignment.assignmentId);
@@ -265,13 +291,14 @@ async function messageOf(
   event: MessageEvent,
   assignment: AssignmentRecord,
   at: string,
+  reads: EventReads,
 ): Promise<NewMessage & { id: number }> {
   const type =
     event.type === 'message_sent' ? 'sent' : event.type === 'reply_received' ? 'received' : 'forward';
   return {
     ...event.message,
     type,
-    id: event.message.id ?? (await allocateId('message')),
+    id: event.message.id ?? (await reads.newMessageId()),
     created_at: event.message.created_at ?? at,
     open_count: event.message.open_count ?? 0,
     response_type:
@@ -297,11 +324,12 @@ async function classificationWrites(
   event: Extract<ProviderEvent, { type: 'reply_classified' }>,
   assignment: AssignmentRecord,
   emitEvents: boolean,
+  reads: EventReads,
 ): Promise<TransactItem[]> {
   const message =
     assignment.lastReceivedMessageId === null
       ? null
-      : await storedMessages.get(orgId, assignment.lastReceivedMessageId);
+      : await reads.message(orgId, assignment.lastReceivedMessageId);
   if (!message) {
     const set = { pendingResponseType: event.response_type };
     return [assignmentMessageUpdate(orgId, assignment, NO_MESSAGE_EFFECTS, { set })];

@@ -16,17 +16,28 @@ import {
 } from '#schemas/import.ts';
 import { ASSIGNMENT_STATUSES, type AssignmentStatus, RESPONSE_TYPES } from '#schemas/resources.ts';
 import { keys } from '#store/keys.ts';
-import { maintainedAndRecomputed } from '../support/recompute.ts';
+import {
+  type CounterSnapshot,
+  maintained,
+  maintainedAndRecomputed,
+  type RawOrganization,
+  readRawOrganization,
+} from '../support/recompute.ts';
 
 /*
  * The counter invariant (docs/decisions.md, Assignments): after any sequence of provider
  * events (valid or not, replayed or not), every counter maintained at write
  * time equals its recomputation from the raw items (test/support/recompute.ts).
  *
- *   random setup ──import──▶ fresh organization
+ *   random setup ──import (bulk or transactional path)──▶ fresh organization
  *   random events ──recordProviderEvent──▶ applied | duplicate | rejected (a domain conflict)
  *                 ──model──▶ the outcome and state each event should have
  *   finally: maintained counters == recomputed from raw items, and raw items == model
+ *
+ * and, for the import's bulk path: the random events the model accepts, put
+ * into the document as history, imported in bulk into one organization and
+ * change by change into another: the same counters, equal to their
+ * recomputation and to the model.
  *
  * The fixed seed makes every run the same; fast-check prints the seed and the
  * shrunk counterexample on failure. FC_SEED overrides the seed to explore.
@@ -295,70 +306,129 @@ async function markedEventIds(orgId: number, eventIds: string[]): Promise<string
     .sort();
 }
 
+/**
+ * Every maintained counter equals its recomputation, and the raw items are
+ * what the model says the events made of them.
+ */
+async function assessAgainstModel(
+  orgId: number,
+  model: Model,
+  events: ProviderEvent[],
+): Promise<RawOrganization> {
+  const { stored, recomputed, raw } = await maintainedAndRecomputed(orgId);
+  expect(stored).toEqual(recomputed);
+
+  const assignments = [...raw.assignments.values()].flat();
+  expect(assignments).toHaveLength(model.assignments.size);
+  for (const item of assignments) {
+    const expected = model.assignments.get(item.assignmentId as number)!;
+    expect(item).toMatchObject({
+      status: expected.status,
+      sentCount: expected.sent,
+      openCount: expected.opens,
+      clickCount: expected.clicks,
+      contactBlocked: model.blocked.get(expected.contact),
+    });
+    expect(item.pendingResponseType ?? null, `pending of ${item.assignmentId}`).toBe(expected.pending);
+  }
+  const messages = [...raw.messages.values()].flat();
+  expect(messages).toHaveLength(model.messageCount);
+  for (const [messageId, expected] of model.messages) {
+    expect(messages.find((message) => message.messageId === messageId)).toMatchObject({
+      assignmentId: expected.assignmentId,
+      openCount: expected.opens,
+    });
+  }
+  for (const message of messages.filter((each) => each.messageType === 'received')) {
+    expect(message.responseType, `response type of ${message.body}`).toBe(
+      model.replyTypes.get(message.body as string),
+    );
+  }
+  for (const [contactId, email] of model.contactEmails) {
+    const contact = raw.contacts.get(keys.contact(orgId, { id: contactId, email }).pk);
+    if (contact) expect(contact.blocked, `contact ${contactId}`).toBe(model.blocked.get(contactId));
+  }
+  const eventIds = [...new Set(events.map((event) => event.id))];
+  expect(await markedEventIds(orgId, eventIds)).toEqual(
+    eventIds.filter((id) => model.appliedEventIds.has(id)).sort(),
+  );
+  return raw;
+}
+
+/** A counter snapshot with the organization's id taken out of its keys, to compare two organizations. */
+const withoutOrganization = (orgId: number, snapshot: CounterSnapshot): unknown =>
+  JSON.parse(JSON.stringify(snapshot).replaceAll(`ORG#${orgId}#`, 'ORG#*#'));
+
 describe('maintained counters', () => {
-  it('equal a recomputation from the raw items after random provider event sequences', async () => {
+  it.each(['bulk', 'transactional'] as const)(
+    'equal a recomputation from the raw items after random provider event sequences, on a %s import',
+    async (path) => {
+      await fc.assert(
+        fc.asyncProperty(
+          setupArbitrary,
+          fc.array(stepArbitrary, { minLength: 5, maxLength: 30, size: 'max' }),
+          async (setup, steps) => {
+            // Prepare
+            const { orgId } = await createOrganization('Property Inc');
+            const { document, model } = imported(setup);
+            const validated = validateImport(document);
+            if (!validated.ok) throw new Error(JSON.stringify(validated.errors));
+            expect((await applyImport(orgId, validated.document, undefined, { path })).path).toBe(path);
+
+            // Act
+            const sent: ProviderEvent[] = [];
+            for (const [index, step] of steps.entries()) {
+              const event = eventOf(step, index, model, sent);
+              const expected = expectedOutcome(event, model);
+              const actual = await record(orgId, event);
+              expect(actual, `${event.type} ${event.id} on assignment ${event.assignment_id}`).toBe(expected);
+              sent.push(event);
+            }
+
+            // Assess
+            await assessAgainstModel(orgId, model, sent);
+          },
+        ),
+        { seed: SEED, numRuns: NUM_RUNS },
+      );
+    },
+    120_000,
+  );
+
+  // Last: its imports raise the message id counter past EXPLICIT_MESSAGE_IDS, which the live events above must not meet.
+  it('equal a recomputation after random event histories imported through the bulk path, as through the transactional one', async () => {
     await fc.assert(
       fc.asyncProperty(
         setupArbitrary,
         fc.array(stepArbitrary, { minLength: 5, maxLength: 30, size: 'max' }),
         async (setup, steps) => {
-          // Prepare
-          const { orgId } = await createOrganization('Property Inc');
+          // Prepare: the events the model accepts (applied or replayed) become the document's history
           const { document, model } = imported(setup);
-          const validated = validateImport(document);
+          const history: ProviderEvent[] = [];
+          for (const [index, step] of steps.entries()) {
+            const event = eventOf(step, index, model, history);
+            if (expectedOutcome(event, model) !== 'rejected') history.push(event);
+          }
+          const validated = validateImport({ ...(document as object), events: history });
           if (!validated.ok) throw new Error(JSON.stringify(validated.errors));
-          await applyImport(orgId, validated.document);
+          const bulk = await createOrganization('Bulk Property Inc');
+          const transactional = await createOrganization('Transactional Property Inc');
 
           // Act
-          const sent: ProviderEvent[] = [];
-          for (const [index, step] of steps.entries()) {
-            const event = eventOf(step, index, model, sent);
-            const expected = expectedOutcome(event, model);
-            const actual = await record(orgId, event);
-            expect(actual, `${event.type} ${event.id} on assignment ${event.assignment_id}`).toBe(expected);
-            sent.push(event);
-          }
+          const bulkReport = await applyImport(bulk.orgId, validated.document);
+          const transactionalReport = await applyImport(transactional.orgId, validated.document, undefined, {
+            path: 'transactional',
+          });
 
-          // Assess: every maintained counter equals its recomputation
-          const { stored, recomputed, raw } = await maintainedAndRecomputed(orgId);
-          expect(stored).toEqual(recomputed);
-
-          // Assess: the raw items are what the events should have made of them
-          const assignments = [...raw.assignments.values()].flat();
-          expect(assignments).toHaveLength(model.assignments.size);
-          for (const item of assignments) {
-            const expected = model.assignments.get(item.assignmentId as number)!;
-            expect(item).toMatchObject({
-              status: expected.status,
-              sentCount: expected.sent,
-              openCount: expected.opens,
-              clickCount: expected.clicks,
-              contactBlocked: model.blocked.get(expected.contact),
-            });
-            expect(item.pendingResponseType ?? null, `pending of ${item.assignmentId}`).toBe(
-              expected.pending,
-            );
-          }
-          const messages = [...raw.messages.values()].flat();
-          expect(messages).toHaveLength(model.messageCount);
-          for (const [messageId, expected] of model.messages) {
-            expect(messages.find((message) => message.messageId === messageId)).toMatchObject({
-              assignmentId: expected.assignmentId,
-              openCount: expected.opens,
-            });
-          }
-          for (const message of messages.filter((each) => each.messageType === 'received')) {
-            expect(message.responseType, `response type of ${message.body}`).toBe(
-              model.replyTypes.get(message.body as string),
-            );
-          }
-          for (const [contactId, email] of model.contactEmails) {
-            const contact = raw.contacts.get(keys.contact(orgId, { id: contactId, email }).pk);
-            if (contact) expect(contact.blocked, `contact ${contactId}`).toBe(model.blocked.get(contactId));
-          }
-          const eventIds = [...new Set(sent.map((event) => event.id))];
-          expect(await markedEventIds(orgId, eventIds)).toEqual(
-            eventIds.filter((id) => model.appliedEventIds.has(id)).sort(),
+          // Assess: the bulk path's counters equal their recomputation and the model, and the transactional path's
+          expect(bulkReport.path).toBe('bulk');
+          expect({ ...bulkReport, path: 'transactional' }).toEqual(transactionalReport);
+          const raw = await assessAgainstModel(bulk.orgId, model, history);
+          expect(withoutOrganization(bulk.orgId, maintained(raw))).toEqual(
+            withoutOrganization(
+              transactional.orgId,
+              maintained(await readRawOrganization(transactional.orgId)),
+            ),
           );
         },
       ),

@@ -211,6 +211,8 @@ describe('import', () => {
       eventsDuplicate: 4,
       jobs: 1,
       exclusions: 1,
+      // The organization has the document's entities already: the per-change path, not the bulk one.
+      path: 'transactional',
     });
   });
 });
