@@ -45,47 +45,52 @@ export async function connectDemoToEmulators(
   providerApiUrls: Record<Provider, string>,
 ): Promise<DemoProviderReport> {
   const baseUrl = () => apiUrl;
-  const existing = (await listProviderConnections({ orgId, baseUrl })).connections;
-  const records = await listConnectionRecords(orgId);
-  const all = await campaigns.list(orgId, { consistent: true });
+  const [{ connections: existing }, records, all] = await Promise.all([
+    listProviderConnections({ orgId, baseUrl }),
+    listConnectionRecords(orgId),
+    campaigns.list(orgId, { consistent: true }),
+  ]);
   const report: DemoProviderReport = { connections: 0, linkedSequences: 0 };
-  for (const provider of PROVIDERS) {
-    const apiKey = demoProviderApiKey(provider);
-    const emulatorUrl = providerApiUrls[provider];
-    await control(emulatorUrl, 'workspaces', { apiKey });
-    // A kept store's connection to an emulator on another port (a restart on a free port) is replaced.
-    const kept = existing.find((each) => each.provider === provider);
-    const stale = kept && records.find((each) => each.connectionId === kept.id)?.baseUrl !== emulatorUrl;
-    if (kept && stale) await disconnectProvider(orgId, kept.id);
-    const connection =
-      (stale ? undefined : kept) ??
-      (await createProviderConnectionForOrganization({
-        orgId,
-        body: { provider, api_key: apiKey, base_url: emulatorUrl },
-        baseUrl,
-      }));
-    report.connections += 1;
-    await control(emulatorUrl, 'webhooks', { apiKey, url: connection.webhook_url });
-    for (const campaign of all) {
-      for (const sequence of campaign.sequences.filter((each) => each.provider === provider)) {
-        // A kept store names its campaign already: the emulator gets it back under the same id.
-        const created = (await control(emulatorUrl, 'campaigns', {
-          apiKey,
-          name: `${campaign.name} (sequence ${sequence.id})`,
-          ...(sequence.external_id ? { id: sequence.external_id } : {}),
-        })) as { id: string };
-        if (sequence.external_id !== created.id || sequence.connection_id !== connection.id) {
-          // Linking moves the provider campaign id from whichever sequence held it.
-          await linkSequence({
-            orgId,
-            sequenceId: sequence.id,
-            connectionId: connection.id,
-            externalId: created.id,
-          });
+  // The providers' emulators are independent: each is connected at once.
+  await Promise.all(
+    PROVIDERS.map(async (provider) => {
+      const apiKey = demoProviderApiKey(provider);
+      const emulatorUrl = providerApiUrls[provider];
+      await control(emulatorUrl, 'workspaces', { apiKey });
+      // A kept store's connection to an emulator on another port (a restart on a free port) is replaced.
+      const kept = existing.find((each) => each.provider === provider);
+      const stale = kept && records.find((each) => each.connectionId === kept.id)?.baseUrl !== emulatorUrl;
+      if (kept && stale) await disconnectProvider(orgId, kept.id);
+      const connection =
+        (stale ? undefined : kept) ??
+        (await createProviderConnectionForOrganization({
+          orgId,
+          body: { provider, api_key: apiKey, base_url: emulatorUrl },
+          baseUrl,
+        }));
+      report.connections += 1;
+      await control(emulatorUrl, 'webhooks', { apiKey, url: connection.webhook_url });
+      for (const campaign of all) {
+        for (const sequence of campaign.sequences.filter((each) => each.provider === provider)) {
+          // A kept store names its campaign already: the emulator gets it back under the same id.
+          const created = (await control(emulatorUrl, 'campaigns', {
+            apiKey,
+            name: `${campaign.name} (sequence ${sequence.id})`,
+            ...(sequence.external_id ? { id: sequence.external_id } : {}),
+          })) as { id: string };
+          if (sequence.external_id !== created.id || sequence.connection_id !== connection.id) {
+            // Linking moves the provider campaign id from whichever sequence held it.
+            await linkSequence({
+              orgId,
+              sequenceId: sequence.id,
+              connectionId: connection.id,
+              externalId: created.id,
+            });
+          }
+          report.linkedSequences += 1;
         }
-        report.linkedSequences += 1;
       }
-    }
-  }
+    }),
+  );
   return report;
 }

@@ -11,14 +11,8 @@ import { loadConfiguration, useConfiguration } from '#platform/config.ts';
 import { newLocalKey } from '#platform/secrets.ts';
 import { PROVIDERS, type Provider } from '#schemas/import.ts';
 import { PROJECT_ROOT } from '../paths.ts';
-import {
-  type DynamoDbLocal,
-  ensureTable,
-  LOCAL_CREDENTIALS,
-  LOCAL_REGION,
-  localDynamoDbClient,
-  startDynamoDbLocal,
-} from './dynamodb.ts';
+import { ensureTable, LOCAL_CREDENTIALS, LOCAL_REGION, localDynamoDbClient } from './dynamodb.ts';
+import { type DynamoDbLocal, startDynamoDbLocal } from './dynamodb-local.ts';
 import {
   type AuthorizerHandler,
   type GatewayOptions,
@@ -59,6 +53,11 @@ export interface LocalStackOptions {
   dataDir?: string;
   /** Use an already running DynamoDB Local instead of starting one (tests share one per run). */
   dynamodbEndpoint?: string;
+  /**
+   * A DynamoDB Local the caller has begun to start, for the stack to use and stop as its own (npm
+   * start launches its JVM, the slowest part to start, before it loads the stack's code).
+   */
+  dynamodbLocal?: Promise<DynamoDbLocal>;
   tableName?: string;
   /** Write the endpoints file for `outreach-admin` (the interactive stack does; tests don't). */
   writeEndpointsFile?: boolean;
@@ -164,26 +163,35 @@ function watched<Event, Rest extends unknown[], Result>(
   };
 }
 
-async function loadRoutes(onInvoke: LocalStackOptions['onInvoke']): Promise<LocalRoute[]> {
-  return Promise.all(
-    routes.map(async (route) => {
-      const entry = handlerEntry(route);
-      const module = (await import(resolve(PROJECT_ROOT, entry))) as { handler: ProxyHandler };
-      return { ...route, invoke: watched(entry, module.handler, onInvoke) };
-    }),
-  );
+/**
+ * Every route, its handler loaded on its first request, as Lambda loads a
+ * function's code on its first invocation: a start loads none of the forty
+ * routes' modules, and a route that is never called never costs its load.
+ */
+function localRoutesOf(onInvoke: LocalStackOptions['onInvoke']): LocalRoute[] {
+  return routes.map((route) => {
+    const entry = handlerEntry(route);
+    let loaded: Promise<ProxyHandler> | undefined;
+    const handler: ProxyHandler = async (event, context) => {
+      loaded ??= import(resolve(PROJECT_ROOT, entry)).then(
+        (module: { handler: ProxyHandler }) => module.handler,
+      );
+      return (await loaded)(event, context);
+    };
+    return { ...route, invoke: watched(entry, handler, onInvoke) };
+  });
 }
 
 /**
- * The code the stack runs: every route's handler, the authorizer, the stream
- * relay, each queue's consumer and, when it runs, the OpenID provider (most
- * test stacks do without it). Handlers read the configuration when they are
- * invoked, never when they load, so they load while the emulators start.
+ * The code the stack runs: the routes (their handlers load when first
+ * called), the authorizer, the stream relay, each queue's consumer and, when
+ * it runs, the OpenID provider (most test stacks do without it). Handlers
+ * read the configuration when they are invoked, never when they load, so
+ * they load while the emulators start.
  */
 async function loadModules(options: Pick<LocalStackOptions, 'onInvoke' | 'openIdProvider'>) {
   const { onInvoke } = options;
-  const [localRoutes, authorizer, relay, consumers, openId] = await Promise.all([
-    loadRoutes(onInvoke),
+  const [authorizer, relay, consumers, openId] = await Promise.all([
     import('../../functions/authorizer/handler.ts').then((module) =>
       watched('functions/authorizer/handler.ts', module.handler as AuthorizerHandler, onInvoke),
     ),
@@ -199,7 +207,13 @@ async function loadModules(options: Pick<LocalStackOptions, 'onInvoke' | 'openId
     ),
     options.openIdProvider !== false ? import('./openid-provider/index.ts') : undefined,
   ]);
-  return { localRoutes, authorizer, relay, consumers, startOpenIdProvider: openId?.startOpenIdProvider };
+  return {
+    localRoutes: localRoutesOf(onInvoke),
+    authorizer,
+    relay,
+    consumers,
+    startOpenIdProvider: openId?.startOpenIdProvider,
+  };
 }
 
 /** Waits for every part started together; the first failure is thrown once none is still starting. */
@@ -280,12 +294,13 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
   // The modules load in this process while DynamoDB Local's JVM starts in its own.
   const modules = loadModules(options);
+
   try {
     let dynamodbEndpoint = options.dynamodbEndpoint;
     await allStarted([
       dynamodbEndpoint
         ? Promise.resolve()
-        : startDynamoDbLocal({ dataDir: options.dataDir }).then((started) => {
+        : (options.dynamodbLocal ?? startDynamoDbLocal({ dataDir: options.dataDir })).then((started) => {
             dynamodb = started;
             dynamodbEndpoint = started.endpoint;
           }),
@@ -326,13 +341,6 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
 
     const { localRoutes, authorizer, relay, consumers, startOpenIdProvider } = await modules;
     const tableClient = localDynamoDbClient(dynamodbEndpoint);
-    // The local queues keep nothing across a restart, as SQS would. On a kept store, the relay therefore
-    // starts from the oldest outbox item the stream still holds: what was queued but not done is queued
-    // again, and what was done is a duplicate every consumer drops.
-    const startAt = options.dataDir && !freshStore ? 'oldest' : 'now';
-    pollers.push(
-      await startStreamPoller(tableClient, dynamodbEndpoint, tableName, relay, reportError, startAt),
-    );
     // The event source mappings poll with a client of their own, as Lambda's do.
     pollerClient = new SQSClient({
       endpoint: queues.endpoint,
@@ -391,6 +399,16 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       openIdProvider,
     };
     await work;
+    // The local queues keep nothing across a restart, as SQS would. On a kept store, the relay therefore
+    // starts from the oldest outbox item the stream still holds: what was queued but not done is queued
+    // again, and what was done is a duplicate every consumer drops. It starts once the work on the table
+    // is done (the demo seed, whose thousands of records it would read while they are written), on a new
+    // table from its first record, so that it misses nothing the work queued.
+    const startAt =
+      (options.dataDir && !freshStore) || (freshStore && options.whileStarting) ? 'oldest' : 'now';
+    pollers.push(
+      await startStreamPoller(tableClient, dynamodbEndpoint, tableName, relay, reportError, startAt),
+    );
     // Written once the stack is complete: `outreach-admin` finds it from then on.
     if (options.writeEndpointsFile) {
       mkdirSync(dirname(endpointsFile), { recursive: true });

@@ -2,6 +2,7 @@ import type * as z from 'zod/mini';
 import { upsertAccount } from '#domain/accounts.ts';
 import { createAssignments, type NewAssignment } from '#domain/assignments.ts';
 import {
+  documentDigest,
   eventMessagesWithoutId,
   firstLoadKeys,
   importedAssignments,
@@ -18,7 +19,7 @@ import { emitNewOpportunities, type NewOpportunity } from '#domain/webhook-event
 import { normalizeDomain } from '#schemas/domain-names.ts';
 import { type ImportDocument, importDocument, type SequenceInput } from '#schemas/import.ts';
 import type { AssignmentStatus } from '#schemas/resources.ts';
-import { addIncrements, findExistingKeys, putItems } from '#store/bulk-writes.ts';
+import { type BulkImportUnderWay, bulkImports, findExistingKeys, putItems } from '#store/bulk-writes.ts';
 import { allocateIds, reserveIdsUpTo } from '#store/ids.ts';
 import { mapLimit, transact } from '#store/transactions.ts';
 
@@ -285,13 +286,18 @@ export async function applyImport(
       'The bulk import emits no webhook events: import with them through the transactional path',
     );
   }
-  const [, path] = await Promise.all([
-    reserveDocumentIds(document),
-    requested === 'auto' ? choosePath(orgId, document, emitEvents, onProgress) : requested,
-  ]);
-  return path === 'bulk'
-    ? bulkImport(orgId, document, onProgress)
-    : transactionalImport(orgId, document, onProgress, emitEvents);
+  const digest = documentDigest(document);
+  const reserved = reserveDocumentIds(document);
+  // Awaited by either path; a failure before then must not go unhandled meanwhile.
+  reserved.catch(() => undefined);
+  const chosen =
+    requested === 'auto'
+      ? await choosePath(orgId, document, digest, emitEvents, onProgress)
+      : { path: requested, underWay: null };
+  if (chosen.path === 'bulk')
+    return bulkImport(orgId, document, digest, chosen.underWay, reserved, onProgress);
+  await reserved;
+  return transactionalImport(orgId, document, onProgress, emitEvents);
 }
 
 /** Raises the id counters past the document's ids, so ids allocated later never collide with them. */
@@ -319,19 +325,33 @@ async function reserveDocumentIds(document: ImportDocument): Promise<void> {
   ]);
 }
 
-/** The bulk path when it writes what the transactional one would: no events to emit, none of the items there. */
+/**
+ * The bulk path when it writes what the transactional one would (no events to
+ * emit, none of the items there), or to finish an interrupted bulk import of
+ * the same document (which only the bulk path can: its counters are added at
+ * its end); else the transactional path.
+ */
 async function choosePath(
   orgId: number,
   document: ImportDocument,
+  digest: string,
   emitEvents: boolean,
   onProgress: ProgressListener,
-): Promise<ImportPath> {
-  if (emitEvents) return 'transactional';
+): Promise<{ path: ImportPath; underWay: BulkImportUnderWay | null }> {
   const itemKeys = firstLoadKeys(orgId, document);
-  onProgress('checking', 0, itemKeys.length);
-  const existing = await findExistingKeys(itemKeys);
-  onProgress('checking', itemKeys.length, itemKeys.length);
-  return existing.length === 0 ? 'bulk' : 'transactional';
+  onProgress('checking for existing items', 0, itemKeys.length);
+  const [underWay, existing] = await Promise.all([
+    bulkImports.find(orgId, digest),
+    emitEvents ? [] : findExistingKeys(itemKeys),
+  ]);
+  onProgress('checking for existing items', itemKeys.length, itemKeys.length);
+  if (underWay && emitEvents) {
+    throw new Error(
+      `A bulk import of this document was interrupted in organization ${orgId}: import it again without webhook events to finish it`,
+    );
+  }
+  if (underWay) return { path: 'bulk', underWay };
+  return { path: !emitEvents && existing.length === 0 ? 'bulk' : 'transactional', underWay: null };
 }
 
 /** Runs `fn` over `items`, `concurrency` at a time, reporting each one done. */
@@ -370,36 +390,59 @@ const jobsOf = (document: ImportDocument) =>
 
 /**
  * The bulk path (shared/domain/bulk-import.ts): exclusions as always (they
- * decide which accounts are listed, and may touch items outside the
- * document), then every other item of the document computed in memory and
- * written with BatchWriteItem, the campaigns last, so that a campaign appears
- * with everything it counts; the organization's counters are added to its
- * analytics item, and the jobs go their usual batch way alongside.
+ * may touch items outside the document), while every other item of the
+ * document is computed in memory; once the exclusions are in and the import
+ * is marked under way, the items are written with BatchWriteItem, the
+ * campaigns last, so that a campaign appears with everything it counts, and
+ * the jobs go their usual batch way alongside; last, the organization's
+ * counters are added to its analytics item as the marker goes. Every step
+ * before that one puts the same items again when an interrupted import of the
+ * same document is resumed (`underWay`: with the message ids it allocated).
  */
 async function bulkImport(
   orgId: number,
   document: ImportDocument,
+  digest: string,
+  underWay: BulkImportUnderWay | null,
+  reserved: Promise<void>,
   onProgress: ProgressListener,
 ): Promise<ImportReport> {
-  await applyExclusions(orgId, document, onProgress);
-  const [excluded, messageIds] = await Promise.all([
-    findExclusions(orgId, {
-      emails: [],
-      domains: document.accounts.map((account) => normalizeDomain(account.domain)!),
-    }),
-    allocateIds('message', eventMessagesWithoutId(document)),
+  const accountDomains = document.accounts.map((account) => normalizeDomain(account.domain)!);
+  const [, plan] = await Promise.all([
+    applyExclusions(orgId, document, onProgress),
+    (async () => {
+      const [excluded, messageIds] = await Promise.all([
+        findExclusions(orgId, { emails: [], domains: accountDomains }),
+        // Allocated past the document's own ids once they are reserved.
+        underWay?.messageIds ?? reserved.then(() => allocateIds('message', eventMessagesWithoutId(document))),
+        reserved,
+      ]);
+      // The list as it was, and the document's own exclusions, whether or not they were in yet when it was read.
+      const excludedByDocument = new Set(
+        document.exclusions.flatMap((exclusion) =>
+          'domain' in exclusion ? [normalizeDomain(exclusion.domain)!] : [],
+        ),
+      );
+      const excludedDomains = new Set(
+        accountDomains.filter((domain) => excluded.domains.has(domain) || excludedByDocument.has(domain)),
+      );
+      // Marked under way before its first item is written.
+      await bulkImports.begin(orgId, digest, { messageIds });
+      const records = Object.values(document).reduce((total, section) => total + section.length, 0);
+      onProgress('preparing items', 0, records);
+      const planned = await planBulkImport(orgId, document, { excludedDomains, messageIds });
+      onProgress('preparing items', records, records);
+      return planned;
+    })(),
   ]);
-  onProgress('preparing', 0, 1);
-  const plan = await planBulkImport(orgId, document, { excludedDomains: excluded.domains, messageIds });
-  onProgress('preparing', 1, 1);
   const { items, increments } = plan.image.contents();
   const isCampaign = (item: Record<string, unknown>) => item.type === 'campaign';
   let written = 0;
   const onWritten = (count: number) => {
     written += count;
-    onProgress('writing', written, items.length);
+    onProgress('writing items', written, items.length);
   };
-  onProgress('writing', 0, items.length);
+  onProgress('writing items', 0, items.length);
   await Promise.all([
     (async () => {
       await putItems(
@@ -407,27 +450,38 @@ async function bulkImport(
         onWritten,
       );
       await putItems(items.filter(isCampaign), onWritten);
-      await addIncrements(increments);
     })(),
     upsertJobs(orgId, jobsOf(document)),
   ]);
-  return {
-    ...sectionCounts(document),
+  await bulkImports.commit(orgId, digest, increments);
+  return report(document, {
     assignmentsCreated: document.assignments.length,
-    assignmentsExisting: 0,
     messagesWritten: document.messages.length,
     eventsApplied: plan.eventsApplied,
     eventsDuplicate: plan.eventsDuplicate,
     path: 'bulk',
-  };
+  });
 }
 
-const sectionCounts = (document: ImportDocument) => ({
+/** The report of an import of the document, from what its path counted. */
+const report = (
+  document: ImportDocument,
+  counted: Pick<
+    ImportReport,
+    'assignmentsCreated' | 'messagesWritten' | 'eventsApplied' | 'eventsDuplicate' | 'path'
+  >,
+): ImportReport => ({
   campaigns: document.campaigns.length,
   accounts: document.accounts.length,
   contacts: document.contacts.length,
+  assignmentsCreated: counted.assignmentsCreated,
+  assignmentsExisting: document.assignments.length - counted.assignmentsCreated,
+  messagesWritten: counted.messagesWritten,
+  eventsApplied: counted.eventsApplied,
+  eventsDuplicate: counted.eventsDuplicate,
   jobs: document.jobs.length,
   exclusions: document.exclusions.length,
+  path: counted.path,
 });
 
 /**
@@ -510,15 +564,13 @@ async function transactionalImport(
   await upsertJobs(orgId, jobsOf(document));
   onProgress('jobs', document.jobs.length, document.jobs.length);
 
-  return {
-    ...sectionCounts(document),
+  return report(document, {
     assignmentsCreated,
-    assignmentsExisting: document.assignments.length - assignmentsCreated,
     messagesWritten,
     eventsApplied,
     eventsDuplicate,
     path: 'transactional',
-  };
+  });
 }
 
 function groupBy<T, K>(items: T[], keyOf: (item: T) => K): Map<K, T[]> {

@@ -1,6 +1,7 @@
 import { createApiKey } from '#domain/api-keys.ts';
 import { createOrganization } from '#domain/organizations.ts';
 import { configuration } from '#platform/config.ts';
+import type { ImportDocument } from '#schemas/import.ts';
 import { allocateIds } from '#store/ids.ts';
 import { organizations } from '#store/organizations.ts';
 import { DEMO_ID_ENTITIES, type DemoIdEntity, type DemoOptions, demoDocument } from './demo.ts';
@@ -21,6 +22,43 @@ export interface SeedOptions {
   now?: Date;
   seed?: number;
   onProgress?: ProgressListener;
+  /** The document prepared ahead (`prepareDemo`); its moment and seed win over `now` and `seed`. */
+  prepared?: PreparedDemo;
+}
+
+/**
+ * The demo document at the ids a new store hands out first (every id block
+ * starting at 1), built and validated ahead of the seed: `npm start` prepares
+ * it while DynamoDB Local starts, and the seed uses it when the blocks it
+ * allocates start there (an empty store), else builds its own.
+ */
+export interface PreparedDemo {
+  options: DemoOptions;
+  document: ImportDocument;
+}
+
+export function prepareDemo(options: Pick<SeedOptions, 'now' | 'seed'> = {}): PreparedDemo {
+  const demoOptions = demoOptionsOf(options);
+  return { options: demoOptions, document: validatedDemo(demoOptions) };
+}
+
+const demoOptionsOf = (options: Pick<SeedOptions, 'now' | 'seed'>): DemoOptions => ({
+  now: options.now ?? new Date(),
+  seed: options.seed,
+  // The configured size (OUTREACH_DEMO_ACCOUNTS: the test suite starts stacks with a small demo); else the full one.
+  accounts: configuration().admin.demoAccounts,
+});
+
+function validatedDemo(options: DemoOptions): ImportDocument {
+  const result = validateImport(demoDocument(options));
+  if (!result.ok) {
+    // The generator is tested to produce a valid document; this guards against a regression.
+    const first = result.errors[0]!;
+    throw new Error(
+      `The demo document is invalid (${result.errors.length} errors; ${first.path}: ${first.message})`,
+    );
+  }
+  return result.document;
 }
 
 /**
@@ -33,41 +71,42 @@ export interface SeedOptions {
  * with distinct ids. The store then records it as the demo.
  */
 export async function seedDemo(options: SeedOptions = {}): Promise<DemoSeed> {
-  const demoOptions: DemoOptions = {
-    now: options.now ?? new Date(),
-    seed: options.seed,
-    // The configured size (OUTREACH_DEMO_ACCOUNTS: the test suite starts stacks with a small demo); else the full one.
-    accounts: configuration().admin.demoAccounts,
-  };
+  const { prepared } = options;
+  const demoOptions = prepared?.options ?? demoOptionsOf(options);
   const created = createOrganization('Demo Organization');
-  // A first build counts the ids per entity type (while the organization is written); the second uses
-  // allocated blocks of that size.
-  const counts = idCounts(demoDocument(demoOptions));
-  const { orgId } = await created;
+  // The ids per entity type (counted while the organization is written) size the blocks allocated for them.
+  const counts = idCounts(prepared?.document ?? demoDocument(demoOptions));
   const firstIds: Partial<Record<DemoIdEntity, number>> = {};
-  const [{ apiKey }] = await Promise.all([
-    provisionOrganizationRateLimit(orgId).then(() => createApiKey(orgId)),
+  const [{ orgId }] = await Promise.all([
+    created,
     ...DEMO_ID_ENTITIES.map(async (entity) => {
       const [first] = await allocateIds(entity, counts[entity]);
       if (first !== undefined) firstIds[entity] = first;
     }),
   ]);
-  const raw = demoDocument({ ...demoOptions, firstIds });
-  const result = validateImport(raw);
-  if (!result.ok) {
-    // The generator is tested to produce a valid document; this guards against a regression.
-    const first = result.errors[0]!;
-    throw new Error(
-      `The demo document is invalid (${result.errors.length} errors; ${first.path}: ${first.message})`,
-    );
-  }
-  const report = await applyImport(orgId, result.document, options.onProgress, { path: 'bulk' });
+  const atPreparedIds = DEMO_ID_ENTITIES.every((entity) => (firstIds[entity] ?? 1) === 1);
+  const document =
+    prepared && atPreparedIds ? prepared.document : validatedDemo({ ...demoOptions, firstIds });
+  // The key and the data need nothing of each other.
+  const [{ apiKey }, report] = await Promise.all([
+    provisionOrganizationRateLimit(orgId).then(() => createApiKey(orgId)),
+    applyImport(orgId, document, options.onProgress, { path: 'bulk' }),
+  ]);
+  // Last: a store names its demo only once the demo is complete.
   await organizations.markDemoSeed(orgId);
-  const records = Object.values(result.document).reduce((total, section) => total + section.length, 0);
+  const records = Object.values(document).reduce((total, section) => total + section.length, 0);
   return { orgId, apiKey, report, records };
 }
 
-function idCounts(document: ReturnType<typeof demoDocument>): Record<DemoIdEntity, number> {
+/** The ids each entity type takes in the document. */
+function idCounts(document: {
+  campaigns?: readonly { sequences: readonly unknown[] }[];
+  accounts?: readonly unknown[];
+  contacts?: readonly unknown[];
+  assignments?: readonly unknown[];
+  messages?: readonly unknown[];
+  events?: readonly object[];
+}): Record<DemoIdEntity, number> {
   const campaigns = document.campaigns ?? [];
   return {
     campaign: campaigns.length,

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type * as z from 'zod/mini';
 import { normalizeDomain } from '#schemas/domain-names.ts';
 import type { ImportDocument } from '#schemas/import.ts';
@@ -190,4 +191,16 @@ export async function planBulkImport(
     eventsApplied += 1;
   }
   return { image, eventsApplied, eventsDuplicate };
+}
+
+/**
+ * The digest of a document, which names its bulk import while it is under
+ * way: the same file gives the same digest (its parsed form, snippet
+ * variables included).
+ */
+export function documentDigest(document: ImportDocument): string {
+  const json = JSON.stringify(document, (_, value: unknown) =>
+    value instanceof Map ? Object.fromEntries(value) : value,
+  );
+  return createHash('sha256').update(json).digest('hex');
 }

@@ -1,6 +1,14 @@
-import { BatchGetCommand, BatchWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { type TableContext, tableContext } from './table-context.ts';
-import { mapLimit, type TransactItem } from './transactions.ts';
+import { BatchGetCommand, BatchWriteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import * as z from 'zod/mini';
+import '#definitions/zod-english.ts';
+import { keys } from './keys.ts';
+import { type TableContext, type TableSource, tableContext } from './table-context.ts';
+import {
+  MAX_TRANSACTION_ITEMS,
+  type TransactItem,
+  TransactionConflictError,
+  transact,
+} from './transactions.ts';
 
 /**
  * Bulk loading: the items a run of transactions would leave, computed in
@@ -8,7 +16,9 @@ import { mapLimit, type TransactItem } from './transactions.ts';
  * then written with BatchWriteItem, several requests in flight. It suits a
  * first load only: BatchWriteItem checks no condition, so the caller makes
  * sure none of the items exists yet (`findExistingKeys`), and the image
- * refuses writes that would depend on an item it does not hold.
+ * refuses writes that would depend on an item it does not hold. Counters of
+ * items others share are added at the end, with the import's marker
+ * (`bulkImportStore`), so an interrupted import is finished, never counted twice.
  */
 
 type Item = Record<string, unknown>;
@@ -269,6 +279,28 @@ async function untilProcessed<T>(
   }
 }
 
+/**
+ * Runs `send` over the batches, `REQUESTS_IN_FLIGHT` at a time; after a
+ * failure no further batch is sent, and the first failure is thrown once
+ * those in flight are done.
+ */
+async function sendAll<T>(batches: readonly T[], send: (batch: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  let failure: { error: unknown } | undefined;
+  const worker = async () => {
+    while (!failure && next < batches.length) {
+      const batch = batches[next++]!;
+      try {
+        await send(batch);
+      } catch (error) {
+        failure ??= { error };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(REQUESTS_IN_FLIGHT, batches.length) }, worker));
+  if (failure) throw failure.error;
+}
+
 const chunks = <T>(items: readonly T[], size: number): T[][] =>
   Array.from({ length: Math.ceil(items.length / size) }, (_, index) =>
     items.slice(index * size, (index + 1) * size),
@@ -285,7 +317,7 @@ export async function putItems(
   table: TableContext = tableContext(),
 ): Promise<void> {
   type PutRequest = { PutRequest: { Item: Item } };
-  await mapLimit(chunks(items, WRITE_BATCH), REQUESTS_IN_FLIGHT, async (batch) => {
+  await sendAll(chunks(items, WRITE_BATCH), async (batch) => {
     const requests: PutRequest[] = batch.map((Item) => ({ PutRequest: { Item } }));
     await untilProcessed(
       requests,
@@ -302,31 +334,108 @@ export async function putItems(
   });
 }
 
+/** What an interrupted bulk import needs to be finished the same way: the message ids it allocated. */
+const bulkImportItem = z.object({ messageIds: z.array(z.number()) });
+export type BulkImportUnderWay = z.infer<typeof bulkImportItem>;
+
+/** DynamoDB's limit of items in one transaction, less the marker's delete. */
+const MAX_INCREMENTS = MAX_TRANSACTION_ITEMS - 1;
+
 /**
- * Adds counter totals to items that may exist (one UpdateItem each). A
- * counter whose total is 0 is still added, so it exists afterwards as it
- * would after the transactions that moved it up and down again.
+ * The marker of a bulk import under way, by the digest of its document. It is
+ * put before the first item and deleted in the transaction that adds the
+ * import's counters to the items others share (the organization's analytics
+ * item), so those are added exactly once: an import interrupted before then
+ * has added nothing, and is finished by running the same document again
+ * (every item it put is put again, the same).
  */
-export async function addIncrements(
-  increments: readonly { key: ItemKey; totals: Record<string, number> }[],
-  table: TableContext = tableContext(),
-): Promise<void> {
-  await mapLimit(increments, REQUESTS_IN_FLIGHT, async ({ key, totals }) => {
-    const entries = Object.entries(totals);
-    if (entries.length === 0) return;
-    await table.client.send(
-      new UpdateCommand({
-        TableName: table.name,
-        Key: key,
-        UpdateExpression: `ADD ${entries.map((_, index) => `#c${index} :c${index}`).join(', ')}`,
-        ExpressionAttributeNames: Object.fromEntries(entries.map(([name], index) => [`#c${index}`, name])),
-        ExpressionAttributeValues: Object.fromEntries(
-          entries.map(([, total], index) => [`:c${index}`, total]),
-        ),
-      }),
-    );
-  });
+export function bulkImportStore(table: TableSource = tableContext) {
+  return {
+    /** The import of this document under way in the organization, or null. */
+    async find(orgId: number, digest: string): Promise<BulkImportUnderWay | null> {
+      const { name, client } = table();
+      const { Item } = await client.send(
+        new GetCommand({ TableName: name, Key: keys.bulkImport(orgId, digest), ConsistentRead: true }),
+      );
+      return Item ? bulkImportItem.parse(Item) : null;
+    },
+
+    /** Marks the import under way (again, when it is resumed). */
+    async begin(orgId: number, digest: string, underWay: BulkImportUnderWay): Promise<void> {
+      const { name, client } = table();
+      await client.send(
+        new PutCommand({
+          TableName: name,
+          Item: {
+            ...keys.bulkImport(orgId, digest),
+            type: 'bulkImport',
+            orgId,
+            messageIds: underWay.messageIds,
+            startedAt: new Date().toISOString(),
+          },
+        }),
+      );
+    },
+
+    /**
+     * Adds the counter totals and ends the import, in one transaction. A
+     * counter whose total is 0 is still added, so it exists afterwards as it
+     * would after the transactions that moved it up and down again. When the
+     * marker is gone, a concurrent run of the same import ended it: nothing is
+     * added twice.
+     */
+    async commit(
+      orgId: number,
+      digest: string,
+      increments: readonly { key: ItemKey; totals: Record<string, number> }[],
+    ): Promise<void> {
+      if (increments.length > MAX_INCREMENTS)
+        throw new Error(
+          `A bulk import adds to at most ${MAX_INCREMENTS} shared items, not ${increments.length}`,
+        );
+      const { name } = table();
+      const updates: TransactItem[] = increments.flatMap(({ key, totals }) => {
+        const entries = Object.entries(totals);
+        if (entries.length === 0) return [];
+        return [
+          {
+            Update: {
+              TableName: name,
+              Key: key,
+              UpdateExpression: `ADD ${entries.map((_, index) => `#c${index} :c${index}`).join(', ')}`,
+              ExpressionAttributeNames: Object.fromEntries(
+                entries.map(([counter], index) => [`#c${index}`, counter]),
+              ),
+              ExpressionAttributeValues: Object.fromEntries(
+                entries.map(([, total], index) => [`:c${index}`, total]),
+              ),
+            },
+          },
+        ];
+      });
+      try {
+        await transact(
+          [
+            {
+              Delete: {
+                TableName: name,
+                Key: keys.bulkImport(orgId, digest),
+                ConditionExpression: 'attribute_exists(pk)',
+              },
+            },
+            ...updates,
+          ],
+          table(),
+        );
+      } catch (error) {
+        if (!(error instanceof TransactionConflictError && error.failedConditions.includes(0))) throw error;
+      }
+    },
+  };
 }
+
+/** The bulk imports of the configured table. */
+export const bulkImports = bulkImportStore();
 
 /** Which of the keys name a stored item: BatchGetItem of the keys only, 100 a request, several in flight. */
 export async function findExistingKeys(
@@ -334,7 +443,7 @@ export async function findExistingKeys(
   table: TableContext = tableContext(),
 ): Promise<ItemKey[]> {
   const found: ItemKey[] = [];
-  await mapLimit(chunks(itemKeys, GET_BATCH), REQUESTS_IN_FLIGHT, async (batch) => {
+  await sendAll(chunks(itemKeys, GET_BATCH), async (batch) => {
     await untilProcessed(
       batch,
       async (pending) => {

@@ -220,6 +220,16 @@ export const keys = {
     sk: 'IDEMPOTENCY',
   }),
 
+  /**
+   * A bulk import under way (shared/store/bulk-writes.ts), by the digest of its document: written
+   * before its items, deleted with the counters it adds, so an interrupted one is finished by
+   * importing the same document again, never counted twice.
+   */
+  bulkImport: (orgId: number, digest: string) => ({
+    pk: `${org(orgId)}#BULKIMPORT#${digest}`,
+    sk: 'BULKIMPORT',
+  }),
+
   /** Records that a provider event id was applied, so a replay changes nothing. */
   providerEvent: (orgId: number, eventId: string) => ({ pk: `${org(orgId)}#EVENT#${eventId}`, sk: 'EVENT' }),
 

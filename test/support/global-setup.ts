@@ -1,5 +1,5 @@
 import type { TestProject } from 'vitest/node';
-import { startDynamoDbLocal } from '../../infra/local/dynamodb.ts';
+import { startDynamoDbLocal } from '../../infra/local/dynamodb-local.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {

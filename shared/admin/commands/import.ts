@@ -48,8 +48,9 @@ export const importCommands: Record<string, Command> = {
         0,
       );
       return {
+        // `path` says which way it was written: `bulk` (a first load) or `transactional` (docs/import-format.md).
         json: { orgId, ...report, records, seconds: took },
-        text: `Imported ${file} into organization ${orgId} in ${took} s (${plural(records, 'record')}): ${describeReport(report)}`,
+        text: `Imported ${file} into organization ${orgId} in ${took} s (${plural(records, 'record')}): ${describeReport(report)}; ${report.path === 'bulk' ? 'a first load, written in bulk' : 'applied change by change'}`,
       };
     },
   },
