@@ -1,5 +1,11 @@
-import { CreateTableCommand, DynamoDBClient, ResourceInUseException } from '@aws-sdk/client-dynamodb';
-import { createTableInput } from '#definitions/table.ts';
+import {
+  CreateTableCommand,
+  DescribeTableCommand,
+  DynamoDBClient,
+  ResourceInUseException,
+  UpdateTableCommand,
+} from '@aws-sdk/client-dynamodb';
+import { createTableInput, tableDefinition } from '#definitions/table.ts';
 
 /** Credentials DynamoDB Local accepts; it checks their shape only. */
 export const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' } as const;
@@ -28,6 +34,23 @@ export async function ensureTable(
   } catch (error) {
     if (error instanceof ResourceInUseException) return 'existed';
     throw error;
+  } finally {
+    client.destroy();
+  }
+}
+
+/** Turns the table's stream on, as the table definition has it, unless it is on. */
+export async function ensureStream(endpoint: string, tableName: string): Promise<void> {
+  const client = localDynamoDbClient(endpoint);
+  try {
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    if (Table?.StreamSpecification?.StreamEnabled) return;
+    await client.send(
+      new UpdateTableCommand({
+        TableName: tableName,
+        StreamSpecification: { StreamEnabled: true, StreamViewType: tableDefinition.streamViewType },
+      }),
+    );
   } finally {
     client.destroy();
   }

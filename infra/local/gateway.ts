@@ -69,6 +69,11 @@ export interface GatewayOptions {
    * watch a revoked key stop working without waiting five minutes.
    */
   authorizerCacheSeconds?: number;
+  /**
+   * Requests wait for this before they are handled: the stack's work on a new table (the demo seed)
+   * runs before the table's stream is on, when no request may write.
+   */
+  heldUntil?: Promise<unknown>;
 }
 
 /** The route whose handler runs in the current async context. */
@@ -423,6 +428,7 @@ export function startGateway(options: GatewayOptions, port: number, host = '127.
       // API Gateway matches such a target to no resource.
       if (!url) return gatewayAnswer('MISSING_AUTHENTICATION_TOKEN');
       path = url.pathname;
+      await options.heldUntil;
       // Like a WAF rate rule in front of the stage: one address cannot spend the stage's bucket.
       const { throttling } = options;
       if (throttling && !buckets.take(`address ${request.socket.remoteAddress}`, throttling.clientAddress))

@@ -11,7 +11,13 @@ import { loadConfiguration, useConfiguration } from '#platform/config.ts';
 import { newLocalKey } from '#platform/secrets.ts';
 import { PROVIDERS, type Provider } from '#schemas/import.ts';
 import { PROJECT_ROOT } from '../paths.ts';
-import { ensureTable, LOCAL_CREDENTIALS, LOCAL_REGION, localDynamoDbClient } from './dynamodb.ts';
+import {
+  ensureStream,
+  ensureTable,
+  LOCAL_CREDENTIALS,
+  LOCAL_REGION,
+  localDynamoDbClient,
+} from './dynamodb.ts';
 import { type DynamoDbLocal, startDynamoDbLocal } from './dynamodb-local.ts';
 import {
   type AuthorizerHandler,
@@ -89,7 +95,10 @@ export interface LocalStackOptions {
   /**
    * Work on the table (npm start's demo seed), begun as soon as the table exists and the
    * configuration is installed, while the rest of the stack starts; the stack is returned once it
-   * is done too, and its failure stops the stack.
+   * is done too, and its failure stops the stack. It must queue no work (write no outbox item): a
+   * table the stack creates has its stream turned on only once the work is done, because DynamoDB
+   * Local writes a third faster without one (the demo seed queues nothing: its organization is new).
+   * Requests to the gateway wait for it meanwhile.
    */
   whileStarting?: (store: { freshStore: boolean }) => Promise<void>;
 }
@@ -322,7 +331,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       modules,
     ]);
     if (!dynamodbEndpoint || !queues || !smtp || !providers) throw new Error('The local stack did not start');
-    const freshStore = (await ensureTable(dynamodbEndpoint, tableName)) === 'created';
+    const freshStore =
+      (await ensureTable(dynamodbEndpoint, tableName, { stream: !options.whileStarting })) === 'created';
     const emulators: LocalEndpointsFile = {
       secretsKey: localSecretsKey(options.dataDir),
       region: LOCAL_REGION,
@@ -335,7 +345,12 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     };
     // The handlers below run in this process with this configuration, as outreach-admin does against it.
     useConfiguration(localConfiguration(base, emulators));
-    const work = options.whileStarting?.({ freshStore }) ?? Promise.resolve();
+    const work = options.whileStarting
+      ? options
+          .whileStarting({ freshStore })
+          // Also on a kept store: one whose first start stopped during its work has no stream yet.
+          .then(() => ensureStream(emulators.dynamodbEndpoint, tableName))
+      : Promise.resolve();
     // Awaited once the rest has started; a failure before then must not go unhandled meanwhile.
     work.catch(() => undefined);
 
@@ -365,6 +380,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
             : localThrottling(tableClient, tableName, options.clientAddressThrottle),
         onResponse: options.onResponse,
         authorizerCacheSeconds: options.authorizerCacheSeconds,
+        heldUntil: work,
       },
       options.port,
     );
@@ -401,9 +417,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     await work;
     // The local queues keep nothing across a restart, as SQS would. On a kept store, the relay therefore
     // starts from the oldest outbox item the stream still holds: what was queued but not done is queued
-    // again, and what was done is a duplicate every consumer drops. It starts once the work on the table
-    // is done (the demo seed, whose thousands of records it would read while they are written), on a new
-    // table from its first record, so that it misses nothing the work queued.
+    // again, and what was done is a duplicate every consumer drops. After work on a new table, it starts
+    // from the first record of the stream turned on since, before any request is let through.
     const startAt =
       (options.dataDir && !freshStore) || (freshStore && options.whileStarting) ? 'oldest' : 'now';
     pollers.push(

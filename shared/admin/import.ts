@@ -253,6 +253,13 @@ export interface ImportOptions {
    * created it); `transactional` always applies change by change.
    */
   path?: 'auto' | ImportPath;
+  /**
+   * The caller created the organization for this import moments ago (the
+   * demo seed): no provider holds a lead of it, so its exclusions stop
+   * nothing, and the import queues no work (the local stack seeds a new table
+   * before its stream is on).
+   */
+  organizationIsNew?: boolean;
 }
 
 /**
@@ -280,6 +287,7 @@ export async function applyImport(
   options: ImportOptions = {},
 ): Promise<ImportReport> {
   const emitEvents = options.emitEvents === true;
+  const organizationIsNew = options.organizationIsNew === true;
   const requested = options.path ?? 'auto';
   if (requested === 'bulk' && emitEvents) {
     throw new Error(
@@ -295,9 +303,9 @@ export async function applyImport(
       ? await choosePath(orgId, document, digest, emitEvents, onProgress)
       : { path: requested, underWay: null };
   if (chosen.path === 'bulk')
-    return bulkImport(orgId, document, digest, chosen.underWay, reserved, onProgress);
+    return bulkImport(orgId, document, digest, chosen.underWay, reserved, onProgress, organizationIsNew);
   await reserved;
-  return transactionalImport(orgId, document, onProgress, emitEvents);
+  return transactionalImport(orgId, document, onProgress, emitEvents, organizationIsNew);
 }
 
 /** Raises the id counters past the document's ids, so ids allocated later never collide with them. */
@@ -376,11 +384,12 @@ async function applyExclusions(
   orgId: number,
   document: ImportDocument,
   onProgress: ProgressListener,
+  organizationIsNew: boolean,
 ): Promise<void> {
   await phase(onProgress, 'exclusions', document.exclusions, (exclusion) =>
     'email' in exclusion
-      ? addExclusion(orgId, 'email', exclusion.email)
-      : addExclusion(orgId, 'domain', normalizeDomain(exclusion.domain)!),
+      ? addExclusion(orgId, 'email', exclusion.email, {}, { organizationIsNew })
+      : addExclusion(orgId, 'domain', normalizeDomain(exclusion.domain)!, {}, { organizationIsNew }),
   );
 }
 
@@ -406,10 +415,11 @@ async function bulkImport(
   underWay: BulkImportUnderWay | null,
   reserved: Promise<void>,
   onProgress: ProgressListener,
+  organizationIsNew: boolean,
 ): Promise<ImportReport> {
   const accountDomains = document.accounts.map((account) => normalizeDomain(account.domain)!);
   const [, plan] = await Promise.all([
-    applyExclusions(orgId, document, onProgress),
+    applyExclusions(orgId, document, onProgress, organizationIsNew),
     (async () => {
       const [excluded, messageIds] = await Promise.all([
         findExclusions(orgId, { emails: [], domains: accountDomains }),
@@ -495,9 +505,10 @@ async function transactionalImport(
   document: ImportDocument,
   onProgress: ProgressListener,
   emitEvents: boolean,
+  organizationIsNew: boolean,
 ): Promise<ImportReport> {
   await phase(onProgress, 'campaigns', document.campaigns, (campaign) => upsertCampaign(orgId, campaign));
-  await applyExclusions(orgId, document, onProgress);
+  await applyExclusions(orgId, document, onProgress, organizationIsNew);
   const accountDomains = document.accounts.map((account) => normalizeDomain(account.domain)!);
   const excluded = await findExclusions(orgId, { emails: [], domains: accountDomains });
   const newOpportunities: NewOpportunity[] = [];

@@ -90,7 +90,7 @@ export async function seedDemo(options: SeedOptions = {}): Promise<DemoSeed> {
   // The key and the data need nothing of each other.
   const [{ apiKey }, report] = await Promise.all([
     provisionOrganizationRateLimit(orgId).then(() => createApiKey(orgId)),
-    applyImport(orgId, document, options.onProgress, { path: 'bulk' }),
+    applyImport(orgId, document, options.onProgress, { path: 'bulk', organizationIsNew: true }),
   ]);
   // Last: a store names its demo only once the demo is complete.
   await organizations.markDemoSeed(orgId);

@@ -25,13 +25,16 @@ export interface ExclusionDetails {
  * updates the details and changes nothing else. Excluding a domain also
  * excludes the organization's account with that domain. Either way, the
  * leads already enrolled at a provider under it are stopped there (through
- * the enrollment queue).
+ * the enrollment queue), unless the caller knows there are none:
+ * `organizationIsNew`, for an organization created moments ago by the same
+ * caller (the demo seed), which no provider holds a lead of yet.
  */
 export async function addExclusion(
   orgId: number,
   kind: ExclusionKind,
   rawValue: string,
   details: ExclusionDetails = {},
+  options: { organizationIsNew?: boolean } = {},
 ): Promise<void> {
   const value = kind === 'email' ? normalizeEmail(rawValue) : rawValue;
   await exclusions.put(orgId, {
@@ -42,8 +45,9 @@ export async function addExclusion(
     updatedAt: new Date().toISOString(),
   });
   await exclusions.addToShard(orgId, kind, value);
+  if (kind === 'domain') await excludeAccountByDomain(orgId, value);
+  if (options.organizationIsNew) return;
   if (kind === 'domain') {
-    await excludeAccountByDomain(orgId, value);
     // Leads already enrolled under the domain are stopped at their providers.
     await transact([stopDomainOutboxWrite(orgId, value)]);
   } else {

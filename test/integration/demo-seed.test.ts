@@ -1,4 +1,4 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { demoDocument } from '#admin/demo.ts';
 import { validateImport } from '#admin/import.ts';
@@ -101,6 +101,27 @@ describe('seedDemo', () => {
       eventsApplied: document.events?.length,
       path: 'bulk',
     });
+  });
+
+  it('queues no work, so that the local stack can seed a new table before its stream is on', async () => {
+    // Whether an item exists anywhere is a question only a Scan answers; this table is the test's own.
+    const outbox: Record<string, unknown>[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await dynamo.send(
+        new ScanCommand({
+          TableName: tableName(),
+          FilterExpression: '#type = :outbox AND orgId = :orgId',
+          ExpressionAttributeNames: { '#type': 'type' },
+          ExpressionAttributeValues: { ':outbox': 'outbox', ':orgId': seed.orgId },
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      outbox.push(...(page.Items ?? []));
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    expect(document.exclusions?.length).toBeGreaterThan(0);
+    expect(outbox).toEqual([]);
   });
 
   it('has at least 3 campaigns over at least 2 providers, with a LinkedIn sequence', () => {
