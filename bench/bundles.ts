@@ -4,14 +4,15 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
-import { build, type Metafile } from 'esbuild';
+import { build } from 'esbuild';
 import { queueDefinitions } from '#definitions/queues.ts';
 import { handlerEntry, type RouteDefinition, routes } from '#definitions/routes.ts';
 import { VARIABLES } from '#platform/config.ts';
-import { BUNDLE_ENTRY_FILE, bundleBuildOptions } from '../infra/constructs/service-function.ts';
+import { BUNDLE_ENTRY_FILE } from '../infra/constructs/service-function.ts';
 import { LOCAL_CREDENTIALS } from '../infra/local/dynamodb.ts';
 import { type LocalStack, localSecretsKey } from '../infra/local/stack.ts';
 import { PROJECT_ROOT } from '../infra/paths.ts';
+import { FLOOR_ENTRY, initialOutputs, measuredBuildOptions } from './bundle-init.ts';
 import { round } from './load.ts';
 
 /**
@@ -33,8 +34,6 @@ const run = promisify(execFile);
 const IMPORTS_PER_BUNDLE = 5;
 /** Fresh processes per function for init plus first request; the median is reported. */
 const FIRST_REQUESTS_PER_FUNCTION = 3;
-
-export const FLOOR_ENTRY = 'bench/floor-function/handler.ts';
 
 export interface BundleFigures {
   function: string;
@@ -166,17 +165,6 @@ export interface BuiltBundles {
   functions: BuiltBundle[];
 }
 
-/** The output files a cold start reads: `file` and, transitively, what it imports statically. */
-function initialOutputs(metafile: Metafile, file: string, seen = new Set<string>()): Set<string> {
-  if (seen.has(file)) return seen;
-  seen.add(file);
-  for (const imported of metafile.outputs[file]?.imports ?? []) {
-    if (imported.kind === 'import-statement' && !imported.external)
-      initialOutputs(metafile, imported.path, seen);
-  }
-  return seen;
-}
-
 async function buildOne(
   folder: string,
   { name, entry, packageFiles }: FunctionEntry,
@@ -185,11 +173,8 @@ async function buildOne(
   const outdir = join(folder, name);
   const file = join(outdir, BUNDLE_ENTRY_FILE);
   try {
-    const options = bundleBuildOptions(resolve(PROJECT_ROOT, entry), outdir);
     const { metafile } = await build({
-      ...options,
-      // The floor is the SDK as it ships: the functions' credential alias is one of their own choices.
-      ...(entry === FLOOR_ENTRY ? { alias: {} } : {}),
+      ...measuredBuildOptions(entry, resolve(PROJECT_ROOT, entry), outdir),
       ...(variant.singleFile ? { splitting: false } : {}),
       metafile: true,
       absWorkingDir: PROJECT_ROOT,
@@ -198,10 +183,7 @@ async function buildOne(
     for (const packageFile of packageFiles) {
       cpSync(resolve(PROJECT_ROOT, 'node_modules', packageFile), join(outdir, 'node_modules', packageFile));
     }
-    const entryOutput = Object.keys(metafile.outputs).find((output) =>
-      output.endsWith(`/${BUNDLE_ENTRY_FILE}`),
-    )!;
-    const initial = [...initialOutputs(metafile, entryOutput)];
+    const initial = initialOutputs(metafile);
     const initialText = Buffer.concat(initial.map((output) => readFileSync(resolve(PROJECT_ROOT, output))));
     return {
       name,

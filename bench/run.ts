@@ -33,7 +33,9 @@ import {
  * first request, after one request of each endpoint to record their events.
  */
 
+// Read into the configuration when the local stack loads it (config.ts): logs and metrics would fill the report.
 process.env.POWERTOOLS_LOG_LEVEL ??= 'SILENT';
+process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 /** Seconds of load per endpoint, and of floor replay. */

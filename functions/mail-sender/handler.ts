@@ -1,11 +1,10 @@
-import { ChangeMessageVisibilityCommand } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { deliverReply, type MailJob } from '#domain/replies.ts';
 import { configuration } from '#platform/config.ts';
 import { logger } from '#platform/logger.ts';
 import { configuredMailTransport } from '#platform/mail-transport.ts';
 import { count, observed } from '#platform/observability.ts';
-import { queueUrl, sqs } from '#platform/queue-client.ts';
+import { retryMessageAfter } from '#platform/queue-retries.ts';
 import { backoffSeconds } from '#platform/retry.ts';
 
 const RETRY_CAP_SECONDS = 15 * 60;
@@ -48,19 +47,9 @@ export const handler = observed(async (event: SQSEvent): Promise<SQSBatchRespons
       });
       count('ReplyRetried');
       batchItemFailures.push({ itemIdentifier: record.messageId });
-      await sqs
-        .send(
-          new ChangeMessageVisibilityCommand({
-            QueueUrl: queueUrl('mail'),
-            ReceiptHandle: record.receiptHandle,
-            VisibilityTimeout: backoffSeconds(
-              attempt,
-              configuration().mail.retryBaseSeconds,
-              RETRY_CAP_SECONDS,
-            ),
-          }),
-        )
-        .catch(() => undefined); // without it the queue's own visibility timeout still brings the message back
+      const delaySeconds = backoffSeconds(attempt, configuration().mail.retryBaseSeconds, RETRY_CAP_SECONDS);
+      // Without it the queue's own visibility timeout still brings the message back.
+      await retryMessageAfter('mail', record.receiptHandle, delaySeconds).catch(() => undefined);
     }
   }
   return { batchItemFailures };

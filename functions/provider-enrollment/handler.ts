@@ -1,10 +1,9 @@
-import { ChangeMessageVisibilityCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { queueDefinitions } from '#definitions/queues.ts';
 import { type ProviderWorkMessage, processProviderWork, providerWorkMessage } from '#domain/enrollment.ts';
 import { logger } from '#platform/logger.ts';
 import { observed } from '#platform/observability.ts';
-import { queueUrl, sqs } from '#platform/queue-client.ts';
+import { retryMessageAfter, sendDelayed } from '#platform/queue-retries.ts';
 import { backoffSeconds } from '#platform/retry.ts';
 
 /**
@@ -47,12 +46,10 @@ export const handler = observed(async (event: SQSEvent, context: Context): Promi
     try {
       const outcome = await processProviderWork({ message, receiveCount }, { deadline });
       if (outcome.kind === 'defer') {
-        await sqs.send(
-          new SendMessageCommand({
-            QueueUrl: queueUrl('enrollment'),
-            MessageBody: JSON.stringify(outcome.message),
-            DelaySeconds: Math.min(MAX_DELAY_SECONDS, outcome.delaySeconds),
-          }),
+        await sendDelayed(
+          'enrollment',
+          JSON.stringify(outcome.message),
+          Math.min(MAX_DELAY_SECONDS, outcome.delaySeconds),
         );
       } else if (outcome.kind === 'retry') {
         await retryLater(record, receiveCount, batchItemFailures);
@@ -76,13 +73,7 @@ async function retryLater(
   failures: SQSBatchResponse['batchItemFailures'],
 ): Promise<void> {
   failures.push({ itemIdentifier: record.messageId });
-  await sqs
-    .send(
-      new ChangeMessageVisibilityCommand({
-        QueueUrl: queueUrl('enrollment'),
-        ReceiptHandle: record.receiptHandle,
-        VisibilityTimeout: backoffSeconds(receiveCount, RETRY_BASE_SECONDS, RETRY_CAP_SECONDS),
-      }),
-    )
-    .catch(() => undefined); // without it the queue's visibility timeout still brings the message back
+  const delaySeconds = backoffSeconds(receiveCount, RETRY_BASE_SECONDS, RETRY_CAP_SECONDS);
+  // Without it the queue's visibility timeout still brings the message back.
+  await retryMessageAfter('enrollment', record.receiptHandle, delaySeconds).catch(() => undefined);
 }

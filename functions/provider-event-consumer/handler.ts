@@ -2,11 +2,8 @@ import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { PROVIDER_PAYLOAD_MAPPERS } from '#api/provider-webhooks/index.ts';
 import { logger } from '#platform/logger.ts';
 import { count, observed } from '#platform/observability.ts';
-import {
-  PROVIDER_WEBHOOK_ATTRIBUTES,
-  providerWebhookMessage,
-  recordProviderWebhook,
-} from '#use-cases/record-provider-webhook.ts';
+import { PROVIDER_WEBHOOK_ATTRIBUTES, providerWebhookMessage } from '#schemas/provider-webhook-message.ts';
+import { recordProviderWebhook } from '#use-cases/record-provider-webhook.ts';
 
 /**
  * The provider events queue's consumer: maps each queued webhook with its

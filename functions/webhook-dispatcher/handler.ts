@@ -1,4 +1,3 @@
-import { ChangeMessageVisibilityCommand } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { queueDefinitions } from '#definitions/queues.ts';
 import type { DeliveryJob } from '#domain/webhook-delivery-records.ts';
@@ -7,7 +6,7 @@ import { retryDelaySeconds } from '#domain/webhook-retry-schedule.ts';
 import { configuration } from '#platform/config.ts';
 import { logger } from '#platform/logger.ts';
 import { type CountMetric, count, observed } from '#platform/observability.ts';
-import { queueUrl, sqs } from '#platform/queue-client.ts';
+import { retryMessageAfter } from '#platform/queue-retries.ts';
 import { configuredUrlPolicy } from '#platform/ssrf.ts';
 
 const MAX_ATTEMPTS = queueDefinitions.webhooks.maxReceiveCount;
@@ -24,15 +23,7 @@ function parseJob(record: SQSRecord): DeliveryJob | null {
 
 /** Brings a failed record back after `seconds`; without it the queue's own visibility timeout still does. */
 async function retryAfter(record: SQSRecord, seconds: number): Promise<void> {
-  await sqs
-    .send(
-      new ChangeMessageVisibilityCommand({
-        QueueUrl: queueUrl('webhooks'),
-        ReceiptHandle: record.receiptHandle,
-        VisibilityTimeout: seconds,
-      }),
-    )
-    .catch(() => undefined);
+  await retryMessageAfter('webhooks', record.receiptHandle, seconds).catch(() => undefined);
 }
 
 const OUTCOME_METRICS: Record<Awaited<ReturnType<typeof deliverWebhook>>['outcome'], CountMetric> = {

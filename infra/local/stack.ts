@@ -136,6 +136,8 @@ export interface LocalStack extends LocalEndpoints {
  * MAIL_RETRY_BASE_SECONDS or WEBHOOK_RETRY_SCHEDULE_SECONDS still win).
  */
 const LOCAL_DEFAULTS = {
+  // CloudWatch metric records belong in Lambda's log; locally they would only fill the terminal.
+  POWERTOOLS_METRICS_DISABLED: 'true',
   MAIL_RETRY_BASE_SECONDS: '1',
   WEBHOOK_RETRY_SCHEDULE_SECONDS: '1,2,4,8,16,32,60',
 } as const;
@@ -295,12 +297,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     await dynamodb?.stop();
   };
   const reportError = (error: unknown) => {
-    if (process.env.POWERTOOLS_LOG_LEVEL !== 'SILENT')
+    if (base.observability.logLevel !== 'SILENT')
       console.error(`local event source: ${(error as Error).message}`);
   };
-  // Powertools reads this when the handlers' modules create their metrics (loaded below): CloudWatch records
-  // belong in Lambda's log; locally they would only fill the terminal.
-  process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
   // The modules load in this process while DynamoDB Local's JVM starts in its own.
   const modules = loadModules(options);
 

@@ -4,8 +4,7 @@ import { type QueueName, queueDefinitions } from '#definitions/queues.ts';
 import { logger } from '#platform/logger.ts';
 import { queueUrl, sqs } from '#platform/queue-client.ts';
 import { type OutboxItem, outboxItemOf, WEBHOOK_EVENT_KIND } from '#store/outbox.ts';
-import { fanOutWebhookEvent } from './webhook-fan-out.ts';
-import { listWebhooks, type WebhookRecord } from './webhooks.ts';
+import type { WebhookRecord } from './webhooks.ts';
 
 /**
  * Sends the outbox items among stream records to their queues, in order.
@@ -19,7 +18,7 @@ export async function relayOutboxRecords(records: DynamoDBRecord[]): Promise<Dyn
   const subscriptionsOf = (orgId: number) => {
     let found = subscriptions.get(orgId);
     if (!found) {
-      found = listWebhooks(orgId);
+      found = import('./webhooks.ts').then(({ listWebhooks }) => listWebhooks(orgId));
       subscriptions.set(orgId, found);
     }
     return found;
@@ -65,6 +64,9 @@ async function relayWebhookEvent(
   item: OutboxItem,
   subscriptionsOf: (orgId: number) => Promise<WebhookRecord[]>,
 ): Promise<void> {
+  // The fan-out (the subscriptions and deliveries in the table) loads with the first webhook event:
+  // the other items (provider work, a delivery sent again) go to their queue as they are.
+  const { fanOutWebhookEvent } = await import('./webhook-fan-out.ts');
   const jobs = await fanOutWebhookEvent(
     item.orgId,
     {

@@ -1,3 +1,5 @@
+import { LOG_LEVELS, type LogLevel, observabilitySettings } from './config.ts';
+
 /**
  * The one structured logger: a JSON line per record on stdout, in the shape
  * Powertools' logger writes (level, message, timestamp, service,
@@ -6,14 +8,13 @@
  * those few lines were 20 KiB of every bundle. Log records carry ids, counts
  * and error classes; never API keys, secrets, or message bodies.
  *
- * The level is POWERTOOLS_LOG_LEVEL (then AWS_LAMBDA_LOG_LEVEL), INFO when
- * neither is set; SILENT writes nothing (the tests).
+ * The level and the service name are the configuration's (config.ts:
+ * POWERTOOLS_LOG_LEVEL, then AWS_LAMBDA_LOG_LEVEL, INFO when neither is set;
+ * SILENT writes nothing, as in the tests).
  */
 
-const LEVELS = { TRACE: 6, DEBUG: 8, INFO: 12, WARN: 16, ERROR: 20, CRITICAL: 24, SILENT: 28 } as const;
-type LevelName = keyof typeof LEVELS;
-
-const SERVICE = 'outreach-public-api';
+/** How severe a level is: its place in LOG_LEVELS, least severe first. */
+const severity = (level: LogLevel) => LOG_LEVELS.indexOf(level);
 
 /** Values a record's keys may hold: what JSON.stringify writes faithfully. */
 export type LogValue =
@@ -26,12 +27,7 @@ export type LogValue =
   | { [key: string]: LogValue };
 export type LogAttributes = Record<string, LogValue>;
 
-function configuredLevel(): number {
-  const name = (process.env.POWERTOOLS_LOG_LEVEL ?? process.env.AWS_LAMBDA_LOG_LEVEL ?? 'INFO').toUpperCase();
-  return LEVELS[name as LevelName] ?? LEVELS.INFO;
-}
-
-/** The invocation's trace id, as Lambda passes it. */
+/** The invocation's trace id, as Lambda passes it (per invocation, so read from the environment each time). */
 function traceId(): string | undefined {
   const header = process.env._X_AMZN_TRACE_ID;
   return header ? /(?:^|;)Root=([^;]+)/.exec(header)?.[1] : undefined;
@@ -61,14 +57,15 @@ class StructuredLogger {
     this.write('ERROR', message, attributes);
   }
 
-  private write(level: LevelName, message: string, attributes: LogAttributes = {}): void {
-    // Read per record: the level is the environment's at the moment (tests and the local stack set it late).
-    if (LEVELS[level] < configuredLevel()) return;
+  private write(level: LogLevel, message: string, attributes: LogAttributes = {}): void {
+    // Read per record: the settings are the configuration of the moment (tests install others as they go).
+    const { logLevel, serviceName } = observabilitySettings();
+    if (severity(level) < severity(logLevel)) return;
     const record = {
       level,
       message,
       timestamp: new Date().toISOString(),
-      service: process.env.POWERTOOLS_SERVICE_NAME ?? SERVICE,
+      service: serviceName,
       sampling_rate: 0,
       xray_trace_id: traceId(),
       ...this.persistentKeys,

@@ -1,6 +1,7 @@
-import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { METRICS_NAMESPACE, METRICS_SERVICE } from '#definitions/metrics.ts';
+import { observabilitySettings } from './config.ts';
+import { type Middleware, withMiddlewares } from './middleware.ts';
 import { traceInvocation } from './xray.ts';
 
 /**
@@ -10,8 +11,9 @@ import { traceInvocation } from './xray.ts';
  * (namespace, a `service` dimension), without its 14 KiB in every bundle:
  * counts of what the service did, never contents. Traces are X-Ray
  * subsegments for each invocation and each AWS call; both are inert outside
- * Lambda (the local stack and tests set POWERTOOLS_METRICS_DISABLED, and
- * traces are only sent for a sampled invocation with a daemon beside it).
+ * Lambda (the local stack and tests turn metrics off in the configuration,
+ * POWERTOOLS_METRICS_DISABLED, and traces are only sent for a sampled
+ * invocation with a daemon beside it).
  */
 
 /** The service name traces are annotated with. */
@@ -55,7 +57,7 @@ function publishCounts(): void {
   const names = [...counts.keys()];
   const values = Object.fromEntries(counts);
   counts.clear();
-  if (process.env.POWERTOOLS_METRICS_DISABLED === 'true') return;
+  if (!observabilitySettings().metrics) return;
   const record = {
     _aws: {
       Timestamp: Date.now(),
@@ -74,7 +76,10 @@ function publishCounts(): void {
 }
 
 /** Publishes the invocation's counters, if it counted anything, on success and on error alike. */
-const publishMetrics = (): middy.MiddlewareObj => ({ after: publishCounts, onError: publishCounts });
+const publishMetrics = <Event, Result>(): Middleware<Event, Result> => ({
+  after: publishCounts,
+  onError: publishCounts,
+});
 
 /**
  * The invocation's trace subsegment, closed when the handler returns or throws.
@@ -82,7 +87,7 @@ const publishMetrics = (): middy.MiddlewareObj => ({ after: publishCounts, onErr
  * message bodies. Outgoing HTTP is not traced: the webhook client pins the
  * resolved address itself (ssrf.ts).
  */
-const traceHandler = (): middy.MiddlewareObj => {
+const traceHandler = <Event, Result>(): Middleware<Event, Result> => {
   let close: ((failed: boolean) => void) | undefined;
   return {
     before: () => {
@@ -94,21 +99,18 @@ const traceHandler = (): middy.MiddlewareObj => {
 };
 
 /** Traces and meters a handler. */
-export function observability<Event, Result>(): middy.MiddlewareObj<Event, Result>[] {
-  return [
-    traceHandler() as middy.MiddlewareObj<Event, Result>,
-    publishMetrics() as middy.MiddlewareObj<Event, Result>,
-  ];
+export function observability<Event, Result>(): Middleware<Event, Result>[] {
+  return [traceHandler(), publishMetrics()];
 }
 
 /**
  * A Lambda handler (queue consumer, stream relay, authorizer) with traces and
- * metrics. The context is optional as for middy: the local stack's event
- * sources invoke consumers with the event alone.
+ * metrics. The context is optional: the local stack's event sources invoke
+ * consumers with the event alone.
  */
 export function observed<Event, Result>(
   handler: (event: Event, context: Context) => Promise<Result>,
 ): (event: Event, context?: Context) => Promise<Result> {
-  const wrapped = middy<Event, Result>().use(observability<Event, Result>()).handler(handler);
+  const wrapped = withMiddlewares(observability<Event, Result>(), handler);
   return (event, context) => wrapped(event, context ?? ({} as Context));
 }

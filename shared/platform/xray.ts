@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createSocket, type Socket } from 'node:dgram';
+import { observabilitySettings } from './config.ts';
 
 /**
  * X-Ray traces without the X-Ray SDK. With active tracing, Lambda records the
@@ -8,7 +9,9 @@ import { createSocket, type Socket } from 'node:dgram';
  * datagrams to the X-Ray daemon Lambda runs beside it. That is this module:
  * the SDK and its dependencies (about 110 KiB of every bundle) are not needed
  * for it. When there is no daemon or the invocation is not sampled (always so
- * outside Lambda), nothing is built or sent: one environment lookup per call.
+ * outside Lambda), nothing is built or sent. Whether to trace and where the
+ * daemon is are the configuration's (AWS_XRAY_DAEMON_ADDRESS,
+ * POWERTOOLS_TRACE_ENABLED); the trace header is each invocation's own.
  *
  * Subsegments are children of the function's segment (the trace header's
  * Parent); AWS calls are siblings of the handler's subsegment rather than
@@ -20,15 +23,7 @@ import { createSocket, type Socket } from 'node:dgram';
 interface TraceContext {
   traceId: string;
   parentId: string;
-}
-
-/** The daemon's UDP address: `AWS_XRAY_DAEMON_ADDRESS` is `host:port` or `tcp:host:port udp:host:port`. */
-function daemonAddress(): { host: string; port: number } | undefined {
-  const setting = process.env.AWS_XRAY_DAEMON_ADDRESS;
-  if (!setting) return undefined;
-  const udp = setting.split(' ').find((part) => part.startsWith('udp:')) ?? setting;
-  const match = /^(?:udp:)?([^:\s]+):(\d+)$/.exec(udp);
-  return match ? { host: match[1]!, port: Number(match[2]) } : undefined;
+  daemon: { host: string; port: number };
 }
 
 /** The Lambda runtime's store for the invocation's context, where the trace header lives once the runtime runs invocations concurrently. */
@@ -37,7 +32,7 @@ interface InvokeStore {
 }
 
 /** `Root=1-…;Parent=…;Sampled=1` of the current invocation, if it is sampled. */
-function traceContext(): TraceContext | undefined {
+function sampledTrace(): { traceId: string; parentId: string } | undefined {
   const store = (globalThis as { awslambda?: { InvokeStore?: InvokeStore } }).awslambda?.InvokeStore;
   const header = store?.getXRayTraceId() ?? process.env._X_AMZN_TRACE_ID;
   if (!header) return undefined;
@@ -50,9 +45,10 @@ function traceContext(): TraceContext | undefined {
 
 /** Whether this call would be traced: a daemon, a sampled invocation, and tracing not turned off. */
 function activeTrace(): TraceContext | undefined {
-  if (process.env.POWERTOOLS_TRACE_ENABLED === 'false' || !process.env.AWS_XRAY_DAEMON_ADDRESS)
-    return undefined;
-  return traceContext();
+  const { tracing, xrayDaemon } = observabilitySettings();
+  if (!tracing || !xrayDaemon) return undefined;
+  const trace = sampledTrace();
+  return trace && { ...trace, daemon: xrayDaemon };
 }
 
 let socket: Socket | undefined;
@@ -73,8 +69,6 @@ export interface Subsegment {
 
 /** Sends a finished subsegment to the daemon; fire and forget, as the X-Ray SDK does (UDP, on the same host). */
 function send(trace: TraceContext, subsegment: Subsegment): void {
-  const address = daemonAddress();
-  if (!address) return;
   const document = {
     ...subsegment,
     id: randomBytes(8).toString('hex'),
@@ -83,7 +77,11 @@ function send(trace: TraceContext, subsegment: Subsegment): void {
     type: 'subsegment',
   };
   socket ??= createSocket('udp4').unref();
-  socket.send(`{"format":"json","version":1}\n${JSON.stringify(document)}`, address.port, address.host);
+  socket.send(
+    `{"format":"json","version":1}\n${JSON.stringify(document)}`,
+    trace.daemon.port,
+    trace.daemon.host,
+  );
 }
 
 const seconds = () => Date.now() / 1000;

@@ -4,35 +4,40 @@ import type { EndpointSchemas } from './endpoint.ts';
 import { domainString, idParam } from './params.ts';
 import { account } from './resources.ts';
 
+// Each schema is built in a pure-annotated closure: a bundle keeps only those its function uses
+// (esbuild cannot tell that zod's builders have no side effects; docs/architecture.md, Bundles).
+
 /** GET /public/v1/accounts */
-export const lookupAccountEndpoint = {
-  query: z
-    .object({
-      domain: z
-        .optional(domainString)
-        .check(z.meta({ description: 'The company’s domain (or a URL or host of it).' })),
-      id: z.optional(idParam).check(z.meta({ description: 'The account id.' })),
-      icpId: z.optional(idParam).check(
-        z.meta({
-          description: 'A campaign (ICP) id: keep only the signals among that campaign’s signals.',
+export const lookupAccountEndpoint = /* @__PURE__ */ (() =>
+  ({
+    query: z
+      .object({
+        domain: z
+          .optional(domainString)
+          .check(z.meta({ description: 'The company’s domain (or a URL or host of it).' })),
+        id: z.optional(idParam).check(z.meta({ description: 'The account id.' })),
+        icpId: z.optional(idParam).check(
+          z.meta({
+            description: 'A campaign (ICP) id: keep only the signals among that campaign’s signals.',
+          }),
+        ),
+      })
+      .check(
+        z.refine((query) => query.domain !== undefined || query.id !== undefined, {
+          message: 'domain or id is required',
+          path: ['domain'],
         }),
       ),
-    })
-    .check(
-      z.refine((query) => query.domain !== undefined || query.id !== undefined, {
-        message: 'domain or id is required',
-        path: ['domain'],
-      }),
-    ),
-  response: account,
-} satisfies EndpointSchemas;
+    response: account,
+  }) satisfies EndpointSchemas)();
 
 /** POST /public/v1/accounts/exclude */
-export const excludeAccountEndpoint = {
-  body: z.object({
-    company_url: domainString,
-    company_name: z.optional(z.string().check(z.maxLength(500))),
-    company_linkedin_url: z.optional(z.string().check(z.maxLength(2048))),
-  }),
-  response: z.object({ success: z.boolean() }),
-} satisfies EndpointSchemas;
+export const excludeAccountEndpoint = /* @__PURE__ */ (() =>
+  ({
+    body: z.object({
+      company_url: domainString,
+      company_name: z.optional(z.string().check(z.maxLength(500))),
+      company_linkedin_url: z.optional(z.string().check(z.maxLength(2048))),
+    }),
+    response: z.object({ success: z.boolean() }),
+  }) satisfies EndpointSchemas)();

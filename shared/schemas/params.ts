@@ -3,6 +3,9 @@ import * as z from 'zod/mini';
 import { normalizeDomain } from './domain-names.ts';
 import { addTransformIssue } from './transform-issue.ts';
 
+// Each schema is built in a pure-annotated closure: a bundle keeps only those its function uses
+// (esbuild cannot tell that zod's builders have no side effects; docs/architecture.md, Bundles).
+
 /**
  * Path and query parameters arrive as strings. These schemas accept only
  * decimal digits (no sign, exponent, fraction or blanks; leading zeros are
@@ -13,12 +16,16 @@ import { addTransformIssue } from './transform-issue.ts';
 const DIGITS = /^[0-9]{1,16}$/;
 
 /** A positive integer id in a path: `0`, `-1`, `1.5`, `abc` and ids beyond 2^53−1 are 400. */
-export const idParam = z.pipe(
-  z.pipe(z.string().check(z.regex(DIGITS, 'must be a positive integer')), z.transform(Number)),
-  z
-    .int()
-    .check(z.gte(1, 'must be a positive integer'), z.lte(Number.MAX_SAFE_INTEGER, 'must be at most 2^53-1')),
-);
+export const idParam = /* @__PURE__ */ (() =>
+  z.pipe(
+    z.pipe(z.string().check(z.regex(DIGITS, 'must be a positive integer')), z.transform(Number)),
+    z
+      .int()
+      .check(
+        z.gte(1, 'must be a positive integer'),
+        z.lte(Number.MAX_SAFE_INTEGER, 'must be at most 2^53-1'),
+      ),
+  ))();
 
 /** An optional integer query parameter with a default and bounds. */
 export function integerQuery(options: { default: number; min: number; max?: number }) {
@@ -43,31 +50,34 @@ export const MAX_PAGE_SIZE = 100;
 export const DEFAULT_PAGE_SIZE = 25;
 
 /** A domain, URL or host, normalized (shared/schemas/domain-names.ts); one without a usable domain is 400. */
-export const domainString = z.pipe(
-  z.string().check(z.maxLength(2048, 'must be at most 2048 characters')),
-  z.transform((value: string, context) => {
-    const domain = normalizeDomain(value);
-    if (domain === null) {
-      addTransformIssue(context, { code: 'custom', message: 'is not a usable domain' });
-      return z.NEVER;
-    }
-    return domain;
-  }),
-);
+export const domainString = /* @__PURE__ */ (() =>
+  z.pipe(
+    z.string().check(z.maxLength(2048, 'must be at most 2048 characters')),
+    z.transform((value: string, context) => {
+      const domain = normalizeDomain(value);
+      if (domain === null) {
+        addTransformIssue(context, { code: 'custom', message: 'is not a usable domain' });
+        return z.NEVER;
+      }
+      return domain;
+    }),
+  ))();
 
 /** An ISO 8601 date-time with offset, in its canonical UTC form. */
 /**
  * An email address as clients send it: trimmed, at most 320 characters (RFC 3696), well-formed.
  * `format` says so in a request's JSON Schema too, which describes the string before the pipe.
  */
-export const emailAddress = z
-  .pipe(
-    z.string().check(z.trim(), z.maxLength(320, 'must be at most 320 characters')),
-    z.email('must be an email address'),
-  )
-  .check(z.meta({ format: 'email' }));
+export const emailAddress = /* @__PURE__ */ (() =>
+  z
+    .pipe(
+      z.string().check(z.trim(), z.maxLength(320, 'must be at most 320 characters')),
+      z.email('must be an email address'),
+    )
+    .check(z.meta({ format: 'email' })))();
 
-export const dateTimeQuery = z.pipe(
-  z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time, e.g. 2026-04-01T00:00:00Z' }),
-  z.transform((value: string) => new Date(value).toISOString()),
-);
+export const dateTimeQuery = /* @__PURE__ */ (() =>
+  z.pipe(
+    z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time, e.g. 2026-04-01T00:00:00Z' }),
+    z.transform((value: string) => new Date(value).toISOString()),
+  ))();

@@ -4,83 +4,94 @@ import type { EndpointSchemas } from './endpoint.ts';
 import { provider } from './import.ts';
 import { DEFAULT_PAGE_SIZE, idParam, integerQuery, MAX_PAGE_SIZE } from './params.ts';
 
+// Each schema is built in a pure-annotated closure: a bundle keeps only those its function uses
+// (esbuild cannot tell that zod's builders have no side effects; docs/architecture.md, Bundles).
+
 /**
  * Provider connections (docs/providers.md): the resource, the events that
  * matched nothing, and the schemas of the `/provider-connections` endpoints.
  */
 
-const id = z.int();
+const id = /* @__PURE__ */ z.int();
 
 /** A connection; its API key is never part of it. */
-export const providerConnection = z.object({
-  id,
-  provider,
-  /** The complete URL to paste into the provider's webhook settings; it carries the connection's token. */
-  webhook_url: z.string().check(z.meta({ format: 'uri' })),
-  created_at: z.string(),
-});
+export const providerConnection = /* @__PURE__ */ (() =>
+  z.object({
+    id,
+    provider,
+    /** The complete URL to paste into the provider's webhook settings; it carries the connection's token. */
+    webhook_url: z.string().check(z.meta({ format: 'uri' })),
+    created_at: z.string(),
+  }))();
 export type ProviderConnection = z.infer<typeof providerConnection>;
 
 /** An event the provider sent that the service could not record, and why (kept 14 days). */
-export const unmatchedProviderEvent = z.object({
-  received_at: z.string(),
-  /** The provider's own event type, when the payload names one. */
-  event_type: z.nullable(z.string()),
-  /** The provider event id it would have been recorded with. */
-  event_id: z.nullable(z.string()),
-  /** The provider event it would have become (`reply_received`, …). */
-  kind: z.nullable(z.string()),
-  reason: z.string(),
-  campaign_external_id: z.nullable(z.string()),
-  lead_email: z.nullable(z.string()),
-  lead_linkedin_url: z.nullable(z.string()),
-});
+export const unmatchedProviderEvent = /* @__PURE__ */ (() =>
+  z.object({
+    received_at: z.string(),
+    /** The provider's own event type, when the payload names one. */
+    event_type: z.nullable(z.string()),
+    /** The provider event id it would have been recorded with. */
+    event_id: z.nullable(z.string()),
+    /** The provider event it would have become (`reply_received`, …). */
+    kind: z.nullable(z.string()),
+    reason: z.string(),
+    campaign_external_id: z.nullable(z.string()),
+    lead_email: z.nullable(z.string()),
+    lead_linkedin_url: z.nullable(z.string()),
+  }))();
 export type UnmatchedProviderEvent = z.infer<typeof unmatchedProviderEvent>;
 
 /** Longest accepted provider API key and base URL. */
 export const MAX_PROVIDER_API_KEY_LENGTH = 500;
 export const MAX_PROVIDER_BASE_URL_LENGTH = 2048;
 
-const connectionPath = z.object({
-  id: idParam.check(z.meta({ description: 'The provider connection id.' })),
-});
+const connectionPath = /* @__PURE__ */ (() =>
+  z.object({
+    id: idParam.check(z.meta({ description: 'The provider connection id.' })),
+  }))();
 
 /** GET /public/v1/provider-connections */
-export const listProviderConnectionsEndpoint = {
-  response: z.object({ connections: z.array(providerConnection) }),
-} satisfies EndpointSchemas;
+export const listProviderConnectionsEndpoint = /* @__PURE__ */ (() =>
+  ({
+    response: z.object({ connections: z.array(providerConnection) }),
+  }) satisfies EndpointSchemas)();
 
 /** POST /public/v1/provider-connections */
-export const createProviderConnectionEndpoint = {
-  body: z.object({
-    provider,
-    api_key: z
-      .string()
-      .check(
-        z.trim(),
-        z.minLength(1, 'must not be empty'),
-        z.maxLength(MAX_PROVIDER_API_KEY_LENGTH, `must be at most ${MAX_PROVIDER_API_KEY_LENGTH} characters`),
-      ),
-    base_url: z
-      .optional(
-        z.nullable(
-          z
-            .string()
-            .check(
-              z.minLength(1, 'must not be empty'),
-              z.maxLength(
-                MAX_PROVIDER_BASE_URL_LENGTH,
-                `must be at most ${MAX_PROVIDER_BASE_URL_LENGTH} characters`,
-              ),
-            )
-            // An absolute URL, which the SSRF check (`#domain/provider-connections.ts`) requires.
-            .check(z.meta({ format: 'uri' })),
+export const createProviderConnectionEndpoint = /* @__PURE__ */ (() =>
+  ({
+    body: z.object({
+      provider,
+      api_key: z
+        .string()
+        .check(
+          z.trim(),
+          z.minLength(1, 'must not be empty'),
+          z.maxLength(
+            MAX_PROVIDER_API_KEY_LENGTH,
+            `must be at most ${MAX_PROVIDER_API_KEY_LENGTH} characters`,
+          ),
         ),
-      )
-      .check(z.meta({ description: 'The provider API’s base URL; absent, the provider’s public API.' })),
-  }),
-  response: providerConnection,
-} satisfies EndpointSchemas;
+      base_url: z
+        .optional(
+          z.nullable(
+            z
+              .string()
+              .check(
+                z.minLength(1, 'must not be empty'),
+                z.maxLength(
+                  MAX_PROVIDER_BASE_URL_LENGTH,
+                  `must be at most ${MAX_PROVIDER_BASE_URL_LENGTH} characters`,
+                ),
+              )
+              // An absolute URL, which the SSRF check (`#domain/provider-connections.ts`) requires.
+              .check(z.meta({ format: 'uri' })),
+          ),
+        )
+        .check(z.meta({ description: 'The provider API’s base URL; absent, the provider’s public API.' })),
+    }),
+    response: providerConnection,
+  }) satisfies EndpointSchemas)();
 
 /** GET /public/v1/provider-connections/{id} */
 export const getProviderConnectionEndpoint = {
@@ -89,10 +100,11 @@ export const getProviderConnectionEndpoint = {
 } satisfies EndpointSchemas;
 
 /** DELETE /public/v1/provider-connections/{id} */
-export const deleteProviderConnectionEndpoint = {
-  path: connectionPath,
-  response: z.object({ success: z.boolean() }),
-} satisfies EndpointSchemas;
+export const deleteProviderConnectionEndpoint = /* @__PURE__ */ (() =>
+  ({
+    path: connectionPath,
+    response: z.object({ success: z.boolean() }),
+  }) satisfies EndpointSchemas)();
 
 /** POST /public/v1/provider-connections/{id}/rotate-webhook-url */
 export const rotateProviderWebhookUrlEndpoint = {
@@ -101,19 +113,22 @@ export const rotateProviderWebhookUrlEndpoint = {
 } satisfies EndpointSchemas;
 
 /** GET /public/v1/provider-connections/{id}/unmatched */
-export const listProviderUnmatchedEndpoint = {
-  path: connectionPath,
-  query: z.object({
-    take: integerQuery({ default: DEFAULT_PAGE_SIZE, min: 1, max: MAX_PAGE_SIZE }).check(
-      z.meta({ description: 'How many to return.' }),
-    ),
-    cursor: z
-      .optional(
-        z
-          .string()
-          .check(z.regex(/^[0-9T:.Z-]{1,40}#[A-Za-z0-9:_.-]{1,300}$/, 'must be the next of a previous page')),
-      )
-      .check(z.meta({ description: 'The `next` of the previous page: older events than its last.' })),
-  }),
-  response: z.object({ data: z.array(unmatchedProviderEvent), next: z.nullable(z.string()) }),
-} satisfies EndpointSchemas;
+export const listProviderUnmatchedEndpoint = /* @__PURE__ */ (() =>
+  ({
+    path: connectionPath,
+    query: z.object({
+      take: integerQuery({ default: DEFAULT_PAGE_SIZE, min: 1, max: MAX_PAGE_SIZE }).check(
+        z.meta({ description: 'How many to return.' }),
+      ),
+      cursor: z
+        .optional(
+          z
+            .string()
+            .check(
+              z.regex(/^[0-9T:.Z-]{1,40}#[A-Za-z0-9:_.-]{1,300}$/, 'must be the next of a previous page'),
+            ),
+        )
+        .check(z.meta({ description: 'The `next` of the previous page: older events than its last.' })),
+    }),
+    response: z.object({ data: z.array(unmatchedProviderEvent), next: z.nullable(z.string()) }),
+  }) satisfies EndpointSchemas)();

@@ -4,6 +4,9 @@ import type { EndpointSchemas } from './endpoint.ts';
 import { domainString, emailAddress, idParam } from './params.ts';
 import { snippetVariables } from './variables.ts';
 
+// Each schema is built in a pure-annotated closure: a bundle keeps only those its function uses
+// (esbuild cannot tell that zod's builders have no side effects; docs/architecture.md, Bundles).
+
 /**
  * The raw operations. The push validates its envelope as a whole (400) but
  * each contact on its own: a bad contact lands in `errors` and the others
@@ -27,71 +30,77 @@ export const MAX_CONTACTS_PER_REQUEST = 1000;
 export const MAX_IDEMPOTENCY_KEY = 255;
 
 /** One contact of a push. */
-export const rawContact = z.object({
-  email: emailAddress,
-  firstName: z.optional(z.string().check(z.maxLength(200))),
-  lastName: z.optional(z.string().check(z.maxLength(200))),
-  title: z.optional(z.string().check(z.maxLength(500))),
-  linkedinUrl: z.optional(z.string().check(z.maxLength(2048))),
-  companyName: z.optional(z.string().check(z.maxLength(500))),
-  companyDomain: z.optional(domainString),
-  variables: z.prefault(snippetVariables, {}),
-});
+export const rawContact = /* @__PURE__ */ (() =>
+  z.object({
+    email: emailAddress,
+    firstName: z.optional(z.string().check(z.maxLength(200))),
+    lastName: z.optional(z.string().check(z.maxLength(200))),
+    title: z.optional(z.string().check(z.maxLength(500))),
+    linkedinUrl: z.optional(z.string().check(z.maxLength(2048))),
+    companyName: z.optional(z.string().check(z.maxLength(500))),
+    companyDomain: z.optional(domainString),
+    variables: z.prefault(snippetVariables, {}),
+  }))();
 
-const bypassFlags = {
+const bypassFlags = /* @__PURE__ */ (() => ({
   bypassCooldownOtherSequences: z._default(z.boolean(), false),
   bypassGlobalExcluded: z._default(z.boolean(), false),
   takeoverUnapproved: z._default(z.boolean(), false),
   /** Which of the campaign's sequences; default its first email sequence. */
   sequenceId: z.optional(z.int().check(z.positive(), z.lte(Number.MAX_SAFE_INTEGER))),
-};
+}))();
 
-const reasons = z.array(z.enum(INELIGIBILITY_REASONS));
+const reasons = /* @__PURE__ */ (() => z.array(z.enum(INELIGIBILITY_REASONS)))();
 
-const campaignPath = z.object({ id: idParam.check(z.meta({ description: 'The campaign (ICP) id.' })) });
+const campaignPath = /* @__PURE__ */ (() =>
+  z.object({ id: idParam.check(z.meta({ description: 'The campaign (ICP) id.' })) }))();
 
 /** POST /public/v1/campaigns/{id}/raw/contacts */
-export const pushContactsEndpoint = {
-  path: campaignPath,
-  body: z.object({
-    contacts: z
-      .array(z.unknown().check(z.meta({ description: 'A contact: see RawContact.' })))
-      .check(
-        z.maxLength(MAX_CONTACTS_PER_REQUEST, `at most ${MAX_CONTACTS_PER_REQUEST} contacts per request`),
-      ),
-    triggerIntake: z._default(z.boolean(), false),
-    skipIneligible: z._default(z.boolean(), true),
-    ...bypassFlags,
-  }),
-  response: z.object({
-    created: z.int(),
-    updated: z.int(),
-    skipped: z.int(),
-    assignmentIds: z.array(z.int()),
-    errors: z.array(z.object({ index: z.int(), email: z.nullable(z.string()), message: z.string() })),
-    skippedContacts: z.array(z.object({ email: z.string(), reasons })),
-  }),
-} satisfies EndpointSchemas;
+export const pushContactsEndpoint = /* @__PURE__ */ (() =>
+  ({
+    path: campaignPath,
+    body: z.object({
+      contacts: z
+        .array(z.unknown().check(z.meta({ description: 'A contact: see RawContact.' })))
+        .check(
+          z.maxLength(MAX_CONTACTS_PER_REQUEST, `at most ${MAX_CONTACTS_PER_REQUEST} contacts per request`),
+        ),
+      triggerIntake: z._default(z.boolean(), false),
+      skipIneligible: z._default(z.boolean(), true),
+      ...bypassFlags,
+    }),
+    response: z.object({
+      created: z.int(),
+      updated: z.int(),
+      skipped: z.int(),
+      assignmentIds: z.array(z.int()),
+      errors: z.array(z.object({ index: z.int(), email: z.nullable(z.string()), message: z.string() })),
+      skippedContacts: z.array(z.object({ email: z.string(), reasons })),
+    }),
+  }) satisfies EndpointSchemas)();
 
 /** POST /public/v1/campaigns/{id}/raw/contacts/check-eligibility */
-export const checkEligibilityEndpoint = {
-  path: campaignPath,
-  body: z.object({
-    emails: z
-      .array(emailAddress)
-      .check(z.maxLength(MAX_CONTACTS_PER_REQUEST, `at most ${MAX_CONTACTS_PER_REQUEST} emails per request`)),
-    ...bypassFlags,
-  }),
-  response: z.object({
-    results: z.array(z.object({ email: z.string(), eligible: z.boolean(), reasons })),
-    summary: z.object({
-      total: z.int(),
-      eligible: z.int(),
-      ineligible: z.int(),
-      ...(Object.fromEntries(INELIGIBILITY_REASONS.map((reason) => [reason, z.int()])) as Record<
-        (typeof INELIGIBILITY_REASONS)[number],
-        z.ZodMiniInt
-      >),
+export const checkEligibilityEndpoint = /* @__PURE__ */ (() =>
+  ({
+    path: campaignPath,
+    body: z.object({
+      emails: z
+        .array(emailAddress)
+        .check(
+          z.maxLength(MAX_CONTACTS_PER_REQUEST, `at most ${MAX_CONTACTS_PER_REQUEST} emails per request`),
+        ),
+      ...bypassFlags,
     }),
-  }),
-} satisfies EndpointSchemas;
+    response: z.object({
+      results: z.array(z.object({ email: z.string(), eligible: z.boolean(), reasons })),
+      summary: z.object({
+        total: z.int(),
+        eligible: z.int(),
+        ineligible: z.int(),
+        ...(Object.fromEntries(INELIGIBILITY_REASONS.map((reason) => [reason, z.int()])) as Record<
+          (typeof INELIGIBILITY_REASONS)[number],
+          z.ZodMiniInt
+        >),
+      }),
+    }),
+  }) satisfies EndpointSchemas)();

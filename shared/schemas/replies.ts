@@ -4,57 +4,63 @@ import type { EndpointSchemas } from './endpoint.ts';
 import { emailAddress, idParam } from './params.ts';
 import { addTransformIssue } from './transform-issue.ts';
 
+// Each schema is built in a pure-annotated closure: a bundle keeps only those its function uses
+// (esbuild cannot tell that zod's builders have no side effects; docs/architecture.md, Bundles).
+
 /** At most this many recipients across to, cc and bcc. */
 export const MAX_RECIPIENTS = 50;
 /** The largest reply body, in characters. */
 export const MAX_REPLY_BODY = 100_000;
 
 /** A comma-separated list of email addresses, as an array; any invalid one is 400. */
-const addressList = z.pipe(
-  z.string().check(z.maxLength(10_000)),
-  z.transform((value: string, context) => {
-    const addresses = value
-      .split(',')
-      .map((part) => part.trim())
-      .filter((part) => part !== '');
-    if (addresses.length === 0) {
-      addTransformIssue(context, { code: 'custom', message: 'must name at least one email address' });
-      return z.NEVER;
-    }
-    for (const candidate of addresses) {
-      if (!emailAddress.safeParse(candidate).success) {
-        addTransformIssue(context, {
-          code: 'custom',
-          message: `${JSON.stringify(candidate)} is not an email address`,
-        });
+const addressList = /* @__PURE__ */ (() =>
+  z.pipe(
+    z.string().check(z.maxLength(10_000)),
+    z.transform((value: string, context) => {
+      const addresses = value
+        .split(',')
+        .map((part) => part.trim())
+        .filter((part) => part !== '');
+      if (addresses.length === 0) {
+        addTransformIssue(context, { code: 'custom', message: 'must name at least one email address' });
         return z.NEVER;
       }
-    }
-    return addresses;
-  }),
-);
+      for (const candidate of addresses) {
+        if (!emailAddress.safeParse(candidate).success) {
+          addTransformIssue(context, {
+            code: 'custom',
+            message: `${JSON.stringify(candidate)} is not an email address`,
+          });
+          return z.NEVER;
+        }
+      }
+      return addresses;
+    }),
+  ))();
 
 /** POST /public/v1/assignments/{id}/reply */
-export const replyEndpoint = {
-  path: z.object({ id: idParam.check(z.meta({ description: 'The assignment id.' })) }),
-  body: z
-    .object({
-      body: z
-        .string()
-        .check(
-          z.minLength(1, 'must not be empty'),
-          z.maxLength(MAX_REPLY_BODY, `must be at most ${MAX_REPLY_BODY} characters`),
+export const replyEndpoint = /* @__PURE__ */ (() =>
+  ({
+    path: z.object({ id: idParam.check(z.meta({ description: 'The assignment id.' })) }),
+    body: z
+      .object({
+        body: z
+          .string()
+          .check(
+            z.minLength(1, 'must not be empty'),
+            z.maxLength(MAX_REPLY_BODY, `must be at most ${MAX_REPLY_BODY} characters`),
+          ),
+        plain_text: z._default(z.boolean(), false),
+        to: z.optional(addressList),
+        cc: z.optional(addressList),
+        bcc: z.optional(addressList),
+      })
+      .check(
+        z.refine(
+          (body) =>
+            (body.to?.length ?? 1) + (body.cc?.length ?? 0) + (body.bcc?.length ?? 0) <= MAX_RECIPIENTS,
+          { message: `at most ${MAX_RECIPIENTS} recipients in all`, path: ['to'] },
         ),
-      plain_text: z._default(z.boolean(), false),
-      to: z.optional(addressList),
-      cc: z.optional(addressList),
-      bcc: z.optional(addressList),
-    })
-    .check(
-      z.refine(
-        (body) => (body.to?.length ?? 1) + (body.cc?.length ?? 0) + (body.bcc?.length ?? 0) <= MAX_RECIPIENTS,
-        { message: `at most ${MAX_RECIPIENTS} recipients in all`, path: ['to'] },
       ),
-    ),
-  response: z.object({ success: z.boolean() }),
-} satisfies EndpointSchemas;
+    response: z.object({ success: z.boolean() }),
+  }) satisfies EndpointSchemas)();

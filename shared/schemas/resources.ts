@@ -1,6 +1,9 @@
 import '#definitions/zod-english.ts';
 import * as z from 'zod/mini';
 
+// Each schema is built in a pure-annotated closure: a bundle keeps only those its function uses
+// (esbuild cannot tell that zod's builders have no side effects; docs/architecture.md, Bundles).
+
 /**
  * The public resources of the spec (section 2), field for field. These schemas
  * shape every response (unknown keys are stripped) and generate the OpenAPI
@@ -17,7 +20,7 @@ export const ASSIGNMENT_STATUSES = [
   'bounced',
   'unsubscribed',
 ] as const;
-export const assignmentStatus = z.enum(ASSIGNMENT_STATUSES);
+export const assignmentStatus = /* @__PURE__ */ z.enum(ASSIGNMENT_STATUSES);
 export type AssignmentStatus = z.infer<typeof assignmentStatus>;
 
 /** The contact list's `status` filter values: every status but `pending-approval` (docs/decisions.md). */
@@ -31,11 +34,11 @@ export const CONTACT_STATUS_FILTERS = [
 ] as const satisfies readonly AssignmentStatus[];
 
 export const CHANNELS = ['email', 'linkedin'] as const;
-export const channel = z.enum(CHANNELS);
+export const channel = /* @__PURE__ */ z.enum(CHANNELS);
 export type Channel = z.infer<typeof channel>;
 
 export const MESSAGE_TYPES = ['sent', 'received', 'forward'] as const;
-export const messageType = z.enum(MESSAGE_TYPES);
+export const messageType = /* @__PURE__ */ z.enum(MESSAGE_TYPES);
 
 /** Response types of received messages; `positive` triggers the Positive Reply webhook. */
 export const RESPONSE_TYPES = [
@@ -47,184 +50,196 @@ export const RESPONSE_TYPES = [
   'wrong_person',
   'unsubscribe_request',
 ] as const;
-export const responseType = z.enum(RESPONSE_TYPES);
+export const responseType = /* @__PURE__ */ z.enum(RESPONSE_TYPES);
 
-export const signal = z.object({
-  name: z.string(),
-  updated: z.nullable(z.string()),
-  freshness: z.nullable(z.string()),
-  score: z.number(),
-  contextual: z.optional(z.string()),
-});
+export const signal = /* @__PURE__ */ (() =>
+  z.object({
+    name: z.string(),
+    updated: z.nullable(z.string()),
+    freshness: z.nullable(z.string()),
+    score: z.number(),
+    contextual: z.optional(z.string()),
+  }))();
 export type Signal = z.infer<typeof signal>;
 
-export const account = z.object({
-  id: z.int(),
-  name: z.optional(z.string()),
-  domain: z.string(),
-  website: z.optional(z.string()),
-  'linkedin-url': z.optional(z.string()),
-  score: z.number(),
-  signals: z.array(signal),
-});
+export const account = /* @__PURE__ */ (() =>
+  z.object({
+    id: z.int(),
+    name: z.optional(z.string()),
+    domain: z.string(),
+    website: z.optional(z.string()),
+    'linkedin-url': z.optional(z.string()),
+    score: z.number(),
+    signals: z.array(signal),
+  }))();
 export type Account = z.infer<typeof account>;
 
-export const icp = z.object({
-  id: z.int(),
-  name: z.string(),
-  signals: z.array(z.string()),
-  accounts_count: z.int(),
-});
+export const icp = /* @__PURE__ */ (() =>
+  z.object({
+    id: z.int(),
+    name: z.string(),
+    signals: z.array(z.string()),
+    accounts_count: z.int(),
+  }))();
 
-export const job = z.object({
-  id: z.string(),
-  domain: z.string(),
-  title: z.string(),
-  url: z.string(),
-  last_seen_at: z.string(),
-  first_seen_at: z.string(),
-  status: z.string(),
-  location: z.string(),
-  description: z.string(),
-});
+export const job = /* @__PURE__ */ (() =>
+  z.object({
+    id: z.string(),
+    domain: z.string(),
+    title: z.string(),
+    url: z.string(),
+    last_seen_at: z.string(),
+    first_seen_at: z.string(),
+    status: z.string(),
+    location: z.string(),
+    description: z.string(),
+  }))();
 export type Job = z.infer<typeof job>;
 
-export const campaignStats = z.object({
-  sent: z.int(),
-  opened: z.int(),
-  clicked: z.int(),
-  bounced: z.int(),
-  unsubscribed: z.int(),
-  blocked: z.int(),
-});
+export const campaignStats = /* @__PURE__ */ (() =>
+  z.object({
+    sent: z.int(),
+    opened: z.int(),
+    clicked: z.int(),
+    bounced: z.int(),
+    unsubscribed: z.int(),
+    blocked: z.int(),
+  }))();
 export type CampaignStats = z.infer<typeof campaignStats>;
 
-export const campaignSummary = z.object({
-  id: z.int(),
-  provider: z.nullable(z.string()),
-  providers: z.array(z.string()),
-  sequence_ids: z.array(z.int()),
-  icp_id: z.int().check(z.meta({ deprecated: true, description: 'Deprecated alias of id.' })),
-  icp_name: z.string(),
-  created_at: z.nullable(z.string()),
-  steps_count: z.int(),
-  stats: campaignStats,
-});
+export const campaignSummary = /* @__PURE__ */ (() =>
+  z.object({
+    id: z.int(),
+    provider: z.nullable(z.string()),
+    providers: z.array(z.string()),
+    sequence_ids: z.array(z.int()),
+    icp_id: z.int().check(z.meta({ deprecated: true, description: 'Deprecated alias of id.' })),
+    icp_name: z.string(),
+    created_at: z.nullable(z.string()),
+    steps_count: z.int(),
+    stats: campaignStats,
+  }))();
 export type CampaignSummary = z.infer<typeof campaignSummary>;
 
-export const campaignContactCounts = z.object({
-  pending_approval: z.int(),
-  scheduled: z.int(),
-  in_progress: z.int(),
-  completed: z.int(),
-  replied: z.int(),
-});
+export const campaignContactCounts = /* @__PURE__ */ (() =>
+  z.object({
+    pending_approval: z.int(),
+    scheduled: z.int(),
+    in_progress: z.int(),
+    completed: z.int(),
+    replied: z.int(),
+  }))();
 
-export const campaignDetail = z.extend(campaignSummary, { contacts: campaignContactCounts });
+export const campaignDetail = /* @__PURE__ */ z.extend(campaignSummary, { contacts: campaignContactCounts });
 export type CampaignDetail = z.infer<typeof campaignDetail>;
 
-export const contactFields = z.object({
-  id: z.int(),
-  email: z.nullable(z.string()),
-  first_name: z.nullable(z.string()),
-  last_name: z.nullable(z.string()),
-  full_name: z.nullable(z.string()),
-  title: z.nullable(z.string()),
-  linkedin_url: z.nullable(z.string()),
-  company_name: z.nullable(z.string()),
-  company_domain: z.nullable(z.string()),
-});
+export const contactFields = /* @__PURE__ */ (() =>
+  z.object({
+    id: z.int(),
+    email: z.nullable(z.string()),
+    first_name: z.nullable(z.string()),
+    last_name: z.nullable(z.string()),
+    full_name: z.nullable(z.string()),
+    title: z.nullable(z.string()),
+    linkedin_url: z.nullable(z.string()),
+    company_name: z.nullable(z.string()),
+    company_domain: z.nullable(z.string()),
+  }))();
 export type ContactFields = z.infer<typeof contactFields>;
 
-export const campaignContact = z.object({
-  assignment_id: z.int(),
-  contact: contactFields,
-  status: z.string(),
-  approved_at: z.nullable(z.string()),
-  sequenced_at: z.nullable(z.string()),
-  completed_at: z.nullable(z.string()),
-  bounced_at: z.nullable(z.string()),
-  unsubscribed_at: z.nullable(z.string()),
-  enrollment: z
-    .nullable(
-      z.object({
-        status: z.enum(['pending', 'enrolled', 'failed']),
-        error: z.nullable(z.string()),
-        updated_at: z.string(),
-      }),
-    )
-    .check(
-      z.describe(
-        "An addition to the contract: the contact's enrollment in the provider campaign behind its sequence. " +
-          'null when the sequence is not linked to a connected provider campaign, or the assignment was never scheduled; ' +
-          '`pending` until the provider accepted it, then `enrolled`; `failed` with the reason (`error`) when the provider refused it.',
+export const campaignContact = /* @__PURE__ */ (() =>
+  z.object({
+    assignment_id: z.int(),
+    contact: contactFields,
+    status: z.string(),
+    approved_at: z.nullable(z.string()),
+    sequenced_at: z.nullable(z.string()),
+    completed_at: z.nullable(z.string()),
+    bounced_at: z.nullable(z.string()),
+    unsubscribed_at: z.nullable(z.string()),
+    enrollment: z
+      .nullable(
+        z.object({
+          status: z.enum(['pending', 'enrolled', 'failed']),
+          error: z.nullable(z.string()),
+          updated_at: z.string(),
+        }),
+      )
+      .check(
+        z.describe(
+          "An addition to the contract: the contact's enrollment in the provider campaign behind its sequence. " +
+            'null when the sequence is not linked to a connected provider campaign, or the assignment was never scheduled; ' +
+            '`pending` until the provider accepted it, then `enrolled`; `failed` with the reason (`error`) when the provider refused it.',
+        ),
       ),
-    ),
-});
+  }))();
 export type CampaignContact = z.infer<typeof campaignContact>;
 
-export const campaignMessage = z.object({
-  id: z.int(),
-  assignment_id: z.int(),
-  type: messageType,
-  step_type: z.string(),
-  step_index: z.nullable(z.int()),
-  variant_index: z.nullable(z.int()),
-  response_type: z.nullable(z.string()),
-  subject: z.nullable(z.string()),
-  body: z.nullable(z.string()),
-  open_count: z.int(),
-  sender_email: z.nullable(z.string()),
-  created_at: z.nullable(z.string()),
-});
+export const campaignMessage = /* @__PURE__ */ (() =>
+  z.object({
+    id: z.int(),
+    assignment_id: z.int(),
+    type: messageType,
+    step_type: z.string(),
+    step_index: z.nullable(z.int()),
+    variant_index: z.nullable(z.int()),
+    response_type: z.nullable(z.string()),
+    subject: z.nullable(z.string()),
+    body: z.nullable(z.string()),
+    open_count: z.int(),
+    sender_email: z.nullable(z.string()),
+    created_at: z.nullable(z.string()),
+  }))();
 export type CampaignMessage = z.infer<typeof campaignMessage>;
 
-export const analyticsOverview = z.object({
-  total_campaigns: z.int(),
-  total_contacts_sent: z.int(),
-  total_contacts_opened: z.int(),
-  total_contacts_replied: z.int(),
-  total_contacts_scheduled: z.int(),
-  total_bounced: z.int(),
-  total_unsubscribed: z.int(),
-});
+export const analyticsOverview = /* @__PURE__ */ (() =>
+  z.object({
+    total_campaigns: z.int(),
+    total_contacts_sent: z.int(),
+    total_contacts_opened: z.int(),
+    total_contacts_replied: z.int(),
+    total_contacts_scheduled: z.int(),
+    total_bounced: z.int(),
+    total_unsubscribed: z.int(),
+  }))();
 export type AnalyticsOverview = z.infer<typeof analyticsOverview>;
 
-export const errorBody = z.object({
-  message: z.string().check(
-    z.meta({
-      description:
-        "What went wrong. A request that fails validation names every problem, each naming its field (`Invalid body field 'contacts[0].email': …`), joined by `; ` (the first 20, then `and N more problems`).",
-    }),
-  ),
-  errors: z
-    .optional(
-      z
-        .array(
-          z.object({
-            path: z.string().check(
-              z.meta({
-                description:
-                  'The request value at fault: `path.`, `query.` or `body.` and the field as the request carried it (`body.contacts[0].email`, `query.take`), or `body` for the body as a whole.',
-              }),
-            ),
-            message: z
-              .string()
-              .check(z.meta({ description: 'What is wrong with it, as `message` says it.' })),
-          }),
-        )
-        .check(z.maxLength(20)),
-    )
-    .check(
+export const errorBody = /* @__PURE__ */ (() =>
+  z.object({
+    message: z.string().check(
       z.meta({
         description:
-          'On every 4xx of an endpoint: the request values at fault, one per problem, the first 20 (the message says how many more); empty when the error names none (a resource not found, a conflict). Absent on a 5xx and on the gateway’s own answers (401 from the authorizer, 429 throttling).',
+          "What went wrong. A request that fails validation names every problem, each naming its field (`Invalid body field 'contacts[0].email': …`), joined by `; ` (the first 20, then `and N more problems`).",
       }),
     ),
-  request_id: z.optional(z.string()).check(
-    z.meta({
-      description:
-        'On every error of an endpoint: the API Gateway request id the service’s log records of this request carry, to quote when asking about it. Absent on the gateway’s own answers.',
-    }),
-  ),
-});
+    errors: z
+      .optional(
+        z
+          .array(
+            z.object({
+              path: z.string().check(
+                z.meta({
+                  description:
+                    'The request value at fault: `path.`, `query.` or `body.` and the field as the request carried it (`body.contacts[0].email`, `query.take`), or `body` for the body as a whole.',
+                }),
+              ),
+              message: z
+                .string()
+                .check(z.meta({ description: 'What is wrong with it, as `message` says it.' })),
+            }),
+          )
+          .check(z.maxLength(20)),
+      )
+      .check(
+        z.meta({
+          description:
+            'On every 4xx of an endpoint: the request values at fault, one per problem, the first 20 (the message says how many more); empty when the error names none (a resource not found, a conflict). Absent on a 5xx and on the gateway’s own answers (401 from the authorizer, 429 throttling).',
+        }),
+      ),
+    request_id: z.optional(z.string()).check(
+      z.meta({
+        description:
+          'On every error of an endpoint: the API Gateway request id the service’s log records of this request carry, to quote when asking about it. Absent on the gateway’s own answers.',
+      }),
+    ),
+  }))();

@@ -2,6 +2,9 @@ import '#definitions/zod-english.ts';
 import * as z from 'zod/mini';
 import { addTransformIssue } from './transform-issue.ts';
 
+// Each schema is built in a pure-annotated closure: a bundle keeps only those its function uses
+// (esbuild cannot tell that zod's builders have no side effects; docs/architecture.md, Bundles).
+
 /**
  * Snippet variables: the values a sequence's templates fill in (`{{first_name}}`),
  * as a raw push and the import set them on an assignment.
@@ -37,51 +40,55 @@ const variablesBytes = (variables: Record<string, string>): number =>
     0,
   );
 
-const variableRecord = z
-  .record(
-    z.string().check(z.regex(VARIABLE_NAME_PATTERN, VARIABLE_NAME_RULE)),
-    z
-      .string()
-      .check(
-        z.refine(
-          (value) => Buffer.byteLength(value) <= MAX_VARIABLE_BYTES,
-          `must be at most ${MAX_VARIABLE_BYTES} bytes`,
+const variableRecord = /* @__PURE__ */ (() =>
+  z
+    .record(
+      z.string().check(z.regex(VARIABLE_NAME_PATTERN, VARIABLE_NAME_RULE)),
+      z
+        .string()
+        .check(
+          z.refine(
+            (value) => Buffer.byteLength(value) <= MAX_VARIABLE_BYTES,
+            `must be at most ${MAX_VARIABLE_BYTES} bytes`,
+          ),
         ),
+      // A name that fails the pattern is reported with the rule, not zod's bare "Invalid key in record".
+      { error: (issue) => (issue.code === 'invalid_key' ? VARIABLE_NAME_RULE : undefined) },
+    )
+    .check(
+      z.refine((value) => Object.keys(value).length <= MAX_VARIABLES, `at most ${MAX_VARIABLES} variables`),
+      z.refine(
+        (value) => variablesBytes(value) <= MAX_VARIABLES_TOTAL_BYTES,
+        `at most ${MAX_VARIABLES_TOTAL_BYTES} bytes of names and values in all`,
       ),
-    // A name that fails the pattern is reported with the rule, not zod's bare "Invalid key in record".
-    { error: (issue) => (issue.code === 'invalid_key' ? VARIABLE_NAME_RULE : undefined) },
-  )
-  .check(
-    z.refine((value) => Object.keys(value).length <= MAX_VARIABLES, `at most ${MAX_VARIABLES} variables`),
-    z.refine(
-      (value) => variablesBytes(value) <= MAX_VARIABLES_TOTAL_BYTES,
-      `at most ${MAX_VARIABLES_TOTAL_BYTES} bytes of names and values in all`,
-    ),
-  );
+    ))();
 
 /** Snippet variables as a client sends them (a JSON object), parsed into a Map. */
-export const snippetVariables = z
-  .pipe(
-    // Classic zod's `z.preprocess`: a transform piped into the record.
-    z.pipe(
-      z.transform((input: unknown, context) => {
-        // zod's record skips an own `__proto__` key before checking names: refuse it here, naming it.
-        if (typeof input === 'object' && input !== null && Object.hasOwn(input, '__proto__')) {
-          addTransformIssue(context, {
-            code: 'custom',
-            message: VARIABLE_NAME_RULE,
-            path: ['__proto__'],
-            input,
-          });
-        }
-        return input;
+export const snippetVariables = /* @__PURE__ */ (() =>
+  z
+    .pipe(
+      // Classic zod's `z.preprocess`: a transform piped into the record.
+      z.pipe(
+        z.transform((input: unknown, context) => {
+          // zod's record skips an own `__proto__` key before checking names: refuse it here, naming it.
+          if (typeof input === 'object' && input !== null && Object.hasOwn(input, '__proto__')) {
+            addTransformIssue(context, {
+              code: 'custom',
+              message: VARIABLE_NAME_RULE,
+              path: ['__proto__'],
+              input,
+            });
+          }
+          return input;
+        }),
+        variableRecord,
+      ),
+      z.transform(
+        (variables: Record<string, string>): SnippetVariables => new Map(Object.entries(variables)),
+      ),
+    )
+    .check(
+      z.meta({
+        description: `Snippet variables for the sequence's templates: at most ${MAX_VARIABLES}, names of a letter then up to 63 letters, digits or underscores (${VARIABLE_NAME_PATTERN.source}), each value at most ${MAX_VARIABLE_BYTES} bytes, ${MAX_VARIABLES_TOTAL_BYTES} bytes of names and values in all (UTF-8).`,
       }),
-      variableRecord,
-    ),
-    z.transform((variables: Record<string, string>): SnippetVariables => new Map(Object.entries(variables))),
-  )
-  .check(
-    z.meta({
-      description: `Snippet variables for the sequence's templates: at most ${MAX_VARIABLES}, names of a letter then up to 63 letters, digits or underscores (${VARIABLE_NAME_PATTERN.source}), each value at most ${MAX_VARIABLE_BYTES} bytes, ${MAX_VARIABLES_TOTAL_BYTES} bytes of names and values in all (UTF-8).`,
-    }),
-  );
+    ))();

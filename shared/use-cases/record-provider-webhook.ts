@@ -1,24 +1,10 @@
 import { createHash } from 'node:crypto';
-import * as z from 'zod/mini';
 import { DomainError } from '#domain/errors.ts';
 import type { MappedPayload, ProviderActivity } from '#domain/provider-activity.ts';
 import { matchActivity } from '#domain/provider-activity-matching.ts';
 import { recordProviderEvent } from '#domain/provider-events.ts';
-import { provider } from '#schemas/import.ts';
+import type { ProviderWebhookMessage } from '#schemas/provider-webhook-message.ts';
 import { type ProviderConnectionRecord, providerConnections } from '#store/provider-connections.ts';
-
-/** A provider webhook as the inbound endpoint queued it: the body, and these as message attributes. */
-export const PROVIDER_WEBHOOK_ATTRIBUTES = ['orgId', 'connectionId', 'provider', 'receivedAt'] as const;
-
-export const providerWebhookMessage = z.object({
-  orgId: z.coerce.number().check(z.int(), z.positive()),
-  connectionId: z.coerce.number().check(z.int(), z.positive()),
-  provider,
-  receivedAt: z.iso.datetime(),
-  /** The body as the provider sent it. */
-  body: z.string(),
-});
-export type ProviderWebhookMessage = z.infer<typeof providerWebhookMessage>;
 
 /** What recording one queued webhook did, by activity. */
 export interface ProviderWebhookReport {

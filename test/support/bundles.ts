@@ -39,6 +39,8 @@ const INPUTS = [
   'functions',
   'shared',
   'infra/constructs',
+  // The openapi function serves the committed document.
+  'docs/openapi.json',
   'package.json',
   'package-lock.json',
   'tsconfig.json',

@@ -79,7 +79,60 @@ describe('loading the configuration from the environment', () => {
         secureCookies: true,
       },
       admin: { localDir: '.local' },
+      observability: {
+        logLevel: 'INFO',
+        serviceName: 'outreach-public-api',
+        metrics: true,
+        tracing: true,
+      },
     } satisfies Configuration);
+  });
+
+  it('loads what the configuration’s schema accepts, without checking it against the schema again', () => {
+    for (const env of [
+      LAMBDA_ENVIRONMENT,
+      {},
+      { SECRETS_LOCAL_KEY: Buffer.alloc(32, 7).toString('base64') },
+    ]) {
+      const loaded = loadConfiguration(env);
+      expect(useConfiguration(loaded)).toEqual(loaded);
+    }
+  });
+
+  it('reads the logger’s, the metrics’ and the traces’ settings as Powertools and Lambda name them', () => {
+    expect(
+      loadConfiguration({
+        POWERTOOLS_LOG_LEVEL: 'warn',
+        AWS_LAMBDA_LOG_LEVEL: 'DEBUG',
+        POWERTOOLS_SERVICE_NAME: 'another',
+        POWERTOOLS_METRICS_DISABLED: 'true',
+        POWERTOOLS_TRACE_ENABLED: 'false',
+        AWS_XRAY_DAEMON_ADDRESS: '169.254.79.129:2000',
+      }).observability,
+    ).toEqual({
+      logLevel: 'WARN',
+      serviceName: 'another',
+      metrics: false,
+      tracing: false,
+      xrayDaemon: { host: '169.254.79.129', port: 2000 },
+    });
+    const lambda = loadConfiguration({
+      AWS_LAMBDA_LOG_LEVEL: 'ERROR',
+      AWS_XRAY_DAEMON_ADDRESS: 'tcp:127.0.0.1:2001 udp:127.0.0.2:2000',
+    }).observability;
+    expect(lambda).toMatchObject({ logLevel: 'ERROR', xrayDaemon: { host: '127.0.0.2', port: 2000 } });
+    // Never refused, as Powertools never refused them: an unknown level is INFO, an unreadable address none.
+    expect(
+      loadConfiguration({ POWERTOOLS_LOG_LEVEL: 'FATAL', AWS_XRAY_DAEMON_ADDRESS: 'nowhere' }).observability,
+    ).toMatchObject({ logLevel: 'INFO', xrayDaemon: undefined });
+  });
+
+  it('refuses a local secrets key that is not 32 bytes of base64, without quoting it', () => {
+    for (const key of ['not base64!', Buffer.alloc(16).toString('base64')]) {
+      expect(() => loadConfiguration({ SECRETS_LOCAL_KEY: key })).toThrow(
+        /^Invalid configuration: SECRETS_LOCAL_KEY must be 32 bytes in base64$/,
+      );
+    }
   });
 
   it('needs nothing: a function without a table or queues loads, and says what is missing when used', () => {

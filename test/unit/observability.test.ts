@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { type Configuration, configuration, useConfiguration } from '#platform/config.ts';
 import { logger } from '#platform/logger.ts';
 import { count, observed } from '#platform/observability.ts';
 
@@ -8,9 +9,15 @@ import { count, observed } from '#platform/observability.ts';
  */
 
 const environment = { ...process.env };
+const installed = configuration();
+
+/** Installs the test's configuration with these observability settings (the tests' own turn logs and metrics off). */
+const observing = (settings: Partial<Configuration['observability']>) =>
+  useConfiguration({ ...installed, observability: { ...installed.observability, ...settings } });
 
 afterEach(() => {
   process.env = { ...environment };
+  useConfiguration(installed);
   vi.restoreAllMocks();
   logger.resetKeys();
 });
@@ -29,7 +36,7 @@ async function linesOf(fn: () => unknown): Promise<Record<string, unknown>[]> {
 
 describe('the logger', () => {
   it('writes a JSON record with the level, service, trace id and the persistent and given keys', async () => {
-    process.env.POWERTOOLS_LOG_LEVEL = 'INFO';
+    observing({ logLevel: 'INFO' });
     process.env._X_AMZN_TRACE_ID = 'Root=1-abc-def;Parent=123;Sampled=1';
     const [record] = await linesOf(() => {
       logger.appendKeys({ requestId: 'r-1' });
@@ -47,15 +54,15 @@ describe('the logger', () => {
   });
 
   it('drops records under the configured level, and everything when SILENT', async () => {
-    process.env.POWERTOOLS_LOG_LEVEL = 'WARN';
+    observing({ logLevel: 'WARN' });
     expect(await linesOf(() => logger.info('quiet'))).toEqual([]);
     expect(await linesOf(() => logger.error('loud'))).toHaveLength(1);
-    process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
+    observing({ logLevel: 'SILENT' });
     expect(await linesOf(() => logger.error('loud'))).toEqual([]);
   });
 
   it('forgets the persistent keys at reset', async () => {
-    process.env.POWERTOOLS_LOG_LEVEL = 'INFO';
+    observing({ logLevel: 'INFO' });
     logger.appendKeys({ orgId: 7 });
     logger.resetKeys();
     const [record] = await linesOf(() => logger.info('next request'));
@@ -73,7 +80,7 @@ describe('the metrics', () => {
   });
 
   it('publishes one embedded-metric record per invocation with the summed counts', async () => {
-    process.env.POWERTOOLS_METRICS_DISABLED = 'false';
+    observing({ metrics: true });
     const records = await linesOf(() => handler({ counts: 2 }));
     expect(records).toEqual([
       {
@@ -97,10 +104,10 @@ describe('the metrics', () => {
   });
 
   it('publishes when the handler throws too, and nothing when metrics are off', async () => {
-    process.env.POWERTOOLS_METRICS_DISABLED = 'false';
+    observing({ metrics: true });
     const failed = await linesOf(() => handler({ counts: -1 }).catch(() => undefined));
     expect(failed).toEqual([expect.objectContaining({ ContactsPushed: 1 })]);
-    process.env.POWERTOOLS_METRICS_DISABLED = 'true';
+    observing({ metrics: false });
     expect(await linesOf(() => handler({ counts: 5 }))).toEqual([]);
   });
 });

@@ -5,7 +5,8 @@ import { oas } from '@stoplight/spectral-rulesets';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
-import { API_LICENSE, API_VERSION, openApiDocument } from '#api/openapi/document.ts';
+import { API_LICENSE, API_VERSION, type OpenApiDocument, openApiDocument } from '#api/openapi/document.ts';
+import { DEPLOYMENT_SERVER_DESCRIPTION, withServer } from '#api/openapi/servers.ts';
 import { type RouteDefinition, routes } from '#definitions/routes.ts';
 import { WEBHOOK_EVENT_TYPES } from '#schemas/webhooks.ts';
 import { committedOpenApiDocument, OPENAPI_FILE } from '../../infra/build-docs.ts';
@@ -300,5 +301,11 @@ describe('docs/openapi.json', () => {
   it('equals a fresh generation (run `npm run build` after changing routes or schemas)', () => {
     const committed: unknown = JSON.parse(readFileSync(OPENAPI_FILE, 'utf8'));
     expect(committed).toStrictEqual(JSON.parse(JSON.stringify(committedOpenApiDocument())));
+  });
+
+  it('is what a deployment serves once its own URL is put in, byte for byte (GET /openapi.json)', () => {
+    const committed = JSON.parse(readFileSync(OPENAPI_FILE, 'utf8')) as OpenApiDocument;
+    const served = withServer(committed, 'https://api.example.com/dev', DEPLOYMENT_SERVER_DESCRIPTION);
+    expect(JSON.stringify(served)).toBe(JSON.stringify(openApiDocument('https://api.example.com/dev')));
   });
 });

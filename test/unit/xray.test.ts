@@ -3,13 +3,15 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type Configuration, configuration, useConfiguration } from '#platform/config.ts';
 import { traceAwsClient, traceInvocation } from '#platform/xray.ts';
 import { waitFor } from '../support/wait.ts';
 
 /**
  * The X-Ray subsegments the service sends itself (shared/platform/xray.ts):
  * a UDP socket plays the daemon, a small HTTP server plays DynamoDB (200, or
- * a throttling 400), and the trace header is set as Lambda sets it.
+ * a throttling 400), the configuration names the daemon, and the trace
+ * header is set as Lambda sets it.
  */
 
 const TRACE_ID = '1-5759e988-bd862e3fe1be46a994272793';
@@ -47,15 +49,21 @@ afterAll(async () => {
   await new Promise((resolve) => dynamodb.close(resolve));
 });
 
+const installed = configuration();
+
+/** Installs the test's configuration with these observability settings. */
+const observing = (settings: Partial<Configuration['observability']>) =>
+  useConfiguration({ ...installed, observability: { ...installed.observability, ...settings } });
+
 afterEach(() => {
-  delete process.env.AWS_XRAY_DAEMON_ADDRESS;
+  useConfiguration(installed);
   delete process.env._X_AMZN_TRACE_ID;
   datagrams = [];
   throttle = false;
 });
 
 function traced(sampled: boolean) {
-  process.env.AWS_XRAY_DAEMON_ADDRESS = `127.0.0.1:${daemon.address().port}`;
+  observing({ tracing: true, xrayDaemon: { host: '127.0.0.1', port: daemon.address().port } });
   process.env._X_AMZN_TRACE_ID = `Root=${TRACE_ID};Parent=${PARENT_ID};Sampled=${sampled ? 1 : 0}`;
 }
 
@@ -136,17 +144,14 @@ describe('X-Ray subsegments', () => {
   it('sends nothing when the invocation is not sampled, there is no daemon, or tracing is off', async () => {
     traced(false);
     await get(client());
-    delete process.env.AWS_XRAY_DAEMON_ADDRESS;
+    observing({ xrayDaemon: undefined });
     process.env._X_AMZN_TRACE_ID = `Root=${TRACE_ID};Parent=${PARENT_ID};Sampled=1`;
     await get(client());
     traced(true);
-    process.env.POWERTOOLS_TRACE_ENABLED = 'false';
-    try {
-      await get(client());
-      traceInvocation('svc')(false);
-    } finally {
-      delete process.env.POWERTOOLS_TRACE_ENABLED;
-    }
+    observing({ tracing: false, xrayDaemon: { host: '127.0.0.1', port: daemon.address().port } });
+    await get(client());
+    traceInvocation('svc')(false);
+    traced(true);
     // A traced call after them is the first datagram to arrive: the ones before sent nothing.
     await get(client());
     const all = await received(1);

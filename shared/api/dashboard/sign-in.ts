@@ -11,13 +11,7 @@ import {
 import { organizationsOf } from '#domain/members.ts';
 import { configuration } from '#platform/config.ts';
 import { logger } from '#platform/logger.ts';
-import {
-  authorizationUrl,
-  type OpenIdClient,
-  randomToken,
-  redeemSignIn,
-  SignInFailed,
-} from '#platform/openid-client.ts';
+import type { OpenIdClient, VerifiedPerson } from '#platform/openid-client.ts';
 import { html } from './html.ts';
 import { clearedSessionCookie, type FormFields, htmlResponse, seeOther, sessionCookie } from './http.ts';
 import { actionForm, notice, publicPage, sessionFrame, signedInPage } from './layout.ts';
@@ -28,7 +22,11 @@ import { actionForm, notice, publicPage, sessionFrame, signedInPage } from './la
  * nonce and verifier (ten minutes, used once) and sends the person to the
  * provider; `/dashboard/callback` redeems the code, verifies the ID token and
  * opens a session. Where to land afterwards is a path of this service only.
+ * The OpenID client (with jose, which verifies the ID token: 18 KiB) is
+ * loaded by these two steps only, not by every page of a signed-in session.
  */
+
+const openIdSteps = () => import('#platform/openid-client.ts');
 
 /** The dashboard's client at the OpenID provider; null when the deployment configures none. */
 function openIdClient(base: string): OpenIdClient | null {
@@ -62,6 +60,7 @@ const notConfigured = (base: string) =>
 export async function startSignIn(event: APIGatewayProxyEvent, base: string): Promise<APIGatewayProxyResult> {
   const client = openIdClient(base);
   if (!client) return notConfigured(base);
+  const { authorizationUrl, randomToken } = await openIdSteps();
   const state = randomToken();
   const request = { state, nonce: randomToken(), codeVerifier: randomToken() };
   await beginSignIn(state, {
@@ -101,7 +100,8 @@ export async function finishSignIn(
       ),
     );
   }
-  let person: Awaited<ReturnType<typeof redeemSignIn>>;
+  const { redeemSignIn, SignInFailed } = await openIdSteps();
+  let person: VerifiedPerson;
   try {
     person = await redeemSignIn(client, { code, codeVerifier: signIn.codeVerifier, nonce: signIn.nonce });
   } catch (failure) {

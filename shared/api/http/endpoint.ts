@@ -1,10 +1,10 @@
-import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import * as z from 'zod/mini';
 import { MAX_BODY_BYTES } from '#definitions/request-limits.ts';
 import { type ApiKeyScope, routes } from '#definitions/routes.ts';
 import { DomainError, type DomainErrorKind, type InputField } from '#domain/errors.ts';
 import { logger } from '#platform/logger.ts';
+import { type Middleware, withMiddlewares } from '#platform/middleware.ts';
 import { observability } from '#platform/observability.ts';
 import type { EndpointSchemas } from '#schemas/endpoint.ts';
 import {
@@ -206,9 +206,7 @@ function authorizedOrganizationOf(event: APIGatewayProxyEvent): number {
  * none), and on every one the `request_id` its log records carry, for the
  * client to quote. The other handlers (their own formats) keep `{message}`.
  */
-const errorResponses = (
-  detailed: boolean,
-): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> => ({
+const errorResponses = (detailed: boolean): Middleware<APIGatewayProxyEvent, APIGatewayProxyResult> => ({
   onError: (request) => {
     const error = request.error instanceof DomainError ? httpErrorOf(request.error) : request.error;
     const bodyOf = (statusCode: number, message: string, problems: readonly InputProblem[] = []) => {
@@ -234,7 +232,7 @@ const errorResponses = (
 });
 
 /** Attaches the request id and organization to every log record of the invocation. */
-const requestLogging = (): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> => ({
+const requestLogging = (): Middleware<APIGatewayProxyEvent, APIGatewayProxyResult> => ({
   before: (request) => {
     logger.resetKeys();
     logger.appendKeys({
@@ -247,11 +245,7 @@ const requestLogging = (): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayP
 
 /** The logging and error mapping every handler is built with. */
 function wrapped(run: ApiHandler, detailedErrors: boolean): ApiHandler {
-  return middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
-    .use(observability())
-    .use(requestLogging())
-    .use(errorResponses(detailedErrors))
-    .handler(run) as ApiHandler;
+  return withMiddlewares([...observability(), requestLogging(), errorResponses(detailedErrors)], run);
 }
 
 /**

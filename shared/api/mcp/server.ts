@@ -14,14 +14,6 @@ import { MAX_JOBS_PAGE, searchJobsEndpoint } from '#schemas/jobs.ts';
 import { DEFAULT_PAGE_SIZE, dateTimeQuery, MAX_PAGE_SIZE } from '#schemas/params.ts';
 import { checkEligibilityEndpoint, MAX_CONTACTS_PER_REQUEST } from '#schemas/raw.ts';
 import { CONTACT_STATUS_FILTERS } from '#schemas/resources.ts';
-import { checkEligibility } from '#use-cases/check-eligibility.ts';
-import { getAnalyticsOverview } from '#use-cases/get-analytics-overview.ts';
-import { getCampaign } from '#use-cases/get-campaign.ts';
-import { listCampaignAccounts } from '#use-cases/list-campaign-accounts.ts';
-import { listCampaignContacts } from '#use-cases/list-campaign-contacts.ts';
-import { listCampaigns } from '#use-cases/list-campaigns.ts';
-import { lookupAccount } from '#use-cases/lookup-account.ts';
-import { searchJobs } from '#use-cases/search-jobs.ts';
 import { type CallToolResult, defineTool, type McpServerDefinition, type McpTool } from './protocol.ts';
 
 /**
@@ -32,6 +24,33 @@ import { type CallToolResult, defineTool, type McpServerDefinition, type McpTool
  * organization: a call runs with the caller's (`orgId`, the context the
  * protocol hands it). The protocol itself is ./protocol.ts.
  */
+
+/**
+ * An async function of a module loaded on its first call. A tool loads its
+ * use case when it is called: a request runs one tool at most (`initialize`
+ * and `tools/list` none), so a cold start does not read the store and domain
+ * code of every tool.
+ */
+function loadedOnCall<F extends (...args: never[]) => Promise<unknown>>(load: () => Promise<F>): F {
+  return (async (...args: Parameters<F>) => (await load())(...args)) as F;
+}
+
+const checkEligibility = loadedOnCall(
+  async () => (await import('#use-cases/check-eligibility.ts')).checkEligibility,
+);
+const getAnalyticsOverview = loadedOnCall(
+  async () => (await import('#use-cases/get-analytics-overview.ts')).getAnalyticsOverview,
+);
+const getCampaign = loadedOnCall(async () => (await import('#use-cases/get-campaign.ts')).getCampaign);
+const listCampaignAccounts = loadedOnCall(
+  async () => (await import('#use-cases/list-campaign-accounts.ts')).listCampaignAccounts,
+);
+const listCampaignContacts = loadedOnCall(
+  async () => (await import('#use-cases/list-campaign-contacts.ts')).listCampaignContacts,
+);
+const listCampaigns = loadedOnCall(async () => (await import('#use-cases/list-campaigns.ts')).listCampaigns);
+const lookupAccount = loadedOnCall(async () => (await import('#use-cases/lookup-account.ts')).lookupAccount);
+const searchJobs = loadedOnCall(async () => (await import('#use-cases/search-jobs.ts')).searchJobs);
 
 /** The caller's organization: what every tool call runs with. */
 type OrgId = number;
@@ -151,7 +170,10 @@ function catalogue(): McpTool<OrgId>[] {
         tool(async () =>
           result(
             getCampaignEndpoint.response,
-            await getCampaign({ orgId, path: { id: input.campaign_id } }),
+            await getCampaign({
+              orgId,
+              path: { id: input.campaign_id },
+            }),
             (detail) =>
               `Campaign ${detail.id} ${detail.icp_name}: ${detail.stats.sent} sent, ${detail.stats.opened} opened, ${detail.contacts.replied} replied`,
           ),
@@ -252,7 +274,11 @@ function catalogue(): McpTool<OrgId>[] {
           const { campaign_id, ...body } = input;
           return result(
             checkEligibilityEndpoint.response,
-            await checkEligibility({ orgId, path: { id: campaign_id }, body }),
+            await checkEligibility({
+              orgId,
+              path: { id: campaign_id },
+              body,
+            }),
             (checked) => `${checked.summary.eligible} of ${checked.summary.total} eligible`,
           );
         }),

@@ -7,7 +7,6 @@ import {
 import * as z from 'zod/mini';
 import { READ_ONLY_KEY_MESSAGE } from '#api/http/endpoint.ts';
 import { gatewayResponses } from '#definitions/gateway-responses.ts';
-import { MCP_SCOPE } from '#definitions/oauth-scope.ts';
 import { API_KEY_HEADER, type RouteDefinition, routes } from '#definitions/routes.ts';
 import { checkEligibilityEndpoint, pushContactsEndpoint, rawContact } from '#schemas/raw.ts';
 import {
@@ -45,13 +44,16 @@ import {
   ref,
   TAGS,
 } from './operations.ts';
+import { DEPLOYMENT_SERVER_DESCRIPTION, serverParts } from './servers.ts';
 
 /**
  * The OpenAPI 3.1 document, generated from the route manifest and the zod
  * schemas the handlers validate requests and shape responses with, so it
- * cannot say something the code does not do. Served at `GET /openapi.json`
- * (with the deployment's own URL) and written to docs/openapi.json by
- * `npm run build`. OpenAPI 3.1 schemas are JSON Schema 2020-12, which is what
+ * cannot say something the code does not do. Written to docs/openapi.json by
+ * `npm run build` (test/unit/openapi.test.ts keeps it equal to a fresh
+ * generation), which `GET /openapi.json` serves with the deployment's own URL
+ * (servers.ts): generating it at run time would put this generator, every
+ * schema and the MCP SDK's into the function. OpenAPI 3.1 schemas are JSON Schema 2020-12, which is what
  * `z.toJSONSchema` emits: responses as the handler's output (`io: 'output'`),
  * request bodies and parameters as what a client may send (`io: 'input'`).
  *
@@ -534,9 +536,6 @@ Subscriptions receive signed POSTs (Standard Webhooks) for New Opportunities, Fi
 
 The version is in the path prefix \`/public/v1\`. \`icp_id\` in campaign responses is a deprecated alias of \`id\`.`;
 
-const MCP_SCOPE_TEXT =
-  'Read the organization’s campaigns, accounts, contacts and jobs through the MCP tools.';
-
 /** Standard Webhooks headers every delivery carries. */
 const WEBHOOK_HEADERS: Json[] = [
   [
@@ -616,8 +615,9 @@ export interface DocumentOptions {
 /** The document of the deployment reachable at `serverUrl`. */
 export function openApiDocument(
   serverUrl: string,
-  { serverDescription = 'This deployment', manifest = routes }: DocumentOptions = {},
+  { serverDescription = DEPLOYMENT_SERVER_DESCRIPTION, manifest = routes }: DocumentOptions = {},
 ): OpenApiDocument {
+  const { servers, mcpOAuth } = serverParts(serverUrl, serverDescription);
   const described = manifest.map((route) => [route, descriptionOf(route)] as const);
   if (cached?.manifest !== manifest) {
     const components = buildComponents(described.map(([route, operation]) => [route.name, operation]));
@@ -649,7 +649,7 @@ export function openApiDocument(
       contact: { name: 'The operator of this deployment' },
       license: API_LICENSE,
     },
-    servers: [{ url: serverUrl, description: serverDescription }],
+    servers,
     tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),
     security: [{ apiKey: [] }],
     paths,
@@ -666,22 +666,7 @@ export function openApiDocument(
           description:
             'The organization’s API key, `<ORG_ID>.<SECRET>`, from the dashboard’s API settings; of scope `read` or `read-write` (`x-required-scope` on each operation).',
         },
-        mcpOAuth: {
-          type: 'oauth2',
-          description:
-            'OAuth 2.1 for the MCP server; clients are created by an operator, registered (RFC 7591) or named by their metadata document’s URL.',
-          flows: {
-            clientCredentials: {
-              tokenUrl: `${serverUrl}/oauth/token`,
-              scopes: { [MCP_SCOPE]: MCP_SCOPE_TEXT },
-            },
-            authorizationCode: {
-              authorizationUrl: `${serverUrl}/oauth/authorize`,
-              tokenUrl: `${serverUrl}/oauth/token`,
-              scopes: { [MCP_SCOPE]: MCP_SCOPE_TEXT },
-            },
-          },
-        },
+        mcpOAuth,
         oauthClientBasic: {
           type: 'http',
           scheme: 'basic',

@@ -7,6 +7,7 @@ import type {
   ProviderActivityKind,
   ProviderActivityMessage,
 } from '#domain/provider-activity.ts';
+import { lenient } from '#schemas/lenient.ts';
 
 /**
  * What the provider adapters of this folder share: event ids (the provider's
@@ -31,14 +32,14 @@ const MAX_QUOTED_TYPE_LENGTH = 100;
 
 // Lenient field schemas: a field of another type than documented reads as absent rather than
 // failing the whole payload, so one odd field never hides the rest of an event.
-export const zText = z.catch(z.optional(z.string()), undefined);
+export const zText = lenient(z.optional(z.string()));
 /** An id the provider sends as a number or a string (Smartlead's campaign ids are numbers). */
-export const zId = z.catch(z.optional(z.union([z.string(), z.number()])), undefined);
+export const zId = lenient(z.optional(z.union([z.string(), z.number()])));
 /** A time: ISO 8601 text, or epoch seconds or milliseconds. */
-export const zTime = z.catch(z.optional(z.union([z.string(), z.number()])), undefined);
-export const zBoolean = z.catch(z.optional(z.boolean()), undefined);
+export const zTime = lenient(z.optional(z.union([z.string(), z.number()])));
+export const zBoolean = lenient(z.optional(z.boolean()));
 export const zObject = <Shape extends z.core.$ZodLooseShape>(shape: Shape) =>
-  z.catch(z.optional(z.object(shape)), undefined);
+  lenient(z.optional(z.object(shape)));
 
 /** The JSON text of a value with every object's keys sorted, so equal payloads hash alike. */
 export function canonicalJson(value: unknown): string {

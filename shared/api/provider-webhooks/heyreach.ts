@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import type { MappedPayload } from '#domain/provider-activity.ts';
+import { lenient } from '#schemas/lenient.ts';
 import {
   type EventOutcome,
   eventIdOf,
@@ -79,9 +80,8 @@ const NOT_RECORDED: Partial<Record<HeyreachEvent, string>> = {
   LEAD_TAG_UPDATED: 'a tag change is not a provider event',
 };
 
-const recentMessage = z.catch(
+const recentMessage = lenient(
   z.optional(z.object({ creation_time: zTime, message: zText, is_reply: zBoolean })),
-  undefined,
 );
 const person = {
   id: zId,
@@ -105,7 +105,7 @@ const heyreachPayload = z.object({
   sender: zObject(person),
   connection_message: zText,
   conversation_id: zId,
-  recent_messages: z.catch(z.optional(z.array(recentMessage)), undefined),
+  recent_messages: lenient(z.optional(z.array(recentMessage))),
 });
 type HeyreachPayload = z.infer<typeof heyreachPayload>;
 

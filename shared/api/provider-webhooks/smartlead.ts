@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import type { MappedPayload } from '#domain/provider-activity.ts';
+import { lenient } from '#schemas/lenient.ts';
 import {
   type EventOutcome,
   eventIdOf,
@@ -133,7 +134,7 @@ const smartleadPayload = z.object({
   reply_message: zObject(messageFields),
   reply_body: zText,
   preview_text: zText,
-  category: z.catch(z.optional(z.union([z.string(), z.object({ name: zText })])), undefined),
+  category: lenient(z.optional(z.union([z.string(), z.object({ name: zText })]))),
   lead_category_id: zId,
   lead_category: zObject({ new_id: zId, new_name: zText }),
   lead_data: zObject({ email: zText, linkedin_profile: zText, category: zObject({ name: zText }) }),

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { lenient } from '#schemas/lenient.ts';
 import { expectSuccess, idText, leadsWith, presentFields, readBody, UNKNOWN_CAMPAIGN } from './responses.ts';
 import {
   type EnrolledLead,
@@ -32,14 +33,11 @@ import {
 
 const LINKEDIN_URL_REQUIRED = 'a LinkedIn profile URL is required';
 
-const count = z.catch(z.optional(z.number()), undefined);
+const count = lenient(z.optional(z.number()));
 const addAnswer = z.object({ addedLeadsCount: count, updatedLeadsCount: count, failedLeadsCount: count });
 const campaignsForLead = z.object({
-  items: z.catch(
-    z.nullish(
-      z.array(z.object({ campaignId: z.catch(z.optional(z.union([z.number(), z.string()])), undefined) })),
-    ),
-    undefined,
+  items: lenient(
+    z.nullish(z.array(z.object({ campaignId: lenient(z.optional(z.union([z.number(), z.string()]))) }))),
   ),
 });
 

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { lenient } from '#schemas/lenient.ts';
 import { EMAIL_REQUIRED, expectSuccess, leadsWith, presentFields, readBody, sameEmail } from './responses.ts';
 import {
   type EnrolledLead,
@@ -33,20 +34,19 @@ import {
 const LIST_PAGE = 100;
 
 const addAnswer = z.object({
-  created_leads: z.catch(
+  created_leads: lenient(
     z.optional(
       z.array(
         z.object({
           id: z.string(),
-          email: z.catch(z.optional(z.string()), undefined),
-          index: z.catch(z.optional(z.number()), undefined),
+          email: lenient(z.optional(z.string())),
+          index: lenient(z.optional(z.number())),
         }),
       ),
     ),
-    undefined,
   ),
-  in_blocklist: z.catch(z.optional(z.number()), undefined),
-  invalid_email_count: z.catch(z.optional(z.number()), undefined),
+  in_blocklist: lenient(z.optional(z.number())),
+  invalid_email_count: lenient(z.optional(z.number())),
 });
 type AddAnswer = z.infer<typeof addAnswer>;
 
@@ -54,14 +54,14 @@ const leadList = z.object({
   items: z.array(
     z.object({
       id: z.string(),
-      email: z.catch(z.optional(z.string()), undefined),
-      campaign: z.catch(z.nullish(z.string()), undefined),
+      email: lenient(z.optional(z.string())),
+      campaign: lenient(z.nullish(z.string())),
     }),
   ),
 });
 type ListedLead = z.infer<typeof leadList>['items'][number];
 
-const replyAnswer = z.object({ id: z.catch(z.optional(z.string()), undefined) });
+const replyAnswer = z.object({ id: lenient(z.optional(z.string())) });
 
 const bearer = (credentials: ProviderCredentials) => ({ Authorization: `Bearer ${credentials.apiKey}` });
 

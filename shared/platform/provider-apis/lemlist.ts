@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { lenient } from '#schemas/lenient.ts';
 import { EMAIL_REQUIRED, expectSuccess, presentFields, readBody, statusError } from './responses.ts';
 import type {
   EnrolledLead,
@@ -37,7 +38,7 @@ const LEAD_REFUSAL_STATUSES = new Set([400, 409, 422]);
 
 const lemlistLead = z.object({
   _id: z.string(),
-  campaignId: z.catch(z.nullish(z.string()), undefined),
+  campaignId: lenient(z.nullish(z.string())),
 });
 type LemlistLead = z.infer<typeof lemlistLead>;
 /** `GET /leads/{email}` answers one lead, or (newer API) the lead in each of its campaigns. */

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { lenient } from '#schemas/lenient.ts';
 import {
   EMAIL_REQUIRED,
   expectSuccess,
@@ -47,15 +48,15 @@ const IMPORT_SETTINGS = {
   ignore_duplicate_leads_in_other_campaign: false,
 } as const;
 
-const count = z.catch(z.optional(z.number()), undefined);
+const count = lenient(z.optional(z.number()));
 const addAnswer = z.object({
   upload_count: count,
   already_added_to_campaign: count,
   invalid_email_count: count,
   block_count: count,
-  invalid_emails: z.catch(z.optional(z.array(z.string())), undefined),
+  invalid_emails: lenient(z.optional(z.array(z.string()))),
   // Documented as a list; its items' shape is not, so only "is it there" is read.
-  unsubscribed_leads: z.catch(z.optional(z.array(z.unknown())), undefined),
+  unsubscribed_leads: lenient(z.optional(z.array(z.unknown()))),
 });
 type AddAnswer = z.infer<typeof addAnswer>;
 
@@ -63,10 +64,9 @@ const smartleadId = z.union([z.number(), z.string()]);
 /** `{}` when no lead has that email. */
 const leadByEmail = z.object({
   id: z.optional(smartleadId),
-  is_unsubscribed: z.catch(z.nullish(z.boolean()), undefined),
-  lead_campaign_data: z.catch(
-    z.nullish(z.array(z.object({ campaign_id: z.catch(z.optional(smartleadId), undefined) }))),
-    undefined,
+  is_unsubscribed: lenient(z.nullish(z.boolean())),
+  lead_campaign_data: lenient(
+    z.nullish(z.array(z.object({ campaign_id: lenient(z.optional(smartleadId)) }))),
   ),
 });
 type LeadByEmail = z.infer<typeof leadByEmail>;

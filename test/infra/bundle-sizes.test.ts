@@ -1,0 +1,74 @@
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { build } from 'esbuild';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { FLOOR_ENTRY, initialBytes, measuredBuildOptions } from '../../bench/bundle-init.ts';
+import { PROJECT_ROOT } from '../../infra/paths.ts';
+import { FUNCTION_ENTRIES } from '../support/bundles.ts';
+
+/**
+ * What a cold start of each function reads (its bundle's entry file and the
+ * chunks it imports statically), against the floor: a bare DynamoDB function
+ * built with the same settings (bench/floor-function). Sizes are exact for
+ * given sources and dependencies, so this holds where the bench's timings
+ * cannot. Every function must stay within MAX_RATIO of the floor; the ones
+ * that are not there yet are held at their present size until they are, and
+ * docs/architecture.md (Bundles) says what keeps each of them above.
+ */
+
+const MAX_RATIO = 1.15;
+
+/** The functions above MAX_RATIO, each with the ratio it may not exceed. */
+const ABOVE_MAX_RATIO: Record<string, number> = {
+  'functions/list-campaign-contacts/handler.ts': 1.29,
+  'functions/list-campaign-messages/handler.ts': 1.29,
+  'functions/push-raw-contacts/handler.ts': 1.37,
+  'functions/check-eligibility/handler.ts': 1.29,
+  'functions/reply-to-assignment/handler.ts': 1.33,
+  'functions/exclude-account/handler.ts': 1.28,
+  'functions/create-provider-connection/handler.ts': 1.17,
+  'functions/receive-provider-webhook/handler.ts': 1.2,
+  'functions/mcp/handler.ts': 1.43,
+  'functions/oauth-authorize/handler.ts': 1.23,
+  'functions/dashboard/handler.ts': 1.3,
+  'functions/mail-sender/handler.ts': 1.7,
+  'functions/provider-event-consumer/handler.ts': 1.42,
+  'functions/provider-enrollment/handler.ts': 1.29,
+};
+
+/** Bytes read at init, by entry: each build's metafile, nothing written. */
+const initSizes = new Map<string, number>();
+
+beforeAll(async () => {
+  for (const entry of [FLOOR_ENTRY, ...FUNCTION_ENTRIES]) {
+    const { metafile } = await build({
+      ...measuredBuildOptions(entry, resolve(PROJECT_ROOT, entry), join(tmpdir(), 'bundle-sizes')),
+      metafile: true,
+      write: false,
+      absWorkingDir: PROJECT_ROOT,
+    });
+    initSizes.set(entry, initialBytes(metafile));
+  }
+}, 180_000);
+
+const ratioOf = (entry: string) => initSizes.get(entry)! / initSizes.get(FLOOR_ENTRY)!;
+
+describe('what a cold start reads, beside a bare DynamoDB function', () => {
+  it.each(FUNCTION_ENTRIES.map((entry) => [entry]))('%s', (entry) => {
+    const ratio = ratioOf(entry);
+    const ceiling = ABOVE_MAX_RATIO[entry];
+    if (ceiling === undefined) {
+      expect(ratio, `${entry} is ${ratio.toFixed(3)}× the floor`).toBeLessThanOrEqual(MAX_RATIO);
+    } else {
+      expect(ratio, `${entry} is ${ratio.toFixed(3)}× the floor`).toBeLessThanOrEqual(ceiling);
+      // Once there, a function leaves the list, and no longer has room to grow back.
+      expect(ratio, `${entry} is within ${MAX_RATIO}× now: remove it from ABOVE_MAX_RATIO`).toBeGreaterThan(
+        MAX_RATIO,
+      );
+    }
+  });
+
+  it('names only functions of the stack among the exceptions', () => {
+    for (const entry of Object.keys(ABOVE_MAX_RATIO)) expect(FUNCTION_ENTRIES).toContain(entry);
+  });
+});
