@@ -174,8 +174,17 @@ export class OutreachApiStack extends Stack {
       consumer.addEnvironment(definition.urlVariable, queue.queueUrl);
       for (const [variable, value] of Object.entries(serviceEnvironment))
         consumer.addEnvironment(variable, value);
+      // Each mapping's maximum concurrency bounds its consumers, so one queue's backlog cannot take the
+      // account's Lambda concurrency from the API (docs/scaling.md).
       consumer.addEventSource(
-        new SqsEventSource(queue, { batchSize: definition.batchSize, reportBatchItemFailures: true }),
+        new SqsEventSource(queue, {
+          batchSize: definition.batchSize,
+          reportBatchItemFailures: true,
+          maxConcurrency: definition.maxConcurrency,
+          ...('batchingWindowSeconds' in definition && {
+            maxBatchingWindow: Duration.seconds(definition.batchingWindowSeconds),
+          }),
+        }),
       );
       if (name === 'mail') {
         NagSuppressions.addResourceSuppressions(

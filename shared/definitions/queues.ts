@@ -17,6 +17,12 @@ export const queueDefinitions = {
     /** Receives before a message goes to the dead-letter queue. */
     maxReceiveCount: 8,
     batchSize: 10,
+    /**
+     * Consumer instances the event source mapping may run at once (its maximum concurrency):
+     * SES's sending rate, not DynamoDB, bounds mail, and the bound keeps a backlog from taking
+     * the account's Lambda concurrency (docs/scaling.md).
+     */
+    maxConcurrency: 10,
   },
   /**
    * Webhook deliveries, one message per (event, subscription), so a failing
@@ -31,6 +37,11 @@ export const queueDefinitions = {
     /** Eight attempts: the retry schedule between them spans more than 24 hours. */
     maxReceiveCount: 8,
     batchSize: 10,
+    /**
+     * Deliveries wait on subscribers' endpoints (up to 15 s each), so more run at once than
+     * events are recorded; bounded so a backlog leaves Lambda concurrency to the API (docs/scaling.md).
+     */
+    maxConcurrency: 50,
   },
   /**
    * What providers' webhooks reported, as received: the inbound endpoint only checks and enqueues, the
@@ -44,6 +55,14 @@ export const queueDefinitions = {
     /** A payload that keeps failing (not one that merely matches nothing: that is kept as unmatched) goes to the DLQ. */
     maxReceiveCount: 5,
     batchSize: 10,
+    /**
+     * 32 consumers at once, the writers the hot-items bench models: with the counters sharded
+     * (shared/store/counter-shards.ts) that is where the per-item budget holds; 32 × 10 events
+     * a batch, ~40 ms an event, is about 8,000 events/s (docs/scaling.md).
+     */
+    maxConcurrency: 32,
+    /** Waits up to a second to fill a batch: fewer invocations under load, a second's delay at most. */
+    batchingWindowSeconds: 1,
     /** A 256,000-byte body, its characters beyond ASCII escaped (up to three times as long), with its attributes. */
     maxMessageBytes: 1024 * 1024,
   },
@@ -65,6 +84,8 @@ export const queueDefinitions = {
     /** Transient failures retry with backoff; the last receive records the enrollment as failed, never dropped. */
     maxReceiveCount: 12,
     batchSize: 10,
+    /** The providers' rate limits pace it (per connection), not Lambda: a few consumers suffice (docs/scaling.md). */
+    maxConcurrency: 8,
   },
 } as const;
 

@@ -108,7 +108,8 @@ export const routes = [
     path: '/public/v1/campaigns/{id}',
     auth: 'apiKey',
     scope: 'read',
-    table: ['GetItem'],
+    // One Query: the campaign's item and its counter shards (docs/scaling.md).
+    table: ['Query'],
   },
   {
     name: 'list-campaign-accounts',
@@ -164,7 +165,8 @@ export const routes = [
     path: '/public/v1/accounts',
     auth: 'apiKey',
     scope: 'read',
-    table: ['GetItem'],
+    // Query: with icpId, the campaign is read with its counter shards.
+    table: ['GetItem', 'Query'],
   },
   {
     name: 'exclude-account',
@@ -188,7 +190,8 @@ export const routes = [
     path: '/public/v1/analytics/overview',
     auth: 'apiKey',
     scope: 'read',
-    table: ['GetItem'],
+    // One BatchGetItem: the analytics item and its shards (docs/scaling.md).
+    table: ['BatchGetItem'],
   },
   // Outgoing webhooks: subscriptions, their deliveries log and redelivery (docs/webhooks.md).
   {

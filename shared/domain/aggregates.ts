@@ -1,10 +1,12 @@
 import type { AssignmentStatus } from '#schemas/resources.ts';
-import { CAMPAIGN_COUNTERS, type CampaignCounter, type CampaignCounts } from '#store/campaigns.ts';
+import { CAMPAIGN_COUNTERS, type CampaignCounter, type CampaignCounts, campaigns } from '#store/campaigns.ts';
 import {
   ORGANIZATION_COUNTERS,
   type OrganizationCounter,
   type OrganizationCounts,
+  organizations,
 } from '#store/organizations.ts';
+import type { TransactItem } from '#store/transactions.ts';
 
 /**
  * The aggregates reads need, and how each assignment contributes to them.
@@ -102,4 +104,23 @@ export function assignmentDeltas(before: AssignmentFacts | null, after: Assignme
     campaign: difference(campaignContribution(before), campaignContribution(after)),
     organization: difference(organizationContribution(before), organizationContribution(after)),
   };
+}
+
+/**
+ * The writes adding an assignment's counter deltas, and the messages its
+ * change brings, to the campaign and organization shards its id picks
+ * (docs/scaling.md), so that no one item takes every event; none for what
+ * does not change.
+ */
+export function assignmentCounterWrites(
+  orgId: number,
+  assignment: { campaignId: number; assignmentId: number },
+  deltas: ReturnType<typeof assignmentDeltas>,
+  messagesCount = 0,
+): TransactItem[] {
+  const { campaignId, assignmentId } = assignment;
+  return [
+    campaigns.assignmentCounters(orgId, campaignId, assignmentId, { ...deltas.campaign, messagesCount }),
+    organizations.assignmentAnalyticsCounters(orgId, assignmentId, deltas.organization),
+  ].filter((write) => write !== null);
 }

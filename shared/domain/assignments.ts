@@ -201,8 +201,12 @@ export function creationWrites(
       ),
     );
   }
+  // On the campaign's item, whose existence the update checks; the organization's on the shard of the first.
   writes.push(campaigns.counters(orgId, campaignId, campaignDelta, { mustExist: true })!);
-  const organizationWrite = organizations.analyticsCounters(orgId, organizationDelta);
+  const organizationWrite =
+    inputs.length > 0
+      ? organizations.assignmentAnalyticsCounters(orgId, inputs[0]!.assignmentId, organizationDelta)
+      : null;
   if (organizationWrite) writes.push(organizationWrite);
   // Last, so the indexes of the conditions read above do not move.
   const toEnroll = inputs.filter((input) => input.enrollTarget).map((input) => input.assignmentId);

@@ -102,13 +102,19 @@ export function blockContactWrites(
   if (options.stopAtProviders && assignmentIds.length > 0) {
     writes.push(stopOutboxWrite(orgId, assignmentIds, 'contact blocked'));
   }
-  const blockedPerCampaign = new Map<number, number>();
+  // Per campaign, on the counter shard of its first assignment here (any of them: a sum reads the same).
+  const blockedPerCampaign = new Map<number, { assignmentId: number; count: number }>();
   for (const [assignmentId, entry] of Object.entries(contact.assignments)) {
     writes.push(assignments.markContactBlocked(orgId, Number(assignmentId)));
-    blockedPerCampaign.set(entry.campaignId, (blockedPerCampaign.get(entry.campaignId) ?? 0) + 1);
+    const blocked = blockedPerCampaign.get(entry.campaignId) ?? {
+      assignmentId: Number(assignmentId),
+      count: 0,
+    };
+    blocked.count += 1;
+    blockedPerCampaign.set(entry.campaignId, blocked);
   }
-  for (const [campaignId, count] of blockedPerCampaign) {
-    writes.push(campaigns.counters(orgId, campaignId, { statBlocked: count })!);
+  for (const [campaignId, { assignmentId, count }] of blockedPerCampaign) {
+    writes.push(campaigns.assignmentCounters(orgId, campaignId, assignmentId, { statBlocked: count })!);
   }
   return writes;
 }

@@ -1,13 +1,11 @@
 import type { MessageInput } from '#schemas/import.ts';
 import type { CampaignMessage } from '#schemas/resources.ts';
 import { assignments, type MessageEffects } from '#store/assignments.ts';
-import { campaigns } from '#store/campaigns.ts';
 import { retryOnConflict } from '#store/conflicts.ts';
 import { allocateIds } from '#store/ids.ts';
 import { type MessageRecord, messages as storedMessages } from '#store/messages.ts';
-import { organizations } from '#store/organizations.ts';
 import { type TransactItem, TransactionConflictError, transact } from '#store/transactions.ts';
-import { assignmentDeltas } from './aggregates.ts';
+import { assignmentCounterWrites, assignmentDeltas } from './aggregates.ts';
 import { type AssignmentRecord, factsOf, getAssignment } from './assignments.ts';
 import { messageEventWrites } from './webhook-events.ts';
 
@@ -150,14 +148,7 @@ export function historyChunkWrites(
   const deltas = assignmentDeltas(factsOf(assignment), after);
   const writes: TransactItem[] = messages.map((message) => storedMessages.putNew(orgId, assignment, message));
   writes.push(assignmentMessageUpdate(orgId, assignment, effects));
-  writes.push(
-    campaigns.counters(orgId, assignment.campaignId, {
-      ...deltas.campaign,
-      messagesCount: messages.length,
-    })!,
-  );
-  const organizationWrite = organizations.analyticsCounters(orgId, deltas.organization);
-  if (organizationWrite) writes.push(organizationWrite);
+  writes.push(...assignmentCounterWrites(orgId, assignment, deltas, messages.length));
   if (emitEvents) {
     const recorded = messages.map((message) => toCampaignMessage(messageRecord(assignment, message)));
     writes.push(...messageEventWrites(orgId, assignment, recorded));

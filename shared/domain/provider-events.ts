@@ -5,11 +5,10 @@ import { retryOnConflict } from '#store/conflicts.ts';
 import { type ContactRecord, contacts } from '#store/contacts.ts';
 import { allocateId } from '#store/ids.ts';
 import { type MessageRecord, messages as storedMessages } from '#store/messages.ts';
-import { organizations } from '#store/organizations.ts';
 import { providerEvents } from '#store/provider-events.ts';
 import { type TransactItem, TransactionConflictError, transact } from '#store/transactions.ts';
 import type { AssignmentFacts } from './aggregates.ts';
-import { assignmentDeltas } from './aggregates.ts';
+import { assignmentCounterWrites, assignmentDeltas } from './aggregates.ts';
 import { type AssignmentRecord, factsOf } from './assignments.ts';
 import { blockContactWrites, getContact } from './contacts.ts';
 import { enrollmentOutboxWrite, enrollTargetOf, stopOutboxWrite } from './enrollment.ts';
@@ -222,13 +221,7 @@ export async function eventWrites(
 
   writes.push(assignmentMessageUpdate(orgId, assignment, effects, { set, remove }));
   const deltas = assignmentDeltas(factsOf(assignment), after);
-  const campaignWrite = campaigns.counters(orgId, assignment.campaignId, {
-    ...deltas.campaign,
-    messagesCount: messages.length,
-  });
-  if (campaignWrite) writes.push(campaignWrite);
-  const organizationWrite = organizations.analyticsCounters(orgId, deltas.organization);
-  if (organizationWrite) writes.push(organizationWrite);
+  writes.push(...assignmentCounterWrites(orgId, assignment, deltas, messages.length));
   if (next.status !== assignment.status || next.stamp === 'completedAt') {
     writes.push(
       contacts.setAssignmentStatus(

@@ -1,13 +1,11 @@
 import { PROVIDER_APIS } from '#definitions/provider-apis.ts';
 import type { Envelope, MailTransport } from '#platform/mail-transport.ts';
-import { campaigns } from '#store/campaigns.ts';
 import { retryOnConflict } from '#store/conflicts.ts';
 import { allocateId } from '#store/ids.ts';
 import { type MailState, messages } from '#store/messages.ts';
-import { organizations } from '#store/organizations.ts';
 import { outboxWrite } from '#store/outbox.ts';
 import { type TransactItem, transact } from '#store/transactions.ts';
-import { assignmentDeltas } from './aggregates.ts';
+import { assignmentCounterWrites, assignmentDeltas } from './aggregates.ts';
 import { type AssignmentRecord, factsOf, getAssignment } from './assignments.ts';
 import { ReplyNotSendable } from './errors.ts';
 import { composeMime, messageIdOf, plainTextToHtml } from './mail-compose.ts';
@@ -128,11 +126,9 @@ export async function replyToAssignment(
         },
       }),
       assignmentMessageUpdate(orgId, assignment, effects),
-      campaigns.counters(orgId, assignment.campaignId, { ...deltas.campaign, messagesCount: 1 })!,
+      ...assignmentCounterWrites(orgId, assignment, deltas, 1),
       outboxWrite(orgId, 'mail', { orgId, messageId } satisfies MailJob),
     ];
-    const organizationWrite = organizations.analyticsCounters(orgId, deltas.organization);
-    if (organizationWrite) writes.push(organizationWrite);
     // A reply can be the first message an assignment sends: that is its First Touch.
     if (assignment.sentCount === 0) {
       writes.push(

@@ -13,10 +13,19 @@ import { accumulate, assignmentDeltas, type CampaignCounts } from './aggregates.
  * else counted it.
  */
 
+/**
+ * What a withdrawal takes off one campaign's counters, and the assignment
+ * whose counter shard it goes to (any of the campaign's: a sum reads the same).
+ */
+export interface CampaignDelta {
+  assignmentId: number;
+  delta: Partial<CampaignCounts>;
+}
+
 /** The writes of one contact's withdrawals and what they take off each campaign's counters. */
 export interface Withdrawal {
   writes: TransactItem[];
-  campaignDeltas: Map<number, Partial<CampaignCounts>>;
+  campaignDeltas: Map<number, CampaignDelta>;
 }
 
 /** The withdrawal of `assignmentIds`, pending assignments in `contact`'s summary as read. */
@@ -27,7 +36,7 @@ export function withdrawalOf(
 ): Withdrawal {
   const writes: TransactItem[] = [];
   const withdrawn: { assignmentId: number; sequenceId: number }[] = [];
-  const campaignDeltas = new Map<number, Partial<CampaignCounts>>();
+  const campaignDeltas = new Map<number, CampaignDelta>();
   for (const assignmentId of assignmentIds) {
     const entry = contact.assignments[String(assignmentId)]!;
     writes.push(assignments.deletePending(orgId, assignmentId));
@@ -43,9 +52,9 @@ export function withdrawalOf(
       },
       null,
     );
-    const delta = campaignDeltas.get(entry.campaignId) ?? {};
-    accumulate(delta, campaign);
-    campaignDeltas.set(entry.campaignId, delta);
+    const total = campaignDeltas.get(entry.campaignId) ?? { assignmentId, delta: {} };
+    accumulate(total.delta, campaign);
+    campaignDeltas.set(entry.campaignId, total);
   }
   // The stats taken off above assume the contact's assignments and blocked flag as read: its version says so.
   writes.push(contacts.withdrawAssignments(orgId, contact, withdrawn));
@@ -54,16 +63,19 @@ export function withdrawalOf(
 
 /** One transaction for several withdrawals, their campaign counter changes merged per campaign. */
 export function withdrawalTransaction(orgId: number, withdrawals: readonly Withdrawal[]): TransactItem[] {
-  const merged = new Map<number, Partial<CampaignCounts>>();
+  const merged = new Map<number, CampaignDelta>();
   for (const withdrawal of withdrawals) {
-    for (const [campaignId, delta] of withdrawal.campaignDeltas) {
-      const total = merged.get(campaignId) ?? {};
-      accumulate(total, delta);
+    for (const [campaignId, { assignmentId, delta }] of withdrawal.campaignDeltas) {
+      const total = merged.get(campaignId) ?? { assignmentId, delta: {} };
+      accumulate(total.delta, delta);
       merged.set(campaignId, total);
     }
   }
   return [
     ...withdrawals.flatMap((withdrawal) => withdrawal.writes),
-    ...[...merged].flatMap(([campaignId, delta]) => campaigns.counters(orgId, campaignId, delta) ?? []),
+    ...[...merged].flatMap(
+      ([campaignId, { assignmentId, delta }]) =>
+        campaigns.assignmentCounters(orgId, campaignId, assignmentId, delta) ?? [],
+    ),
   ];
 }

@@ -86,7 +86,8 @@ function clausesOf(expression: string): { keyword: string; body: string }[] {
  * conditions hold on a first load (a validated document, no item there yet).
  * An item the image never saw may only receive ADDs of numbers (an
  * organization's counters, which others may hold too): those are kept as
- * increments, to be added to the stored item, never put over it.
+ * increments, to be added to the stored item, never put over it. Counter
+ * shards (`keys.counterHome`) are folded into the item they shard.
  */
 export class ItemImage {
   private readonly items = new Map<string, Item>();
@@ -123,7 +124,9 @@ export class ItemImage {
         ExpressionAttributeNames = {},
         ExpressionAttributeValues = {},
       } = write.Update;
-      const key = keyOf(Key as Item);
+      // A counter shard's ADDs go to the item it shards (the campaign the image holds, the analytics
+      // item): reads add them up the same, and the import's end adds one item, not every shard.
+      const key = keys.counterHome(keyOf(Key as Item)) ?? keyOf(Key as Item);
       const item = this.items.get(keyString(key));
       const clauses = clausesOf(UpdateExpression ?? '');
       if (item) {

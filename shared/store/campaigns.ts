@@ -1,8 +1,9 @@
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import '#definitions/zod-english.ts';
 import { provider } from '#schemas/import.ts';
 import { channel } from '#schemas/resources.ts';
+import { CAMPAIGN_SHARDS, shardOf } from './counter-shards.ts';
 import { keys } from './keys.ts';
 import { queryAll } from './query.ts';
 import { type TableSource, tableContext } from './table-context.ts';
@@ -65,6 +66,42 @@ export const campaignItem = z.object({
   >),
 });
 export type CampaignRecord = z.infer<typeof campaignItem>;
+
+/** The counters an assignment's writes move, kept on the campaign's shards (and on its item). */
+export type ShardedCampaignCounter = CampaignCounter | 'messagesCount';
+const SHARDED_COUNTERS: readonly ShardedCampaignCounter[] = [...CAMPAIGN_COUNTERS, 'messagesCount'];
+
+/** A counter shard as stored: its counters only (`keys.campaignShard`). */
+const campaignShardItem = z.object(
+  Object.fromEntries(SHARDED_COUNTERS.map((name) => [name, counter])) as Record<
+    ShardedCampaignCounter,
+    typeof counter
+  >,
+);
+
+const isShard = (item: Record<string, unknown>) => String(item.sk).includes('#SHARD#');
+
+/**
+ * The campaigns of a Query's items, each with its shards' counters added:
+ * a shard sorts right after its campaign, so it follows it in the items.
+ */
+function withShards(items: Record<string, unknown>[]): CampaignRecord[] {
+  const records: CampaignRecord[] = [];
+  let current: CampaignRecord | null = null;
+  for (const item of items) {
+    if (!isShard(item)) {
+      current = campaignItem.parse(item);
+      records.push(current);
+      continue;
+    }
+    // A shard without its campaign before it (never written so) counts for nothing anyone reads.
+    if (!current || !String(item.sk).startsWith(keys.campaign(current.orgId, current.campaignId).sk))
+      continue;
+    const shard = campaignShardItem.parse(item);
+    for (const name of SHARDED_COUNTERS) current[name] += shard[name];
+  }
+  return records;
+}
 
 /** What a campaign's definition holds (the import's input, without the counters). */
 export interface CampaignDefinition {
@@ -159,21 +196,25 @@ export function campaignStore(table: TableSource = tableContext) {
       };
     },
 
-    /** Reads a campaign; `consistent` for a read-modify-write. */
+    /**
+     * Reads a campaign with its counters: one Query of its item and its
+     * shards, which sort after it; `consistent` for a read-modify-write.
+     */
     async get(
       orgId: number,
       campaignId: number,
       options: { consistent?: boolean } = {},
     ): Promise<CampaignRecord | null> {
-      const { name, client } = table();
-      const { Item } = await client.send(
-        new GetCommand({
-          TableName: name,
-          Key: keys.campaign(orgId, campaignId),
+      const { pk, skPrefix } = keys.campaignWithShards(orgId, campaignId);
+      const items = await queryAll(
+        {
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+          ExpressionAttributeValues: { ':pk': pk, ':prefix': skPrefix },
           ...(options.consistent && { ConsistentRead: true }),
-        }),
+        },
+        table(),
       );
-      return Item ? campaignItem.parse(Item) : null;
+      return withShards(items)[0] ?? null;
     },
 
     /** Every campaign of the organization, by id (one Query of its partition); `consistent` for a read-modify-write. */
@@ -187,7 +228,7 @@ export function campaignStore(table: TableSource = tableContext) {
         },
         table(),
       );
-      return items.map((item) => campaignItem.parse(item));
+      return withShards(items);
     },
 
     /**
@@ -202,6 +243,21 @@ export function campaignStore(table: TableSource = tableContext) {
       options: { mustExist?: boolean } = {},
     ): TransactItem | null {
       return addCounters(keys.campaign(orgId, campaignId), deltas, options, table());
+    },
+
+    /**
+     * The update adding an assignment's `deltas` to the campaign shard its id
+     * picks (docs/scaling.md): what every event's write sends, so no single
+     * item takes all of a campaign's events. Null when nothing changes.
+     */
+    assignmentCounters(
+      orgId: number,
+      campaignId: number,
+      assignmentId: number,
+      deltas: Partial<Record<ShardedCampaignCounter, number>>,
+    ): TransactItem | null {
+      const shard = shardOf(assignmentId, CAMPAIGN_SHARDS);
+      return addCounters(keys.campaignShard(orgId, campaignId, shard), deltas, {}, table());
     },
   };
 }

@@ -46,6 +46,10 @@ const campaign = (orgId: number, campaignId: number) => ({
   pk: org(orgId),
   sk: `CAMPAIGN#${sortableNumber(campaignId)}`,
 });
+/** Two digits: shard numbers stay below 100 (BatchGetItem's limit of keys bounds them anyway). */
+const shardNumber = (shard: number) => shard.toString().padStart(2, '0');
+const CAMPAIGN_SHARD = /^(CAMPAIGN#\d{16})#SHARD#\d{2}$/;
+const ANALYTICS_SHARD = /^(ORG#\d+)#ANALYTICS#\d{2}$/;
 const campaignAccountsIndex = (orgId: number, campaignId: number) => ({
   gsi1pk: `${org(orgId)}#CAMPAIGN#${campaignId}#ACCOUNTS`,
 });
@@ -72,6 +76,15 @@ export const keys = {
   organization: (orgId: number) => ({ pk: org(orgId), sk: 'ORG' }),
   /** The organization's analytics counters, maintained at write time. */
   analytics: (orgId: number) => ({ pk: org(orgId), sk: 'ANALYTICS' }),
+  /**
+   * One shard of the analytics counters: each in a partition of its own, so
+   * their writes never add up in one partition; read with the base item in one
+   * BatchGetItem (docs/scaling.md).
+   */
+  analyticsShard: (orgId: number, shard: number) => ({
+    pk: `${org(orgId)}#ANALYTICS#${shardNumber(shard)}`,
+    sk: 'ANALYTICS',
+  }),
 
   /**
    * An API key, addressed by the hash of its secret so the authorizer resolves it
@@ -88,6 +101,33 @@ export const keys = {
   /** A campaign with its sequences and its maintained aggregates; the org partition lists them. */
   campaign,
   campaignsOfOrganization: (orgId: number) => ({ pk: org(orgId), skPrefix: 'CAMPAIGN#' }),
+  /**
+   * One shard of a campaign's event counters. It sorts right after its
+   * campaign in the organization's partition, so the campaign list (one Query)
+   * and the campaign with its shards (one Query of the prefix below) read them
+   * with the campaign (docs/scaling.md).
+   */
+  campaignShard: (orgId: number, campaignId: number, shard: number) => ({
+    pk: org(orgId),
+    sk: `${campaign(orgId, campaignId).sk}#SHARD#${shardNumber(shard)}`,
+  }),
+  /** A campaign's item and its counter shards: nothing else in the partition starts with its sort key. */
+  campaignWithShards: (orgId: number, campaignId: number) => ({
+    pk: org(orgId),
+    skPrefix: campaign(orgId, campaignId).sk,
+  }),
+  /**
+   * The item whose counters a shard's add to (a campaign's, the analytics
+   * item), or null for any other key: the bulk import adds shard writes to it
+   * in memory (shared/store/bulk-writes.ts), since a sum reads the same.
+   */
+  counterHome: (key: { pk: string; sk: string }): { pk: string; sk: string } | null => {
+    const campaignShard = CAMPAIGN_SHARD.exec(key.sk);
+    if (campaignShard) return { pk: key.pk, sk: campaignShard[1]! };
+    const analyticsShard = ANALYTICS_SHARD.exec(key.pk);
+    if (analyticsShard && key.sk === 'ANALYTICS') return { pk: analyticsShard[1]!, sk: 'ANALYTICS' };
+    return null;
+  },
 
   /** An account (company), org-wide. */
   account: (orgId: number, accountId: number) => ({

@@ -2,6 +2,8 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import '#definitions/zod-english.ts';
+import { batchGet } from './batch.ts';
+import { ANALYTICS_SHARDS, shardOf } from './counter-shards.ts';
 import { keys } from './keys.ts';
 import { type TableSource, tableContext } from './table-context.ts';
 import { addCounters, type TransactItem } from './transactions.ts';
@@ -105,19 +107,51 @@ export function organizationStore(table: TableSource = tableContext) {
       };
     },
 
-    /** The organization's analytics counters (all 0 before the first write). */
+    /**
+     * The organization's analytics counters (all 0 before the first write):
+     * its analytics item and every shard, added up, from one BatchGetItem.
+     */
     async getAnalytics(orgId: number): Promise<AnalyticsItem> {
-      const { name, client } = table();
-      const { Item } = await client.send(new GetCommand({ TableName: name, Key: keys.analytics(orgId) }));
-      return analyticsItem.parse(Item ?? {});
+      const items = await batchGet(
+        [
+          keys.analytics(orgId),
+          ...Array.from({ length: ANALYTICS_SHARDS }, (_, shard) => keys.analyticsShard(orgId, shard)),
+        ],
+        {},
+        table(),
+      );
+      const total = analyticsItem.parse({});
+      for (const item of items) {
+        const counts = analyticsItem.parse(item);
+        for (const name of Object.keys(total) as (keyof AnalyticsItem)[]) total[name] += counts[name];
+      }
+      return total;
     },
 
-    /** The update adding `deltas` to the analytics counters; null when nothing changes. */
+    /**
+     * The update adding `deltas` to the analytics item itself: for what moves
+     * rarely (a new campaign); an assignment's changes go to a shard.
+     * Null when nothing changes.
+     */
     analyticsCounters(
       orgId: number,
       deltas: Partial<Record<OrganizationCounter | 'totalCampaigns', number>>,
     ): TransactItem | null {
       return addCounters(keys.analytics(orgId), deltas, {}, table());
+    },
+
+    /**
+     * The update adding an assignment's `deltas` to the analytics shard its id
+     * picks (docs/scaling.md), so no single item takes all of an
+     * organization's events. Null when nothing changes.
+     */
+    assignmentAnalyticsCounters(
+      orgId: number,
+      assignmentId: number,
+      deltas: Partial<Record<OrganizationCounter, number>>,
+    ): TransactItem | null {
+      const shard = shardOf(assignmentId, ANALYTICS_SHARDS);
+      return addCounters(keys.analyticsShard(orgId, shard), deltas, {}, table());
     },
 
     /** Records which organization the demo seed created. */

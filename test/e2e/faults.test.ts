@@ -206,9 +206,9 @@ describe('DynamoDB errors and throttling inside a request', () => {
 
     expectOpaque500(response);
     expect(injector.attempts.map((attempt) => [attempt.command, attempt.attempt])).toEqual([
-      ['GetItem', 1],
-      ['GetItem', 2],
-      ['GetItem', 3],
+      ['Query', 1],
+      ['Query', 2],
+      ['Query', 3],
     ]);
   });
 

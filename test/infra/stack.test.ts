@@ -106,6 +106,22 @@ describe('the CDK stack', () => {
     });
   });
 
+  it("bounds each queue consumer's concurrency, and batches provider events for up to a second", () => {
+    for (const definition of Object.values(queueDefinitions)) {
+      template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+        BatchSize: definition.batchSize,
+        ScalingConfig: { MaximumConcurrency: definition.maxConcurrency },
+      });
+    }
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      ScalingConfig: { MaximumConcurrency: queueDefinitions.providerEvents.maxConcurrency },
+      MaximumBatchingWindowInSeconds: queueDefinitions.providerEvents.batchingWindowSeconds,
+      EventSourceArn: Match.objectLike({
+        'Fn::GetAtt': Match.arrayWith([Match.stringLikeRegexp('ProviderEventsQueue')]),
+      }),
+    });
+  });
+
   it('relays only outbox inserts from the table stream, reporting failures per record', () => {
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       StartingPosition: 'TRIM_HORIZON',
@@ -399,6 +415,7 @@ describe('the CDK stack', () => {
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       FunctionResponseTypes: ['ReportBatchItemFailures'],
       BatchSize: definition.batchSize,
+      ScalingConfig: { MaximumConcurrency: definition.maxConcurrency },
       EventSourceArn: Match.objectLike({
         'Fn::GetAtt': Match.arrayWith([Match.stringLikeRegexp('WebhooksQueue')]),
       }),

@@ -10,6 +10,7 @@ import { normalizeDomain } from '#schemas/domain-names.ts';
 import type { ImportDocument } from '#schemas/import.ts';
 import { ASSIGNMENT_STATUSES } from '#schemas/resources.ts';
 import { contactKey, normalizeLinkedinUrl } from '#store/contacts.ts';
+import { ANALYTICS_SHARDS } from '#store/counter-shards.ts';
 import { keys } from '#store/keys.ts';
 import { mapLimit } from '#store/transactions.ts';
 import { injectDynamoFaults } from '../support/dynamo-faults.ts';
@@ -142,9 +143,33 @@ function normalized(value: unknown, orgId: number, name = ''): unknown {
  * replaced by its rank among the organization's jobs.
  */
 async function contentsOf(orgId: number, document: ImportDocument): Promise<Record<string, unknown>> {
-  const lists = await mapLimit(partitionsOf(orgId, document), QUERIES_IN_FLIGHT, async (list) => ({
+  const read = await mapLimit(partitionsOf(orgId, document), QUERIES_IN_FLIGHT, async (list) => ({
     list,
     items: await query(list),
+  }));
+  // Counter shards, added to the items they shard as reads add them: the bulk path folds them in memory.
+  const analyticsShards = await mapLimit(
+    Array.from({ length: ANALYTICS_SHARDS }, (_, shard) => ({
+      partition: keys.analyticsShard(orgId, shard).pk,
+    })),
+    QUERIES_IN_FLIGHT,
+    query,
+  );
+  const keyOf = (item: Item) => ({ pk: String(item.pk), sk: String(item.sk) });
+  const tableItems = read.filter(({ list }) => !list.index).flatMap(({ items }) => items);
+  const homes = new Map(tableItems.map((item) => [`${item.pk} ${item.sk}`, item]));
+  for (const shard of [...analyticsShards.flat(), ...tableItems]) {
+    const home = keys.counterHome(keyOf(shard));
+    if (!home) continue;
+    const target = homes.get(`${home.pk} ${home.sk}`);
+    if (!target) throw new Error(`A counter shard ${shard.pk} / ${shard.sk} without its item`);
+    for (const [name, value] of Object.entries(shard)) {
+      if (name !== 'pk' && name !== 'sk') target[name] = Number(target[name] ?? 0) + Number(value);
+    }
+  }
+  const lists = read.map(({ list, items }) => ({
+    list,
+    items: items.filter((item) => keys.counterHome(keyOf(item)) === null),
   }));
   const jobSequences = [
     ...new Set(

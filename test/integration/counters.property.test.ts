@@ -34,6 +34,11 @@ import {
  *                 ──model──▶ the outcome and state each event should have
  *   finally: maintained counters == recomputed from raw items, and raw items == model
  *
+ * and the same with the events sent by concurrent writers, each assignment's
+ * events by one writer in order, so the counter shards, the campaigns' and the
+ * organization's, and the contacts several assignments share are written at
+ * once (docs/scaling.md);
+ *
  * and, for the import's bulk path: the random events the model accepts, put
  * into the document as history, imported in bulk into one organization and
  * change by change into another: the same counters, equal to their
@@ -45,6 +50,8 @@ import {
 
 const SEED = Number(process.env.FC_SEED ?? 20_260_501);
 const NUM_RUNS = 30;
+/** Writers sending one run's events at once. */
+const WRITERS = 4;
 
 /** Two campaigns: 1 with an email and a LinkedIn sequence, 2 with one email sequence. */
 const SEQUENCES = [
@@ -394,6 +401,49 @@ describe('maintained counters', () => {
     },
     120_000,
   );
+
+  it('equal a recomputation after random provider events sent by concurrent writers', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        setupArbitrary,
+        fc.array(stepArbitrary, { minLength: 10, maxLength: 40, size: 'max' }),
+        async (setup, steps) => {
+          // Prepare: the events and their outcomes, planned in order; each assignment's go to one writer
+          const { orgId } = await createOrganization('Concurrent Property Inc');
+          const { document, model } = imported(setup);
+          const validated = validateImport(document);
+          if (!validated.ok) throw new Error(JSON.stringify(validated.errors));
+          await applyImport(orgId, validated.document);
+          const sent: ProviderEvent[] = [];
+          const queues: { event: ProviderEvent; expected: Outcome }[][] = Array.from(
+            { length: WRITERS },
+            () => [],
+          );
+          for (const [index, step] of steps.entries()) {
+            const event = eventOf(step, index, model, sent);
+            // An event's outcome depends only on its own assignment's earlier events (an open of another
+            // assignment's message is refused whether that message exists yet or not), so it holds in any interleaving.
+            queues[event.assignment_id % WRITERS]!.push({ event, expected: expectedOutcome(event, model) });
+            sent.push(event);
+          }
+
+          // Act
+          const outcomes = await Promise.all(
+            queues.map(async (queue) => {
+              const actual: Outcome[] = [];
+              for (const { event } of queue) actual.push(await record(orgId, event));
+              return actual;
+            }),
+          );
+
+          // Assess
+          expect(outcomes).toEqual(queues.map((queue) => queue.map(({ expected }) => expected)));
+          await assessAgainstModel(orgId, model, sent);
+        },
+      ),
+      { seed: SEED, numRuns: NUM_RUNS },
+    );
+  }, 180_000);
 
   // Last: its imports raise the message id counter past EXPLICIT_MESSAGE_IDS, which the live events above must not meet.
   it('equal a recomputation after random event histories imported through the bulk path, as through the transactional one', async () => {

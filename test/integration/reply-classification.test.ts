@@ -284,7 +284,9 @@ describe('reply classification', () => {
       expect(outcome.outcome).toBe('applied');
       const after = await readRawOrganization(orgId);
       expect(after.campaigns).toEqual(before.campaigns);
+      expect(after.campaignShards).toEqual(before.campaignShards);
       expect(after.analytics).toEqual(before.analytics);
+      expect(after.analyticsShards).toEqual(before.analyticsShards);
       expect(after.contacts).toEqual(before.contacts);
       expect(await assignmentOf(orgId)).toMatchObject({ status, pendingResponseType: 'negative' });
       const { stored, recomputed } = await maintainedAndRecomputed(orgId);

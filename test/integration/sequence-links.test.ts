@@ -15,7 +15,8 @@ import { countRequests } from '../support/request-counter.ts';
 
 /*
  * Sequences linked to their provider's campaign (`external_id`): by the
- * import and by linkSequence, found by findLinkedSequence with two GetItems.
+ * import and by linkSequence, found by findLinkedSequence with two requests
+ * (the link's GetItem, then the campaign's Query: its item with its counter shards).
  *
  *   campaign 101: sequence 201 (smartlead, external id "1001"), 202 (heyreach)
  *   campaign 102: sequence 203 (instantly, a UUID on connection 7), 204 (smartlead)
@@ -107,7 +108,7 @@ describe('sequence links', () => {
     });
   });
 
-  it('finds a linked sequence with two GetItems', async () => {
+  it('finds a linked sequence with two requests', async () => {
     // Prepare
     const orgId = await prepare();
 
@@ -117,7 +118,7 @@ describe('sequence links', () => {
 
     // Assess
     expect(counted.result?.sequence.id).toBe(201);
-    expect(counted.byCommand).toEqual({ GetItem: 2 });
+    expect(counted.byCommand).toEqual({ GetItem: 1, Query: 1 });
     expect(missing.byCommand).toEqual({ GetItem: 1 });
   });
 

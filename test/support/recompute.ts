@@ -1,16 +1,18 @@
 import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { tableName } from '#platform/config.ts';
 import { dynamo } from '#platform/dynamodb-client.ts';
+import { ANALYTICS_SHARDS } from '#store/counter-shards.ts';
 import { keys } from '#store/keys.ts';
 
 /**
  * Recomputes every maintained counter of an organization from its raw items,
  * from first principles (docs/decisions.md, Assignments), without the service's contribution
  * functions, so a bug shared by the write path and the recomputation cannot
- * hide. Reads use Query and GetItem only: the organization's campaigns, each
- * campaign's assignments (gsi1 campaign-assignments index) and messages (gsi1
- * campaign-messages index), the contact item of every assignment and the
- * analytics item.
+ * hide. Reads use Query and GetItem only: the organization's campaigns (with
+ * their counter shards), each campaign's assignments (gsi1 campaign-assignments
+ * index) and messages (gsi1 campaign-messages index), the contact item of
+ * every assignment and the analytics item with its shards. The maintained side
+ * adds each item's shards to it, as the reads do (docs/scaling.md).
  *
  * `maintainedAndRecomputed` returns both sides in the same shape, so a test
  * asserts `expect(stored).toEqual(recomputed)` and a failure shows the diff.
@@ -88,10 +90,13 @@ export interface CounterSnapshot {
 /** The raw items of an organization that the counters are derived from. */
 export interface RawOrganization {
   campaigns: Item[];
+  /** Campaign id → its counter shards. */
+  campaignShards: Map<number, Item[]>;
   assignments: Map<number, Item[]>;
   messages: Map<number, Item[]>;
   contacts: Map<string, Item>;
   analytics: Item | undefined;
+  analyticsShards: Item[];
 }
 
 async function queryAll(input: QueryCommandInput): Promise<Item[]> {
@@ -125,12 +130,22 @@ const contactKeyOf = (orgId: number, assignment: Item) => {
 /** Reads every item the organization's counters depend on (Query and GetItem, never Scan). */
 export async function readRawOrganization(orgId: number): Promise<RawOrganization> {
   const { pk, skPrefix } = keys.campaignsOfOrganization(orgId);
-  const campaigns = await queryAll({
+  const campaignItems = await queryAll({
     TableName: tableName(),
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
     ExpressionAttributeValues: { ':pk': pk, ':prefix': skPrefix },
     ConsistentRead: true,
   });
+  const isShard = (item: Item) => String(item.sk).includes('#SHARD#');
+  const campaigns = campaignItems.filter((item) => !isShard(item));
+  const campaignShards = new Map<number, Item[]>();
+  for (const campaign of campaigns) {
+    const prefix = `${String(campaign.sk)}#SHARD#`;
+    campaignShards.set(
+      campaign.campaignId as number,
+      campaignItems.filter((item) => String(item.sk).startsWith(prefix)),
+    );
+  }
   const assignments = new Map<number, Item[]>();
   const messages = new Map<number, Item[]>();
   const contacts = new Map<string, Item>();
@@ -146,22 +161,42 @@ export async function readRawOrganization(orgId: number): Promise<RawOrganizatio
     if (!contact) throw new Error(`Assignment ${String(assignment.assignmentId)} has no contact item`);
     contacts.set(key.pk, contact);
   }
-  return { campaigns, assignments, messages, contacts, analytics: await getItem(keys.analytics(orgId)) };
+  const analyticsShards: Item[] = [];
+  for (let shard = 0; shard < ANALYTICS_SHARDS; shard++) {
+    const item = await getItem(keys.analyticsShard(orgId, shard));
+    if (item) analyticsShards.push(item);
+  }
+  return {
+    campaigns,
+    campaignShards,
+    assignments,
+    messages,
+    contacts,
+    analytics: await getItem(keys.analytics(orgId)),
+    analyticsShards,
+  };
 }
 
-const counters = (item: Item | undefined, names: readonly string[]): Record<string, number> =>
-  Object.fromEntries(names.map((name) => [name, Number(item?.[name] ?? 0)]));
+/** The counters of an item and its shards, added up. */
+const counters = (items: (Item | undefined)[], names: readonly string[]): Record<string, number> =>
+  Object.fromEntries(
+    names.map((name) => [name, items.reduce((sum, item) => sum + Number(item?.[name] ?? 0), 0)]),
+  );
 
 /** The counters and summaries as the service maintained them. */
 export function maintained(raw: RawOrganization): CounterSnapshot {
   const snapshot: CounterSnapshot = {
     campaigns: {},
-    analytics: counters(raw.analytics, ANALYTICS_COUNTERS),
+    analytics: counters([raw.analytics, ...raw.analyticsShards], ANALYTICS_COUNTERS),
     contacts: {},
     assignments: {},
   };
   for (const campaign of raw.campaigns) {
-    snapshot.campaigns[campaign.campaignId as number] = counters(campaign, CAMPAIGN_COUNTERS);
+    const campaignId = campaign.campaignId as number;
+    snapshot.campaigns[campaignId] = counters(
+      [campaign, ...(raw.campaignShards.get(campaignId) ?? [])],
+      CAMPAIGN_COUNTERS,
+    );
   }
   for (const [pk, contact] of raw.contacts) {
     snapshot.contacts[pk] = {
