@@ -1,5 +1,6 @@
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { deliverReply, type MailJob } from '#domain/replies.ts';
+import type { MailJob } from '#domain/replies.ts';
+import { deliverReply } from '#domain/reply-delivery.ts';
 import { configuration } from '#platform/config.ts';
 import { logger } from '#platform/logger.ts';
 import { configuredMailTransport } from '#platform/mail-transport.ts';

@@ -1,6 +1,7 @@
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { queueDefinitions } from '#definitions/queues.ts';
-import { type ProviderWorkMessage, processProviderWork, providerWorkMessage } from '#domain/enrollment.ts';
+import { processProviderWork } from '#domain/enrollment.ts';
+import { type ProviderWorkMessage, providerWorkMessage } from '#domain/enrollment-outbox.ts';
 import { logger } from '#platform/logger.ts';
 import { observed } from '#platform/observability.ts';
 import { retryMessageAfter, sendDelayed } from '#platform/queue-retries.ts';

@@ -20,7 +20,7 @@ import {
   type OrganizationCounts,
 } from './aggregates.ts';
 import { getContact } from './contacts.ts';
-import { enrollmentOutboxWrite } from './enrollment.ts';
+import { enrollmentOutboxWrite } from './enrollment-outbox.ts';
 import { AssignmentNotFound, CampaignNotFound } from './errors.ts';
 
 /**

@@ -6,7 +6,7 @@ import { assignmentItem } from '#store/assignments.ts';
 import { ItemImage, type ItemKey } from '#store/bulk-writes.ts';
 import { campaignItem } from '#store/campaigns.ts';
 import { type ContactRecord, contactItem, contactKey, contacts, newContact } from '#store/contacts.ts';
-import { keys } from '#store/keys.ts';
+import * as keys from '#store/item-keys.ts';
 import { messageItem } from '#store/messages.ts';
 import { accountWrites } from './accounts.ts';
 import { creationWrites, type NewAssignment } from './assignments.ts';

@@ -3,9 +3,9 @@ import {
   MAX_METADATA_DOCUMENT_BYTES,
   METADATA_DOCUMENT_TIMEOUT_MS,
 } from '#definitions/oauth-limits.ts';
+import { configuration } from '#platform/config.ts';
 import { logger } from '#platform/logger.ts';
-import { getDocument } from '#platform/outbound-http.ts';
-import { configuredUrlPolicy, type UrlPolicy } from '#platform/ssrf.ts';
+import type { UrlPolicy } from '#platform/ssrf.ts';
 import { clientMetadataDocument } from '#schemas/oauth-clients.ts';
 import { redirectUriProblem } from './oauth-redirect-uris.ts';
 
@@ -20,6 +20,11 @@ import { redirectUriProblem } from './oauth-redirect-uris.ts';
  * at the token endpoint: a code and the tokens after it are bound to the
  * client id, and such a client is public (`none`), so there is nothing more
  * to check there.
+ *
+ * Telling such a client id apart is all that most functions importing this
+ * module do: the outbound HTTP client and the address checks that fetching a
+ * document needs (shared/platform/outbound-http.ts, ssrf.ts) are loaded only
+ * when one is fetched (docs/architecture.md, Bundles).
  */
 
 /** A client as its metadata document describes it. */
@@ -34,6 +39,13 @@ export interface DocumentedClient {
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
 
 /**
+ * The outbound HTTP policy of the process's configuration, as
+ * `configuredUrlPolicy` (shared/platform/ssrf.ts) makes it, without loading
+ * that module at start: only a fetch needs it.
+ */
+const configuredPolicy = (): UrlPolicy => ({ allowLoopback: configuration().webhooks.allowHttpLoopback });
+
+/**
  * Whether `clientId` is a metadata-document client id: an https URL (http on
  * a loopback host where the policy allows loopback) with a path, without
  * credentials or a fragment, in its normalized form (so without dot segments
@@ -41,7 +53,7 @@ const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
  */
 export function isMetadataDocumentClientId(
   clientId: string,
-  policy: UrlPolicy = configuredUrlPolicy(),
+  policy: UrlPolicy = configuredPolicy(),
 ): boolean {
   if (clientId.length > MAX_METADATA_CLIENT_ID_LENGTH || clientId.includes('#')) return false;
   let url: URL;
@@ -65,12 +77,13 @@ export function isMetadataDocumentClientId(
  * URL or the document cannot be fetched or is refused (the reason is logged).
  */
 export async function resolveMetadataDocumentClient(clientId: string): Promise<DocumentedClient | null> {
-  const policy = configuredUrlPolicy();
+  const policy = configuredPolicy();
   if (!isMetadataDocumentClientId(clientId, policy)) return null;
   const refuse = (reason: string) => {
     logger.info('Client metadata document refused', { clientId, reason });
     return null;
   };
+  const { getDocument } = await import('#platform/outbound-http.ts');
   const fetched = await getDocument({
     url: clientId,
     policy,

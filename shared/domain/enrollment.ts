@@ -1,6 +1,5 @@
-import * as z from 'zod/mini';
 import { PROVIDER_APIS } from '#definitions/provider-apis.ts';
-import { type QueueName, queueDefinitions } from '#definitions/queues.ts';
+import { queueDefinitions } from '#definitions/queues.ts';
 import { logger } from '#platform/logger.ts';
 import { count } from '#platform/observability.ts';
 import { PROVIDER_CLIENTS } from '#platform/provider-apis/index.ts';
@@ -16,9 +15,9 @@ import { configuredUrlPolicy } from '#platform/ssrf.ts';
 import type { Provider } from '#schemas/import.ts';
 import { type AssignmentRecord, assignments, type EnrollTarget } from '#store/assignments.ts';
 import { enrollments } from '#store/enrollments.ts';
-import { outboxWrite } from '#store/outbox.ts';
 import { type ProviderConnectionRecord, providerConnections } from '#store/provider-connections.ts';
 import { MAX_TRANSACTION_ITEMS, type TransactItem, transact } from '#store/transactions.ts';
+import type { ProviderWorkMessage } from './enrollment-outbox.ts';
 import { providerApiKeyOf } from './provider-connections.ts';
 
 /**
@@ -40,60 +39,6 @@ import { providerApiKeyOf } from './provider-connections.ts';
  * a provider that keeps failing ends as a recorded failure on the last
  * receive.
  */
-
-const QUEUE: QueueName = 'enrollment';
-
-/** What the enrollment queue carries. */
-export const providerWorkMessage = z.discriminatedUnion('kind', [
-  z.object({
-    kind: z.literal('enroll'),
-    orgId: z.number(),
-    assignmentIds: z.array(z.number()).check(z.minLength(1)),
-  }),
-  z.object({
-    kind: z.literal('stop'),
-    orgId: z.number(),
-    assignmentIds: z.array(z.number()).check(z.minLength(1)),
-    reason: z.string(),
-  }),
-  z.object({ kind: z.literal('stop-domain'), orgId: z.number(), domain: z.string() }),
-]);
-export type ProviderWorkMessage = z.infer<typeof providerWorkMessage>;
-
-/** The outbox write that enrolls these (newly scheduled) assignments. */
-export const enrollmentOutboxWrite = (orgId: number, assignmentIds: readonly number[]): TransactItem =>
-  outboxWrite(orgId, QUEUE, {
-    kind: 'enroll',
-    orgId,
-    assignmentIds: [...assignmentIds],
-  } satisfies ProviderWorkMessage);
-
-/** The outbox write that stops these assignments' leads at their providers (those enrolled). */
-export const stopOutboxWrite = (
-  orgId: number,
-  assignmentIds: readonly number[],
-  reason: string,
-): TransactItem =>
-  outboxWrite(orgId, QUEUE, {
-    kind: 'stop',
-    orgId,
-    assignmentIds: [...assignmentIds],
-    reason,
-  } satisfies ProviderWorkMessage);
-
-/** The outbox write that stops every lead enrolled under an excluded domain. */
-export const stopDomainOutboxWrite = (orgId: number, domain: string): TransactItem =>
-  outboxWrite(orgId, QUEUE, { kind: 'stop-domain', orgId, domain } satisfies ProviderWorkMessage);
-
-/** Where a sequence's assignments are enrolled: its provider campaign on its connection, when it has both. */
-export function enrollTargetOf(sequence: {
-  external_id?: string | null;
-  connection_id?: number | null;
-}): EnrollTarget | null {
-  return sequence.external_id && sequence.connection_id
-    ? { connectionId: sequence.connection_id, externalId: sequence.external_id }
-    : null;
-}
 
 /** One unit of queued work and what became of it. */
 export interface WorkItem {

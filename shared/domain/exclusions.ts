@@ -2,7 +2,7 @@ import { EXCLUSION_SHARDS, type ExclusionKind, exclusions, shardOf } from '#stor
 import { transact } from '#store/transactions.ts';
 import { excludeAccountByDomain } from './accounts.ts';
 import { getContactsByEmail, normalizeEmail } from './contacts.ts';
-import { stopDomainOutboxWrite, stopOutboxWrite } from './enrollment.ts';
+import { stopDomainOutboxWrite, stopOutboxWrite } from './enrollment-outbox.ts';
 
 /**
  * The organization's exclusion list: emails and domains that raw pushes skip
@@ -36,7 +36,49 @@ export async function addExclusion(
   details: ExclusionDetails = {},
   options: { organizationIsNew?: boolean } = {},
 ): Promise<void> {
-  const value = kind === 'email' ? normalizeEmail(rawValue) : rawValue;
+  if (kind === 'domain') await addDomainExclusion(orgId, rawValue, details, options);
+  else await addEmailExclusion(orgId, rawValue, details, options);
+}
+
+/**
+ * `addExclusion` of a (normalized) domain: what a caller that only ever
+ * excludes domains imports, without the contacts an email's exclusion reads.
+ */
+export async function addDomainExclusion(
+  orgId: number,
+  value: string,
+  details: ExclusionDetails = {},
+  options: { organizationIsNew?: boolean } = {},
+): Promise<void> {
+  await putExclusion(orgId, 'domain', value, details);
+  await excludeAccountByDomain(orgId, value);
+  if (options.organizationIsNew) return;
+  // Leads already enrolled under the domain are stopped at their providers.
+  await transact([stopDomainOutboxWrite(orgId, value)]);
+}
+
+/** `addExclusion` of an email. */
+async function addEmailExclusion(
+  orgId: number,
+  rawValue: string,
+  details: ExclusionDetails,
+  options: { organizationIsNew?: boolean },
+): Promise<void> {
+  const value = normalizeEmail(rawValue);
+  await putExclusion(orgId, 'email', value, details);
+  if (options.organizationIsNew) return;
+  const contact = (await getContactsByEmail(orgId, [value])).get(value);
+  const assignmentIds = Object.keys(contact?.assignments ?? {}).map(Number);
+  if (assignmentIds.length > 0) await transact([stopOutboxWrite(orgId, assignmentIds, 'email excluded')]);
+}
+
+/** The exclusion's own record, and its value in its shard's set. */
+async function putExclusion(
+  orgId: number,
+  kind: ExclusionKind,
+  value: string,
+  details: ExclusionDetails,
+): Promise<void> {
   await exclusions.put(orgId, {
     kind,
     value,
@@ -45,16 +87,6 @@ export async function addExclusion(
     updatedAt: new Date().toISOString(),
   });
   await exclusions.addToShard(orgId, kind, value);
-  if (kind === 'domain') await excludeAccountByDomain(orgId, value);
-  if (options.organizationIsNew) return;
-  if (kind === 'domain') {
-    // Leads already enrolled under the domain are stopped at their providers.
-    await transact([stopDomainOutboxWrite(orgId, value)]);
-  } else {
-    const contact = (await getContactsByEmail(orgId, [value])).get(value);
-    const assignmentIds = Object.keys(contact?.assignments ?? {}).map(Number);
-    if (assignmentIds.length > 0) await transact([stopOutboxWrite(orgId, assignmentIds, 'email excluded')]);
-  }
 }
 
 /** Which of the given emails and domains are excluded, read in one BatchGetItem (≤ 32 shard items). */

@@ -1,5 +1,5 @@
 import { batchGet } from '#store/batch.ts';
-import { keys } from '#store/keys.ts';
+import * as keys from '#store/item-keys.ts';
 import { type MemberRole, type MembershipItem, members, membershipItem } from '#store/members.ts';
 import { organizationItem } from '#store/organizations.ts';
 import { type Actor, recordChange } from './audit-log.ts';

@@ -1,5 +1,5 @@
 import { PROVIDER_APIS } from '#definitions/provider-apis.ts';
-import type { Envelope, MailTransport } from '#platform/mail-transport.ts';
+import type { Envelope } from '#platform/mail-transport.ts';
 import { retryOnConflict } from '#store/conflicts.ts';
 import { allocateId } from '#store/ids.ts';
 import { type MailState, messages } from '#store/messages.ts';
@@ -8,13 +8,8 @@ import { type TransactItem, transact } from '#store/transactions.ts';
 import { assignmentCounterWrites, assignmentDeltas } from './aggregates.ts';
 import { type AssignmentRecord, factsOf, getAssignment } from './assignments.ts';
 import { ReplyNotSendable } from './errors.ts';
-import { composeMime, messageIdOf, plainTextToHtml } from './mail-compose.ts';
+import { messageIdOf, plainTextToHtml } from './mail-compose.ts';
 import { assignmentMessageUpdate, messageEffects } from './messages.ts';
-import {
-  type ProviderReplySender,
-  type ProviderRoute,
-  sendReplyThroughProvider,
-} from './provider-replies.ts';
 import { assignmentMessageEventWrite } from './webhook-events.ts';
 
 /**
@@ -172,87 +167,3 @@ function replyRouteOf(assignment: AssignmentRecord): MailRoute {
 
 /** A reply whose transaction lost a race is read afresh and tried again at once, up to 6 tries in all. */
 const REPLY_RETRY = { attempts: 6, baseDelayMs: 0, retryIf: () => true };
-
-/** What happened to one queued reply. */
-export type DeliveryOutcome = 'sent' | 'already-sent' | 'missing';
-
-/**
- * Delivers one queued reply: composes the MIME message and hands it to the
- * transport, then records it as sent. A reply recorded as sent is not sent
- * again. A transport error propagates (the queue retries it); the attempt is
- * counted on the message.
- */
-export async function deliverReply(
-  job: MailJob,
-  transport: MailTransport,
-  settings: MailSettings,
-  providerReplies: ProviderReplySender = sendReplyThroughProvider,
-): Promise<DeliveryOutcome> {
-  const reply = await messages.getReply(job.orgId, job.messageId);
-  if (!reply) return 'missing';
-  const { mail } = reply;
-  if (mail.state === 'sent') return 'already-sent';
-  if (mail.route.via === 'provider') {
-    const sent = await attempt(job, () =>
-      providerReplies(job.orgId, mail.route as ProviderRoute, {
-        subject: reply.subject,
-        html: reply.body,
-        text: htmlToText(reply.body),
-      }),
-    );
-    // The connection is gone: the reply leaves by email after all, and says so.
-    if (sent !== 'no-connection') {
-      await messages.recordMailAttempt(job.orgId, job.messageId, {
-        state: 'sent',
-        sentAt: new Date().toISOString(),
-        ...(sent.providerMessageId ? { providerMessageId: sent.providerMessageId } : {}),
-      });
-      return 'sent';
-    }
-    await messages.setMailRoute(job.orgId, job.messageId, { via: 'email' });
-  }
-  const raw = await composeMime({
-    messageId: messageIdOf(job.orgId, job.messageId, settings.messageIdDomain),
-    from: mail.from,
-    to: mail.to,
-    cc: mail.cc,
-    bcc: mail.bcc,
-    subject: reply.subject,
-    html: reply.body,
-    inReplyTo: mail.inReplyTo,
-  });
-  await attempt(job, () => transport({ from: mail.from, to: mail.to, cc: mail.cc, bcc: mail.bcc }, raw));
-  await messages.recordMailAttempt(job.orgId, job.messageId, {
-    state: 'sent',
-    sentAt: new Date().toISOString(),
-  });
-  return 'sent';
-}
-
-/** Runs one delivery attempt; a failure is counted on the message and propagates (the queue retries). */
-async function attempt<T>(job: MailJob, send: () => Promise<T>): Promise<T> {
-  try {
-    return await send();
-  } catch (error) {
-    await messages.recordMailAttempt(job.orgId, job.messageId, {
-      state: 'retrying',
-      lastError: error instanceof Error ? error.name : 'Error',
-    });
-    throw error;
-  }
-}
-
-/** A reply's HTML as the plain text some providers' reply calls also take. */
-function htmlToText(html: string): string {
-  return html
-    .replace(/<br\s*\/?>/gi, '\n')
-    .replace(/<\/p>/gi, '\n\n')
-    .replace(/<[^>]*>/g, '')
-    .replace(/&nbsp;/g, ' ')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&amp;/g, '&')
-    .trim();
-}

@@ -3,10 +3,13 @@ import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import '#definitions/zod-english.ts';
 import { API_KEY_SCOPES, type ApiKeyScope } from '#definitions/routes.ts';
-import { keys } from './keys.ts';
+import * as keys from './item-keys.ts';
 import { queryAll } from './query.ts';
 import { type TableSource, tableContext } from './table-context.ts';
 import type { TransactItem } from './transactions.ts';
+
+// Each schema and store below is built in a pure-annotated closure or call: a bundle keeps only those
+// its function uses (esbuild cannot tell that zod's builders have no side effects; docs/architecture.md, Bundles).
 
 /**
  * API keys, addressed by the hash of their secret (the authorizer's one
@@ -14,25 +17,27 @@ import type { TransactItem } from './transactions.ts';
  */
 
 /** What the authorizer reads of a key (on every cache miss: only these fields). */
-export const apiKeyIdentityItem = z.object({
-  orgId: z.number(),
-  keyId: z.number(),
-  // Keys written before scopes existed have none: they could always do everything.
-  scope: z._default(z.enum(API_KEY_SCOPES), 'read-write'),
-  lastUsedAt: z._default(z.nullable(z.string()), null),
-  revokedAt: z._default(z.nullable(z.string()), null),
-  expiresAt: z._default(z.nullable(z.string()), null),
-});
+export const apiKeyIdentityItem = /* @__PURE__ */ (() =>
+  z.object({
+    orgId: z.number(),
+    keyId: z.number(),
+    // Keys written before scopes existed have none: they could always do everything.
+    scope: z._default(z.enum(API_KEY_SCOPES), 'read-write'),
+    lastUsedAt: z._default(z.nullable(z.string()), null),
+    revokedAt: z._default(z.nullable(z.string()), null),
+    expiresAt: z._default(z.nullable(z.string()), null),
+  }))();
 export type ApiKeyIdentityItem = z.infer<typeof apiKeyIdentityItem>;
 
 /** A key as listed and revoked. */
-export const apiKeyItem = z.extend(apiKeyIdentityItem, {
-  createdAt: z.string(),
-  name: z._default(z.nullable(z.string()), null),
-});
+export const apiKeyItem = /* @__PURE__ */ (() =>
+  z.extend(apiKeyIdentityItem, {
+    createdAt: z.string(),
+    name: z._default(z.nullable(z.string()), null),
+  }))();
 export type ApiKeyItem = z.infer<typeof apiKeyItem>;
 
-const itemKey = z.object({ pk: z.string(), sk: z.string() });
+const itemKey = /* @__PURE__ */ (() => z.object({ pk: z.string(), sk: z.string() }))();
 type ItemKey = z.infer<typeof itemKey>;
 
 export function apiKeyStore(table: TableSource = tableContext) {
@@ -141,4 +146,4 @@ export function apiKeyStore(table: TableSource = tableContext) {
 }
 
 /** The API keys of the configured table. */
-export const apiKeys = apiKeyStore();
+export const apiKeys = /* @__PURE__ */ apiKeyStore();

@@ -2,8 +2,11 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import '#definitions/zod-english.ts';
-import { keys } from './keys.ts';
+import * as keys from './item-keys.ts';
 import { type TableSource, tableContext } from './table-context.ts';
+
+// Each schema and store below is built in a pure-annotated closure or call: a bundle keeps only those
+// its function uses (esbuild cannot tell that zod's builders have no side effects; docs/architecture.md, Bundles).
 
 /**
  * Organizations' approvals of OAuth clients (the assistants connected to an
@@ -17,18 +20,19 @@ import { type TableSource, tableContext } from './table-context.ts';
 export const CLIENT_KINDS = ['operator', 'dynamic', 'metadata-document'] as const;
 export type ClientKind = (typeof CLIENT_KINDS)[number];
 
-export const assistantGrantItem = z.object({
-  orgId: z.number(),
-  clientId: z.string(),
-  clientName: z.string(),
-  kind: z.enum(CLIENT_KINDS),
-  /** Who approved it last (an email); null for an operator client's binding, recorded when it first got a token. */
-  approvedBy: z.nullable(z.string()),
-  createdAt: z.string(),
-  approvedAt: z.string(),
-  approvalId: z.string(),
-  revokedAt: z._default(z.nullable(z.string()), null),
-});
+export const assistantGrantItem = /* @__PURE__ */ (() =>
+  z.object({
+    orgId: z.number(),
+    clientId: z.string(),
+    clientName: z.string(),
+    kind: z.enum(CLIENT_KINDS),
+    /** Who approved it last (an email); null for an operator client's binding, recorded when it first got a token. */
+    approvedBy: z.nullable(z.string()),
+    createdAt: z.string(),
+    approvedAt: z.string(),
+    approvalId: z.string(),
+    revokedAt: z._default(z.nullable(z.string()), null),
+  }))();
 export type AssistantGrantItem = z.infer<typeof assistantGrantItem>;
 
 /** What an approval records. */
@@ -134,4 +138,4 @@ export function assistantGrantStore(table: TableSource = tableContext) {
 }
 
 /** The grants of the configured table. */
-export const assistantGrants = assistantGrantStore();
+export const assistantGrants = /* @__PURE__ */ assistantGrantStore();

@@ -1,8 +1,11 @@
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import '#definitions/zod-english.ts';
-import { keys } from './keys.ts';
+import * as keys from './item-keys.ts';
 import { type TableSource, tableContext } from './table-context.ts';
+
+// Each schema and store below is built in a pure-annotated closure or call: a bundle keeps only those
+// its function uses (esbuild cannot tell that zod's builders have no side effects; docs/architecture.md, Bundles).
 
 /**
  * An organization's audit log: who changed what, when. One item per change in
@@ -11,16 +14,17 @@ import { type TableSource, tableContext } from './table-context.ts';
 
 export const AUDIT_RETENTION_SECONDS = 365 * 24 * 3600;
 
-export const auditEntryItem = z.object({
-  entryId: z.string(),
-  at: z.string(),
-  /** Who: a member's email, or `operator` for the CLI. */
-  actor: z.string(),
-  /** What, as a short verb phrase (`api-key.create`). */
-  action: z.string(),
-  /** What it was done to, in words (`key 12 "CI"`). */
-  target: z.string(),
-});
+export const auditEntryItem = /* @__PURE__ */ (() =>
+  z.object({
+    entryId: z.string(),
+    at: z.string(),
+    /** Who: a member's email, or `operator` for the CLI. */
+    actor: z.string(),
+    /** What, as a short verb phrase (`api-key.create`). */
+    action: z.string(),
+    /** What it was done to, in words (`key 12 "CI"`). */
+    target: z.string(),
+  }))();
 export type AuditEntryItem = z.infer<typeof auditEntryItem>;
 
 export function auditLogStore(table: TableSource = tableContext) {
@@ -66,4 +70,4 @@ export function auditLogStore(table: TableSource = tableContext) {
   };
 }
 
-export const auditLog = auditLogStore();
+export const auditLog = /* @__PURE__ */ auditLogStore();

@@ -1,7 +1,7 @@
 import { BatchGetCommand, BatchWriteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import '#definitions/zod-english.ts';
-import { keys } from './keys.ts';
+import * as keys from './item-keys.ts';
 import { type TableContext, type TableSource, tableContext } from './table-context.ts';
 import {
   MAX_TRANSACTION_ITEMS,
@@ -9,6 +9,9 @@ import {
   TransactionConflictError,
   transact,
 } from './transactions.ts';
+
+// Each schema and store below is built in a pure-annotated closure or call: a bundle keeps only those
+// its function uses (esbuild cannot tell that zod's builders have no side effects; docs/architecture.md, Bundles).
 
 /**
  * Bulk loading: the items a run of transactions would leave, computed in
@@ -338,7 +341,7 @@ export async function putItems(
 }
 
 /** What an interrupted bulk import needs to be finished the same way: the message ids it allocated. */
-const bulkImportItem = z.object({ messageIds: z.array(z.number()) });
+const bulkImportItem = /* @__PURE__ */ (() => z.object({ messageIds: z.array(z.number()) }))();
 export type BulkImportUnderWay = z.infer<typeof bulkImportItem>;
 
 /** DynamoDB's limit of items in one transaction, less the marker's delete. */
@@ -438,7 +441,7 @@ export function bulkImportStore(table: TableSource = tableContext) {
 }
 
 /** The bulk imports of the configured table. */
-export const bulkImports = bulkImportStore();
+export const bulkImports = /* @__PURE__ */ bulkImportStore();
 
 /** Which of the keys name a stored item: BatchGetItem of the keys only, 100 a request, several in flight. */
 export async function findExistingKeys(

@@ -4,10 +4,13 @@ import '#definitions/zod-english.ts';
 import { provider } from '#schemas/import.ts';
 import { channel } from '#schemas/resources.ts';
 import { CAMPAIGN_SHARDS, shardOf } from './counter-shards.ts';
-import { keys } from './keys.ts';
+import * as keys from './item-keys.ts';
 import { queryAll } from './query.ts';
 import { type TableSource, tableContext } from './table-context.ts';
 import { addCounters, type TransactItem } from './transactions.ts';
+
+// Each schema and store below is built in a pure-annotated closure or call: a bundle keeps only those
+// its function uses (esbuild cannot tell that zod's builders have no side effects; docs/architecture.md, Bundles).
 
 /**
  * Campaigns (ICPs): one item per campaign in the organization's partition,
@@ -34,37 +37,39 @@ export type CampaignCounter = (typeof CAMPAIGN_COUNTERS)[number];
 export type CampaignCounts = Record<CampaignCounter, number>;
 
 /** A sequence as the campaign keeps it: what reads use of it (its steps are only counted). */
-export const storedSequence = z.object({
-  id: z.number(),
-  provider,
-  channel,
-  steps: z.array(z.unknown()),
-  /** The provider's campaign id, which its webhooks name (shared/store/sequence-links.ts); never shown by the API. */
-  external_id: z._default(z.nullable(z.string()), null),
-  /** The provider connection the campaign runs on, when known. */
-  connection_id: z._default(z.nullable(z.number()), null),
-});
+export const storedSequence = /* @__PURE__ */ (() =>
+  z.object({
+    id: z.number(),
+    provider,
+    channel,
+    steps: z.array(z.unknown()),
+    /** The provider's campaign id, which its webhooks name (shared/store/sequence-links.ts); never shown by the API. */
+    external_id: z._default(z.nullable(z.string()), null),
+    /** The provider connection the campaign runs on, when known. */
+    connection_id: z._default(z.nullable(z.number()), null),
+  }))();
 export type StoredSequence = z.infer<typeof storedSequence>;
 /** What an assignment or a check needs of its sequence. */
 export type SequenceRef = Pick<StoredSequence, 'id' | 'provider' | 'channel'>;
 
-const counter = z._default(z.number(), 0);
+const counter = /* @__PURE__ */ (() => z._default(z.number(), 0))();
 
 /** A campaign as stored; counters never written are 0. */
-export const campaignItem = z.object({
-  orgId: z.number(),
-  campaignId: z.number(),
-  name: z.string(),
-  signals: z._default(z.array(z.string()), []),
-  createdAt: z._default(z.nullable(z.string()), null),
-  sequences: z._default(z.array(storedSequence), []),
-  accountsCount: counter,
-  messagesCount: counter,
-  ...(Object.fromEntries(CAMPAIGN_COUNTERS.map((name) => [name, counter])) as Record<
-    CampaignCounter,
-    typeof counter
-  >),
-});
+export const campaignItem = /* @__PURE__ */ (() =>
+  z.object({
+    orgId: z.number(),
+    campaignId: z.number(),
+    name: z.string(),
+    signals: z._default(z.array(z.string()), []),
+    createdAt: z._default(z.nullable(z.string()), null),
+    sequences: z._default(z.array(storedSequence), []),
+    accountsCount: counter,
+    messagesCount: counter,
+    ...(Object.fromEntries(CAMPAIGN_COUNTERS.map((name) => [name, counter])) as Record<
+      CampaignCounter,
+      typeof counter
+    >),
+  }))();
 export type CampaignRecord = z.infer<typeof campaignItem>;
 
 /** The counters an assignment's writes move, kept on the campaign's shards (and on its item). */
@@ -72,12 +77,13 @@ export type ShardedCampaignCounter = CampaignCounter | 'messagesCount';
 const SHARDED_COUNTERS: readonly ShardedCampaignCounter[] = [...CAMPAIGN_COUNTERS, 'messagesCount'];
 
 /** A counter shard as stored: its counters only (`keys.campaignShard`). */
-const campaignShardItem = z.object(
-  Object.fromEntries(SHARDED_COUNTERS.map((name) => [name, counter])) as Record<
-    ShardedCampaignCounter,
-    typeof counter
-  >,
-);
+const campaignShardItem = /* @__PURE__ */ (() =>
+  z.object(
+    Object.fromEntries(SHARDED_COUNTERS.map((name) => [name, counter])) as Record<
+      ShardedCampaignCounter,
+      typeof counter
+    >,
+  ))();
 
 const isShard = (item: Record<string, unknown>) => String(item.sk).includes('#SHARD#');
 
@@ -263,4 +269,4 @@ export function campaignStore(table: TableSource = tableContext) {
 }
 
 /** The campaigns of the configured table. */
-export const campaigns = campaignStore();
+export const campaigns = /* @__PURE__ */ campaignStore();

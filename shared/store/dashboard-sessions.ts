@@ -1,8 +1,11 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import '#definitions/zod-english.ts';
-import { keys } from './keys.ts';
+import * as keys from './item-keys.ts';
 import { type TableSource, tableContext } from './table-context.ts';
+
+// Each schema and store below is built in a pure-annotated closure or call: a bundle keeps only those
+// its function uses (esbuild cannot tell that zod's builders have no side effects; docs/architecture.md, Bundles).
 
 /**
  * Dashboard sessions and the sign-ins under way. A session is addressed by
@@ -11,28 +14,30 @@ import { type TableSource, tableContext } from './table-context.ts';
  * and readers check the expiry because DynamoDB deletes lazily.
  */
 
-export const sessionItem = z.object({
-  subject: z.string(),
-  email: z.string(),
-  /** The organization picked after sign-in; null until one is. */
-  orgId: z.nullable(z.number()),
-  /** The token every form of the session carries (CSRF). */
-  csrfToken: z.string(),
-  createdAt: z.string(),
-  /** Epoch seconds: the session ends here whatever its use (12 hours after sign-in). */
-  endsAt: z.number(),
-  /** Epoch seconds: idle expiry, moved on by use and never past `endsAt`; also the item's TTL. */
-  expiresAt: z.number(),
-});
+export const sessionItem = /* @__PURE__ */ (() =>
+  z.object({
+    subject: z.string(),
+    email: z.string(),
+    /** The organization picked after sign-in; null until one is. */
+    orgId: z.nullable(z.number()),
+    /** The token every form of the session carries (CSRF). */
+    csrfToken: z.string(),
+    createdAt: z.string(),
+    /** Epoch seconds: the session ends here whatever its use (12 hours after sign-in). */
+    endsAt: z.number(),
+    /** Epoch seconds: idle expiry, moved on by use and never past `endsAt`; also the item's TTL. */
+    expiresAt: z.number(),
+  }))();
 export type SessionItem = z.infer<typeof sessionItem>;
 
-export const signInItem = z.object({
-  codeVerifier: z.string(),
-  nonce: z.string(),
-  /** A path of this service to land on after sign-in. */
-  returnTo: z.string(),
-  expiresAt: z.number(),
-});
+export const signInItem = /* @__PURE__ */ (() =>
+  z.object({
+    codeVerifier: z.string(),
+    nonce: z.string(),
+    /** A path of this service to land on after sign-in. */
+    returnTo: z.string(),
+    expiresAt: z.number(),
+  }))();
 export type SignInItem = z.infer<typeof signInItem>;
 
 export function dashboardSessionStore(table: TableSource = tableContext) {
@@ -120,4 +125,4 @@ export function dashboardSessionStore(table: TableSource = tableContext) {
   };
 }
 
-export const dashboardSessions = dashboardSessionStore();
+export const dashboardSessions = /* @__PURE__ */ dashboardSessionStore();

@@ -3,9 +3,12 @@ import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import '#definitions/zod-english.ts';
 import { provider } from '#schemas/import.ts';
-import { keys } from './keys.ts';
+import * as keys from './item-keys.ts';
 import { type TableSource, tableContext } from './table-context.ts';
 import type { TransactItem } from './transactions.ts';
+
+// Each schema and store below is built in a pure-annotated closure or call: a bundle keeps only those
+// its function uses (esbuild cannot tell that zod's builders have no side effects; docs/architecture.md, Bundles).
 
 /**
  * What enrollment at the providers keeps beside the assignments: the list of
@@ -17,15 +20,16 @@ import type { TransactItem } from './transactions.ts';
 /** How long a refused enrollment stays in the list (the assignment keeps its outcome for good). */
 export const ENROLLMENT_FAILURE_RETENTION_DAYS = 30;
 
-export const enrollmentFailureItem = z.object({
-  assignmentId: z.number(),
-  campaignId: z.number(),
-  connectionId: z.number(),
-  provider,
-  externalId: z.string(),
-  error: z.string(),
-  failedAt: z.string(),
-});
+export const enrollmentFailureItem = /* @__PURE__ */ (() =>
+  z.object({
+    assignmentId: z.number(),
+    campaignId: z.number(),
+    connectionId: z.number(),
+    provider,
+    externalId: z.string(),
+    error: z.string(),
+    failedAt: z.string(),
+  }))();
 export type EnrollmentFailureRecord = z.infer<typeof enrollmentFailureItem>;
 
 export function enrollmentStore(table: TableSource = tableContext) {
@@ -172,4 +176,4 @@ export function enrollmentStore(table: TableSource = tableContext) {
 }
 
 /** The enrollment items of the configured table. */
-export const enrollments = enrollmentStore();
+export const enrollments = /* @__PURE__ */ enrollmentStore();

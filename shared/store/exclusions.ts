@@ -4,8 +4,11 @@ import * as z from 'zod/mini';
 import '#definitions/zod-english.ts';
 import { batchGet } from './batch.ts';
 import { type CampaignRecord, campaignItem } from './campaigns.ts';
-import { keys } from './keys.ts';
+import * as keys from './item-keys.ts';
 import { type TableSource, tableContext } from './table-context.ts';
+
+// Each schema and store below is built in a pure-annotated closure or call: a bundle keeps only those
+// its function uses (esbuild cannot tell that zod's builders have no side effects; docs/architecture.md, Bundles).
 
 /**
  * The organization's exclusion list: each excluded email or domain has its
@@ -23,7 +26,8 @@ export const EXCLUSION_SHARDS = 16;
 export const shardOf = (value: string): number =>
   createHash('sha1').update(value).digest().readUInt16BE(0) % EXCLUSION_SHARDS;
 
-const shardItem = z.object({ sk: z.string(), values: z.optional(z.set(z.string())) });
+const shardItem = /* @__PURE__ */ (() =>
+  z.object({ sk: z.string(), values: z.optional(z.set(z.string())) }))();
 
 /** The members of shard items, by kind. */
 function membersOf(items: Record<string, unknown>[]): { emails: Set<string>; domains: Set<string> } {
@@ -60,7 +64,8 @@ function exclusionShardKeys(orgId: number, values: { emails: string[]; domains: 
   return [...shards.values()];
 }
 
-const cooldownSetting = z.object({ cooldownDays: z._default(z.nullable(z.number()), null) });
+const cooldownSetting = /* @__PURE__ */ (() =>
+  z.object({ cooldownDays: z._default(z.nullable(z.number()), null) }))();
 
 export function exclusionStore(table: TableSource = tableContext) {
   return {
@@ -149,4 +154,4 @@ export function exclusionStore(table: TableSource = tableContext) {
 }
 
 /** The exclusion list of the configured table. */
-export const exclusions = exclusionStore();
+export const exclusions = /* @__PURE__ */ exclusionStore();

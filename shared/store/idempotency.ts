@@ -2,8 +2,11 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import '#definitions/zod-english.ts';
-import { keys } from './keys.ts';
+import * as keys from './item-keys.ts';
 import { type TableSource, tableContext } from './table-context.ts';
+
+// Each schema and store below is built in a pure-annotated closure or call: a bundle keeps only those
+// its function uses (esbuild cannot tell that zod's builders have no side effects; docs/architecture.md, Bundles).
 
 /**
  * Claimed `Idempotency-Key`s: which request claimed the key (its fingerprint
@@ -11,14 +14,15 @@ import { type TableSource, tableContext } from './table-context.ts';
  * once done. Each expires by TTL.
  */
 
-export const idempotencyItem = z.object({
-  fingerprint: z.string(),
-  /** The claim id of the request that holds the key (absent on records written without one). */
-  claim: z.optional(z.string()),
-  state: z.string(),
-  /** The response of a request that is done (a JSON value). */
-  response: z.optional(z.unknown()),
-});
+export const idempotencyItem = /* @__PURE__ */ (() =>
+  z.object({
+    fingerprint: z.string(),
+    /** The claim id of the request that holds the key (absent on records written without one). */
+    claim: z.optional(z.string()),
+    state: z.string(),
+    /** The response of a request that is done (a JSON value). */
+    response: z.optional(z.unknown()),
+  }))();
 export type IdempotencyRecord = z.infer<typeof idempotencyItem>;
 
 export function idempotencyStore(table: TableSource = tableContext) {
@@ -94,4 +98,4 @@ export function idempotencyStore(table: TableSource = tableContext) {
 }
 
 /** The idempotency records of the configured table. */
-export const idempotencyRecords = idempotencyStore();
+export const idempotencyRecords = /* @__PURE__ */ idempotencyStore();

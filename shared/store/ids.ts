@@ -1,6 +1,6 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { keys } from './keys.ts';
+import * as keys from './item-keys.ts';
 import { type TableContext, tableContext } from './table-context.ts';
 
 /** Entity types that get numeric ids; each has its own sequence. */

@@ -2,8 +2,11 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import '#definitions/zod-english.ts';
 import { batchGet, batchPut } from './batch.ts';
-import { keys } from './keys.ts';
+import * as keys from './item-keys.ts';
 import { type TableSource, tableContext } from './table-context.ts';
+
+// Each schema and store below is built in a pure-annotated closure or call: a bundle keeps only those
+// its function uses (esbuild cannot tell that zod's builders have no side effects; docs/architecture.md, Bundles).
 
 /**
  * Job openings, addressed by id. Each keeps the sequence number it got when
@@ -12,25 +15,27 @@ import { type TableSource, tableContext } from './table-context.ts';
  * page cursor.
  */
 
-export const jobItem = z.object({
-  jobId: z.string(),
-  sequence: z.number(),
-  domain: z.string(),
-  title: z.string(),
-  url: z.string(),
-  firstSeenAt: z.string(),
-  lastSeenAt: z.string(),
-  status: z.string(),
-  location: z.string(),
-  description: z.string(),
-});
+export const jobItem = /* @__PURE__ */ (() =>
+  z.object({
+    jobId: z.string(),
+    sequence: z.number(),
+    domain: z.string(),
+    title: z.string(),
+    url: z.string(),
+    firstSeenAt: z.string(),
+    lastSeenAt: z.string(),
+    status: z.string(),
+    location: z.string(),
+    description: z.string(),
+  }))();
 export type JobRecord = z.infer<typeof jobItem>;
 
 /** Where a job sits in its domain's listing: a page that continues after it starts there. */
-const jobPosition = z.object({ pk: z.string(), sk: z.string(), gsi1pk: z.string(), gsi1sk: z.string() });
+const jobPosition = /* @__PURE__ */ (() =>
+  z.object({ pk: z.string(), sk: z.string(), gsi1pk: z.string(), gsi1sk: z.string() }))();
 export type JobPosition = z.infer<typeof jobPosition>;
 
-const knownJob = z.object({ jobId: z.string(), sequence: z.number() });
+const knownJob = /* @__PURE__ */ (() => z.object({ jobId: z.string(), sequence: z.number() }))();
 
 export function jobStore(table: TableSource = tableContext) {
   return {
@@ -119,4 +124,4 @@ export function jobStore(table: TableSource = tableContext) {
 }
 
 /** The job openings of the configured table. */
-export const jobs = jobStore();
+export const jobs = /* @__PURE__ */ jobStore();

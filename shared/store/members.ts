@@ -1,9 +1,12 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import '#definitions/zod-english.ts';
-import { keys } from './keys.ts';
+import * as keys from './item-keys.ts';
 import { queryAll } from './query.ts';
 import { type TableSource, tableContext } from './table-context.ts';
+
+// Each schema and store below is built in a pure-annotated closure or call: a bundle keeps only those
+// its function uses (esbuild cannot tell that zod's builders have no side effects; docs/architecture.md, Bundles).
 
 /**
  * The people of an organization (dashboard members): one item per person and
@@ -14,15 +17,16 @@ import { type TableSource, tableContext } from './table-context.ts';
 export const MEMBER_ROLES = ['admin', 'viewer'] as const;
 export type MemberRole = (typeof MEMBER_ROLES)[number];
 
-export const membershipItem = z.object({
-  orgId: z.number(),
-  /** The OpenID provider's subject of the person. */
-  subject: z.string(),
-  email: z.string(),
-  role: z.enum(MEMBER_ROLES),
-  addedAt: z.string(),
-  addedBy: z.string(),
-});
+export const membershipItem = /* @__PURE__ */ (() =>
+  z.object({
+    orgId: z.number(),
+    /** The OpenID provider's subject of the person. */
+    subject: z.string(),
+    email: z.string(),
+    role: z.enum(MEMBER_ROLES),
+    addedAt: z.string(),
+    addedBy: z.string(),
+  }))();
 export type MembershipItem = z.infer<typeof membershipItem>;
 
 export function memberStore(table: TableSource = tableContext) {
@@ -89,4 +93,4 @@ export function memberStore(table: TableSource = tableContext) {
   };
 }
 
-export const members = memberStore();
+export const members = /* @__PURE__ */ memberStore();

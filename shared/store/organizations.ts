@@ -4,9 +4,12 @@ import * as z from 'zod/mini';
 import '#definitions/zod-english.ts';
 import { batchGet } from './batch.ts';
 import { ANALYTICS_SHARDS, shardOf } from './counter-shards.ts';
-import { keys } from './keys.ts';
+import * as keys from './item-keys.ts';
 import { type TableSource, tableContext } from './table-context.ts';
 import { addCounters, type TransactItem } from './transactions.ts';
+
+// Each schema and store below is built in a pure-annotated closure or call: a bundle keeps only those
+// its function uses (esbuild cannot tell that zod's builders have no side effects; docs/architecture.md, Bundles).
 
 /**
  * The organization (tenant) item with its settings, the organization's
@@ -25,31 +28,33 @@ export const ORGANIZATION_COUNTERS = [
 export type OrganizationCounter = (typeof ORGANIZATION_COUNTERS)[number];
 export type OrganizationCounts = Record<OrganizationCounter, number>;
 
-const throttle = z.object({ rateLimit: z.number(), burstLimit: z.number() });
+const throttle = /* @__PURE__ */ (() => z.object({ rateLimit: z.number(), burstLimit: z.number() }))();
 
 /** The organization item as read; settings never set are null. */
-export const organizationItem = z.object({
-  orgId: z.number(),
-  name: z.string(),
-  createdAt: z.string(),
-  cooldownDays: z._default(z.nullable(z.number()), null),
-  rateLimit: z._default(z.nullable(throttle), null),
-});
+export const organizationItem = /* @__PURE__ */ (() =>
+  z.object({
+    orgId: z.number(),
+    name: z.string(),
+    createdAt: z.string(),
+    cooldownDays: z._default(z.nullable(z.number()), null),
+    rateLimit: z._default(z.nullable(throttle), null),
+  }))();
 export type OrganizationItem = z.infer<typeof organizationItem>;
 
-const counter = z._default(z.number(), 0);
+const counter = /* @__PURE__ */ (() => z._default(z.number(), 0))();
 
 /** The analytics item as read; counters never written are 0. */
-export const analyticsItem = z.object({
-  totalCampaigns: counter,
-  ...(Object.fromEntries(ORGANIZATION_COUNTERS.map((name) => [name, counter])) as Record<
-    OrganizationCounter,
-    typeof counter
-  >),
-});
+export const analyticsItem = /* @__PURE__ */ (() =>
+  z.object({
+    totalCampaigns: counter,
+    ...(Object.fromEntries(ORGANIZATION_COUNTERS.map((name) => [name, counter])) as Record<
+      OrganizationCounter,
+      typeof counter
+    >),
+  }))();
 export type AnalyticsItem = z.infer<typeof analyticsItem>;
 
-const demoSeedItem = z.object({ orgId: z.number() });
+const demoSeedItem = /* @__PURE__ */ (() => z.object({ orgId: z.number() }))();
 
 export function organizationStore(table: TableSource = tableContext) {
   return {
@@ -171,4 +176,4 @@ export function organizationStore(table: TableSource = tableContext) {
 }
 
 /** The organizations of the configured table. */
-export const organizations = organizationStore();
+export const organizations = /* @__PURE__ */ organizationStore();

@@ -5,9 +5,12 @@ import type { DynamoDBRecord } from 'aws-lambda';
 import * as z from 'zod/mini';
 import '#definitions/zod-english.ts';
 import type { QueueName } from '#definitions/queues.ts';
-import { keys } from './keys.ts';
+import * as keys from './item-keys.ts';
 import { type TableContext, tableContext } from './table-context.ts';
 import type { TransactItem } from './transactions.ts';
+
+// Each schema and store below is built in a pure-annotated closure or call: a bundle keeps only those
+// its function uses (esbuild cannot tell that zod's builders have no side effects; docs/architecture.md, Bundles).
 
 /**
  * The transactional outbox: a message for a queue is written as an item in the
@@ -81,17 +84,18 @@ export function webhookEventOutboxWrite(
 }
 
 /** An outbox item as the relay reads it from the table's stream. */
-export const outboxItem = z.object({
-  orgId: z.number(),
-  outboxId: z.string(),
-  queue: z.string(),
-  /** The queue message's body (a webhook event's payload). */
-  body: z.string(),
-  createdAt: z.string(),
-  /** `webhookEvent` for a webhook event, which the relay fans out; absent for a plain queue message. */
-  kind: z.optional(z.string()),
-  eventType: z.optional(z.string()),
-});
+export const outboxItem = /* @__PURE__ */ (() =>
+  z.object({
+    orgId: z.number(),
+    outboxId: z.string(),
+    queue: z.string(),
+    /** The queue message's body (a webhook event's payload). */
+    body: z.string(),
+    createdAt: z.string(),
+    /** `webhookEvent` for a webhook event, which the relay fans out; absent for a plain queue message. */
+    kind: z.optional(z.string()),
+    eventType: z.optional(z.string()),
+  }))();
 export type OutboxItem = z.infer<typeof outboxItem>;
 
 /**

@@ -4,10 +4,13 @@ import * as z from 'zod/mini';
 import '#definitions/zod-english.ts';
 import { sealedSecret } from '#platform/secrets.ts';
 import { provider } from '#schemas/import.ts';
-import { keys } from './keys.ts';
+import * as keys from './item-keys.ts';
 import { queryAll } from './query.ts';
 import { type TableSource, tableContext } from './table-context.ts';
 import type { TransactItem } from './transactions.ts';
+
+// Each schema and store below is built in a pure-annotated closure or call: a bundle keeps only those
+// its function uses (esbuild cannot tell that zod's builders have no side effects; docs/architecture.md, Bundles).
 
 /**
  * Provider connections: an organization's account at a provider (its API key,
@@ -17,38 +20,40 @@ import type { TransactItem } from './transactions.ts';
  * connection.
  */
 
-export const providerConnectionItem = z.object({
-  orgId: z.number(),
-  connectionId: z.number(),
-  provider,
-  baseUrl: z._default(z.nullable(z.string()), null),
-  apiKey: sealedSecret,
-  /** The last four characters of the API key, to tell connections apart (never the key). */
-  apiKeyHint: z.string(),
-  urlGeneration: z.number(),
-  createdAt: z.string(),
-});
+export const providerConnectionItem = /* @__PURE__ */ (() =>
+  z.object({
+    orgId: z.number(),
+    connectionId: z.number(),
+    provider,
+    baseUrl: z._default(z.nullable(z.string()), null),
+    apiKey: sealedSecret,
+    /** The last four characters of the API key, to tell connections apart (never the key). */
+    apiKeyHint: z.string(),
+    urlGeneration: z.number(),
+    createdAt: z.string(),
+  }))();
 export type ProviderConnectionRecord = z.infer<typeof providerConnectionItem>;
 
-const countItem = z.object({ connections: z._default(z.number(), 0) });
+const countItem = /* @__PURE__ */ (() => z.object({ connections: z._default(z.number(), 0) }))();
 
 /** How long an unmatched event is kept. */
 export const UNMATCHED_RETENTION_DAYS = 14;
 
-export const unmatchedEventItem = z.object({
-  connectionId: z.number(),
-  receivedAt: z.string(),
-  /** The native event type, when the payload names one. */
-  eventType: z.nullable(z.string()),
-  /** The provider event id it would have had, when it was mapped. */
-  eventId: z.nullable(z.string()),
-  /** What it would have become (`opened`, …), when it was mapped. */
-  kind: z.nullable(z.string()),
-  reason: z.string(),
-  campaignExternalId: z.nullable(z.string()),
-  leadEmail: z.nullable(z.string()),
-  leadLinkedinUrl: z.nullable(z.string()),
-});
+export const unmatchedEventItem = /* @__PURE__ */ (() =>
+  z.object({
+    connectionId: z.number(),
+    receivedAt: z.string(),
+    /** The native event type, when the payload names one. */
+    eventType: z.nullable(z.string()),
+    /** The provider event id it would have had, when it was mapped. */
+    eventId: z.nullable(z.string()),
+    /** What it would have become (`opened`, …), when it was mapped. */
+    kind: z.nullable(z.string()),
+    reason: z.string(),
+    campaignExternalId: z.nullable(z.string()),
+    leadEmail: z.nullable(z.string()),
+    leadLinkedinUrl: z.nullable(z.string()),
+  }))();
 export type UnmatchedEventRecord = z.infer<typeof unmatchedEventItem>;
 
 export function providerConnectionStore(table: TableSource = tableContext) {
@@ -246,4 +251,4 @@ export function providerConnectionStore(table: TableSource = tableContext) {
   };
 }
 
-export const providerConnections = providerConnectionStore();
+export const providerConnections = /* @__PURE__ */ providerConnectionStore();

@@ -1,8 +1,11 @@
 import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
 import { type AssignmentRecord, assignmentItem } from './assignments.ts';
-import { keys } from './keys.ts';
+import * as keys from './item-keys.ts';
 import { type TableSource, tableContext } from './table-context.ts';
 import type { TransactItem } from './transactions.ts';
+
+// Each schema and store below is built in a pure-annotated closure or call: a bundle keeps only those
+// its function uses (esbuild cannot tell that zod's builders have no side effects; docs/architecture.md, Bundles).
 
 /**
  * Markers of applied provider events: one item per event id, written in the
@@ -65,4 +68,4 @@ export function providerEventStore(table: TableSource = tableContext) {
 }
 
 /** The provider event markers of the configured table. */
-export const providerEvents = providerEventStore();
+export const providerEvents = /* @__PURE__ */ providerEventStore();

@@ -2,9 +2,12 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import '#definitions/zod-english.ts';
 import { type Provider, provider } from '#schemas/import.ts';
-import { keys } from './keys.ts';
+import * as keys from './item-keys.ts';
 import { type TableSource, tableContext } from './table-context.ts';
 import type { TransactItem } from './transactions.ts';
+
+// Each schema and store below is built in a pure-annotated closure or call: a bundle keeps only those
+// its function uses (esbuild cannot tell that zod's builders have no side effects; docs/architecture.md, Bundles).
 
 /**
  * Sequence links: which sequence a provider's campaign id is, one item per
@@ -14,14 +17,15 @@ import type { TransactItem } from './transactions.ts';
  * carries (after a relink or a re-import) is stale and ignored by readers.
  */
 
-export const sequenceLinkItem = z.object({
-  orgId: z.number(),
-  provider,
-  externalId: z.string(),
-  campaignId: z.number(),
-  sequenceId: z.number(),
-  connectionId: z._default(z.nullable(z.number()), null),
-});
+export const sequenceLinkItem = /* @__PURE__ */ (() =>
+  z.object({
+    orgId: z.number(),
+    provider,
+    externalId: z.string(),
+    campaignId: z.number(),
+    sequenceId: z.number(),
+    connectionId: z._default(z.nullable(z.number()), null),
+  }))();
 export type SequenceLinkRecord = z.infer<typeof sequenceLinkItem>;
 
 export function sequenceLinkStore(table: TableSource = tableContext) {
@@ -57,4 +61,4 @@ export function sequenceLinkStore(table: TableSource = tableContext) {
 }
 
 /** The sequence links of the configured table. */
-export const sequenceLinks = sequenceLinkStore();
+export const sequenceLinks = /* @__PURE__ */ sequenceLinkStore();

@@ -4,10 +4,14 @@ import * as z from 'zod/mini';
 import '#definitions/zod-english.ts';
 import { DELIVERY_STATUSES } from '#schemas/webhooks.ts';
 import { batchGet } from './batch.ts';
-import { keys, sortableNumber } from './keys.ts';
+import * as keys from './item-keys.ts';
+import { sortableNumber } from './item-keys.ts';
 import { type TableSource, tableContext } from './table-context.ts';
 import type { TransactItem } from './transactions.ts';
 import { type WebhookRecord, webhookItem } from './webhooks.ts';
+
+// Each schema and store below is built in a pure-annotated closure or call: a bundle keeps only those
+// its function uses (esbuild cannot tell that zod's builders have no side effects; docs/architecture.md, Bundles).
 
 /**
  * Webhook deliveries: one per (event, subscription), in the subscription's
@@ -21,34 +25,36 @@ const RETENTION_SECONDS = 30 * 24 * 60 * 60;
 
 const expiresAt = () => Math.floor(Date.now() / 1000) + RETENTION_SECONDS;
 
-const optionalText = z._default(z.nullable(z.string()), null);
-const optionalNumber = z._default(z.nullable(z.number()), null);
+const optionalText = /* @__PURE__ */ (() => z._default(z.nullable(z.string()), null))();
+const optionalNumber = /* @__PURE__ */ (() => z._default(z.nullable(z.number()), null))();
 
-export const deliveryItem = z.object({
-  orgId: z.number(),
-  webhookId: z.number(),
-  deliveryId: z.number(),
-  eventId: z.string(),
-  eventType: z.string(),
-  status: z.enum(DELIVERY_STATUSES),
-  attempts: z._default(z.number(), 0),
-  /** Raised by each redelivery: a queue message of an older generation is stale. */
-  generation: z._default(z.number(), 0),
-  responseCode: optionalNumber,
-  latencyMs: optionalNumber,
-  error: optionalText,
-  createdAt: z.string(),
-  lastAttemptAt: optionalText,
-  nextAttemptAt: optionalText,
-  deliveredAt: optionalText,
-});
+export const deliveryItem = /* @__PURE__ */ (() =>
+  z.object({
+    orgId: z.number(),
+    webhookId: z.number(),
+    deliveryId: z.number(),
+    eventId: z.string(),
+    eventType: z.string(),
+    status: z.enum(DELIVERY_STATUSES),
+    attempts: z._default(z.number(), 0),
+    /** Raised by each redelivery: a queue message of an older generation is stale. */
+    generation: z._default(z.number(), 0),
+    responseCode: optionalNumber,
+    latencyMs: optionalNumber,
+    error: optionalText,
+    createdAt: z.string(),
+    lastAttemptAt: optionalText,
+    nextAttemptAt: optionalText,
+    deliveredAt: optionalText,
+  }))();
 export type DeliveryRecord = z.infer<typeof deliveryItem>;
 
 /** An event as fanned out: its payload and the deliveries made of it. */
-export const eventRecordItem = z.object({
-  payload: z.string(),
-  deliveries: z._default(z.array(z.object({ webhookId: z.number(), deliveryId: z.number() })), []),
-});
+export const eventRecordItem = /* @__PURE__ */ (() =>
+  z.object({
+    payload: z.string(),
+    deliveries: z._default(z.array(z.object({ webhookId: z.number(), deliveryId: z.number() })), []),
+  }))();
 export type EventRecord = z.infer<typeof eventRecordItem>;
 
 /** What a delivery attempt reads: the delivery, its subscription and its event, each null when gone. */
@@ -278,4 +284,4 @@ export function webhookDeliveryStore(table: TableSource = tableContext) {
 }
 
 /** The webhook deliveries of the configured table. */
-export const webhookDeliveries = webhookDeliveryStore();
+export const webhookDeliveries = /* @__PURE__ */ webhookDeliveryStore();

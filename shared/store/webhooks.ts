@@ -3,10 +3,13 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import '#definitions/zod-english.ts';
 import { webhookEventType } from '#schemas/webhooks.ts';
-import { keys } from './keys.ts';
+import * as keys from './item-keys.ts';
 import { queryAll } from './query.ts';
 import { type TableSource, tableContext } from './table-context.ts';
 import type { TransactItem } from './transactions.ts';
+
+// Each schema and store below is built in a pure-annotated closure or call: a bundle keeps only those
+// its function uses (esbuild cannot tell that zod's builders have no side effects; docs/architecture.md, Bundles).
 
 /**
  * Webhook subscriptions: an organization's subscriptions share one partition
@@ -14,27 +17,28 @@ import type { TransactItem } from './transactions.ts';
  * count of them that holds the limit.
  */
 
-const optionalText = z._default(z.nullable(z.string()), null);
+const optionalText = /* @__PURE__ */ (() => z._default(z.nullable(z.string()), null))();
 
-export const webhookItem = z.object({
-  orgId: z.number(),
-  webhookId: z.number(),
-  url: z.string(),
-  events: z._default(z.array(webhookEventType), []),
-  enabled: z._default(z.boolean(), false),
-  disabledReason: optionalText,
-  /** When the current streak of failed deliveries began; absent while deliveries succeed. */
-  failingSince: optionalText,
-  secret: z.string(),
-  previousSecret: optionalText,
-  previousSecretExpiresAt: optionalText,
-  createdAt: z.string(),
-  updatedAt: z.string(),
-});
+export const webhookItem = /* @__PURE__ */ (() =>
+  z.object({
+    orgId: z.number(),
+    webhookId: z.number(),
+    url: z.string(),
+    events: z._default(z.array(webhookEventType), []),
+    enabled: z._default(z.boolean(), false),
+    disabledReason: optionalText,
+    /** When the current streak of failed deliveries began; absent while deliveries succeed. */
+    failingSince: optionalText,
+    secret: z.string(),
+    previousSecret: optionalText,
+    previousSecretExpiresAt: optionalText,
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  }))();
 export type WebhookRecord = z.infer<typeof webhookItem>;
 
-const countItem = z.object({ subscriptions: z._default(z.number(), 0) });
-const failureStreak = z.object({ failingSince: z.string() });
+const countItem = /* @__PURE__ */ (() => z.object({ subscriptions: z._default(z.number(), 0) }))();
+const failureStreak = /* @__PURE__ */ (() => z.object({ failingSince: z.string() }))();
 
 export function webhookStore(table: TableSource = tableContext) {
   return {
@@ -235,4 +239,4 @@ export function webhookStore(table: TableSource = tableContext) {
 }
 
 /** The webhook subscriptions of the configured table. */
-export const webhooks = webhookStore();
+export const webhooks = /* @__PURE__ */ webhookStore();

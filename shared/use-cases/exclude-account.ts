@@ -1,4 +1,4 @@
-import { addExclusion } from '#domain/exclusions.ts';
+import { addDomainExclusion } from '#domain/exclusions.ts';
 import type { excludeAccountEndpoint } from '#schemas/accounts.ts';
 import type { OperationInput, OperationOutput } from './operation.ts';
 
@@ -17,7 +17,7 @@ export async function excludeAccount({
   orgId,
   body,
 }: OperationInput<Endpoint>): Promise<OperationOutput<Endpoint>> {
-  await addExclusion(orgId, 'domain', body.company_url, {
+  await addDomainExclusion(orgId, body.company_url, {
     companyName: body.company_name,
     companyLinkedinUrl: body.company_linkedin_url,
   });

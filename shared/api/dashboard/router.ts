@@ -3,7 +3,6 @@ import { publicBaseUrl } from '#api/http/base-url.ts';
 import { csrfTokenMatches, type DashboardSession, resumeSession } from '#domain/dashboard-sessions.ts';
 import { DomainError, type DomainErrorKind } from '#domain/errors.ts';
 import { configuration } from '#platform/config.ts';
-import { DASHBOARD_ASSETS } from './assets.ts';
 import { type Html, html } from './html.ts';
 import { cookieOf, formOf, htmlResponse, SECURITY_HEADERS, seeOther, sessionCookieName } from './http.ts';
 import { notice, type PagePath, publicPage, sessionFrame, signedInPage } from './layout.ts';
@@ -28,7 +27,9 @@ const FORM_STATUS: Record<DomainErrorKind, number> = {
   refused: 422,
 };
 
-function asset(base: string, name: string | undefined): APIGatewayProxyResult {
+/** A file of `/dashboard/assets/…`: the style sheet and script are loaded with the first asset asked for, not at start. */
+async function asset(base: string, name: string | undefined): Promise<APIGatewayProxyResult> {
+  const { DASHBOARD_ASSETS } = await import('./assets.ts');
   // Own keys only: `constructor` is no asset.
   const found = name && Object.hasOwn(DASHBOARD_ASSETS, name) ? DASHBOARD_ASSETS[name] : undefined;
   if (!found) return htmlResponse(404, publicPage(base, 'Not found', html`<p>There is no such file.</p>`));
@@ -71,7 +72,7 @@ export async function serveDashboard(event: APIGatewayProxyEvent): Promise<APIGa
     if (pageName === 'callback') return finishSignIn(event, base);
     if (pageName === 'signed-out') return signedOut(base);
   }
-  if (method === 'GET' && pageName === 'assets') return asset(base, item);
+  if (method === 'GET' && pageName === 'assets') return await asset(base, item);
 
   const session = await resumeSession(
     cookieOf(event, sessionCookieName(configuration().dashboard.secureCookies)),

@@ -162,12 +162,18 @@ function organizationOf(event: APIGatewayProxyEvent): number {
 /** What a `read` key is told on a route that needs `read-write` (403). */
 export const READ_ONLY_KEY_MESSAGE = 'This API key is read-only: this operation needs a read-write key';
 
-/** The scope each API-key route of the manifest needs, by `METHOD path` (the path with its `{parameters}`). */
-const REQUIRED_SCOPES = new Map<string, ApiKeyScope>(
-  routes.flatMap((route): [string, ApiKeyScope][] =>
-    route.auth === 'apiKey' ? [[`${route.method} ${route.path}`, route.scope]] : [],
-  ),
-);
+/**
+ * The scope each API-key route of the manifest needs, by `METHOD path` (the
+ * path with its `{parameters}`). Built on first use: a function without an
+ * API-key route then leaves the manifest out of its bundle.
+ */
+let requiredScopes: Map<string, ApiKeyScope> | undefined;
+const requiredScopesOf = (): Map<string, ApiKeyScope> =>
+  (requiredScopes ??= new Map<string, ApiKeyScope>(
+    routes.flatMap((route): [string, ApiKeyScope][] =>
+      route.auth === 'apiKey' ? [[`${route.method} ${route.path}`, route.scope]] : [],
+    ),
+  ));
 
 /**
  * The scope the called route needs. API Gateway and the local gateway both
@@ -176,7 +182,7 @@ const REQUIRED_SCOPES = new Map<string, ApiKeyScope>(
  * is never guessed downward.
  */
 const requiredScopeOf = (event: APIGatewayProxyEvent): ApiKeyScope =>
-  REQUIRED_SCOPES.get(`${event.httpMethod} ${event.resource}`) ?? 'read-write';
+  requiredScopesOf().get(`${event.httpMethod} ${event.resource}`) ?? 'read-write';
 
 /**
  * The scope of the caller's key, from the authorizer's context. A context

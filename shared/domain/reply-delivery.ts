@@ -1,0 +1,91 @@
+import type { MailTransport } from '#platform/mail-transport.ts';
+import { messages } from '#store/messages.ts';
+import { composeMime, htmlToText, messageIdOf } from './mail-compose.ts';
+import type { ProviderReplySender, ProviderRoute } from './provider-replies.ts';
+import type { MailJob, MailSettings } from './replies.ts';
+
+/**
+ * The mail sender's part of replying (shared/domain/replies.ts records the
+ * reply and queues it): sending a queued reply once, by email or through its
+ * provider, and recording that it was sent. A module of its own, so that the
+ * reply endpoint's bundle holds nothing of it, not even the chunk the provider
+ * replies are loaded from.
+ */
+
+/**
+ * `sendReplyThroughProvider` (provider-replies.ts), loaded on first use: only
+ * a reply on a sequence connected to a provider needs the provider clients and
+ * their stores, so the mail sender does not load them at start
+ * (docs/architecture.md, Bundles).
+ */
+const sendReplyThroughProvider: ProviderReplySender = async (orgId, route, message) =>
+  (await import('./provider-replies.ts')).sendReplyThroughProvider(orgId, route, message);
+
+/** What happened to one queued reply. */
+export type DeliveryOutcome = 'sent' | 'already-sent' | 'missing';
+
+/**
+ * Delivers one queued reply: composes the MIME message and hands it to the
+ * transport, then records it as sent. A reply recorded as sent is not sent
+ * again. A transport error propagates (the queue retries it); the attempt is
+ * counted on the message.
+ */
+export async function deliverReply(
+  job: MailJob,
+  transport: MailTransport,
+  settings: MailSettings,
+  providerReplies: ProviderReplySender = sendReplyThroughProvider,
+): Promise<DeliveryOutcome> {
+  const reply = await messages.getReply(job.orgId, job.messageId);
+  if (!reply) return 'missing';
+  const { mail } = reply;
+  if (mail.state === 'sent') return 'already-sent';
+  if (mail.route.via === 'provider') {
+    const sent = await attempt(job, () =>
+      providerReplies(job.orgId, mail.route as ProviderRoute, {
+        subject: reply.subject,
+        html: reply.body,
+        text: htmlToText(reply.body),
+      }),
+    );
+    // The connection is gone: the reply leaves by email after all, and says so.
+    if (sent !== 'no-connection') {
+      await messages.recordMailAttempt(job.orgId, job.messageId, {
+        state: 'sent',
+        sentAt: new Date().toISOString(),
+        ...(sent.providerMessageId ? { providerMessageId: sent.providerMessageId } : {}),
+      });
+      return 'sent';
+    }
+    await messages.setMailRoute(job.orgId, job.messageId, { via: 'email' });
+  }
+  const raw = await composeMime({
+    messageId: messageIdOf(job.orgId, job.messageId, settings.messageIdDomain),
+    from: mail.from,
+    to: mail.to,
+    cc: mail.cc,
+    bcc: mail.bcc,
+    subject: reply.subject,
+    html: reply.body,
+    inReplyTo: mail.inReplyTo,
+  });
+  await attempt(job, () => transport({ from: mail.from, to: mail.to, cc: mail.cc, bcc: mail.bcc }, raw));
+  await messages.recordMailAttempt(job.orgId, job.messageId, {
+    state: 'sent',
+    sentAt: new Date().toISOString(),
+  });
+  return 'sent';
+}
+
+/** Runs one delivery attempt; a failure is counted on the message and propagates (the queue retries). */
+async function attempt<T>(job: MailJob, send: () => Promise<T>): Promise<T> {
+  try {
+    return await send();
+  } catch (error) {
+    await messages.recordMailAttempt(job.orgId, job.messageId, {
+      state: 'retrying',
+      lastError: error instanceof Error ? error.name : 'Error',
+    });
+    throw error;
+  }
+}
