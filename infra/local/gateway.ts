@@ -74,7 +74,15 @@ export interface GatewayOptions {
    * runs before the table's stream is on, when no request may write.
    */
   heldUntil?: Promise<unknown>;
+  /**
+   * How long a handler has, from its invocation: API Gateway's 29-second integration timeout by default
+   * (the handlers time out just before it, as on Lambda). Tests give a loaded machine longer.
+   */
+  invocationTimeoutMs?: number;
 }
+
+/** API Gateway's integration timeout, which bounds every proxied function's run. */
+const INTEGRATION_TIMEOUT_MS = 29_000;
 
 /** The route whose handler runs in the current async context. */
 const invocations = new AsyncLocalStorage<string>();
@@ -203,7 +211,8 @@ function listeningDomain(server: Server): string {
   return typeof address === 'object' && address ? `${address.address}:${address.port}` : 'localhost';
 }
 
-function lambdaContext(functionName: string, requestId: string): Context {
+function lambdaContext(functionName: string, requestId: string, timeoutMs: number): Context {
+  const deadline = Date.now() + timeoutMs;
   return {
     callbackWaitsForEmptyEventLoop: true,
     functionName,
@@ -213,7 +222,7 @@ function lambdaContext(functionName: string, requestId: string): Context {
     awsRequestId: requestId,
     logGroupName: `/aws/lambda/${functionName}`,
     logStreamName: 'local',
-    getRemainingTimeInMillis: () => 29_000,
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
     done: () => undefined,
     fail: () => undefined,
     succeed: () => undefined,
@@ -399,7 +408,10 @@ export function startGateway(options: GatewayOptions, port: number, host = '127.
     let result: APIGatewayProxyResult;
     try {
       result = await invocations.run(route.name, () =>
-        route.invoke(event, lambdaContext(route.name, requestId)),
+        route.invoke(
+          event,
+          lambdaContext(route.name, requestId, options.invocationTimeoutMs ?? INTEGRATION_TIMEOUT_MS),
+        ),
       );
     } catch {
       // A handler that throws is an integration failure: API Gateway answers 502.

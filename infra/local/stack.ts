@@ -80,6 +80,8 @@ export interface LocalStackOptions {
   onResponse?: GatewayOptions['onResponse'];
   /** The authorizer cache's TTL (default the deployed 300 s). */
   authorizerCacheSeconds?: number;
+  /** How long a handler has (GatewayOptions.invocationTimeoutMs): API Gateway's 29 s unless a test says. */
+  invocationTimeoutMs?: number;
   /**
    * Sees each event a function is invoked with, by the function's entry file (the bench replays
    * them into the built bundles to time a cold start's first request).
@@ -379,6 +381,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
             : localThrottling(tableClient, tableName, options.clientAddressThrottle),
         onResponse: options.onResponse,
         authorizerCacheSeconds: options.authorizerCacheSeconds,
+        invocationTimeoutMs: options.invocationTimeoutMs,
         heldUntil: work,
       },
       options.port,

@@ -472,7 +472,7 @@ describe('the DynamoDB requests of a push no other request contends with', () =>
     // Reads: settings and exclusions, then 100 contacts a request; two id allocations; 10 transactions of
     // 100 new contacts and 21 of 49 assignments (each with its contact's summary and the counters).
     expect(requests).toEqual({ BatchGetItem: 11, UpdateItem: 2, TransactWriteItems: 31 });
-  });
+  }, 180_000); // the suite's largest request: 44 DynamoDB requests, each slow on a loaded machine
 
   it.each([
     // Reads as above; the contact's id, the contact; the assignment's id, the assignment.

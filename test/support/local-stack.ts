@@ -37,6 +37,9 @@ export async function startTestStack(
     providerEmulators: options.providerEmulators ?? { playback: 'manual' },
     authorizerCacheSeconds: options.authorizerCacheSeconds,
     openIdProvider: options.openIdProvider ?? false,
+    // A test machine busy with other work can be many times slower than Lambda: a request is bounded by
+    // its test's timeout, not by API Gateway's 29 seconds (a 1,000-contact push took 30 s on a loaded machine).
+    invocationTimeoutMs: 300_000,
   });
   if (!options.endpointsDir) return stack;
   return {
