@@ -11,6 +11,7 @@ import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { CAMPAIGNS } from '#admin/demo/campaign-templates.ts';
 import { Random } from '#admin/demo/random.ts';
+import { groupBy } from '#admin/import-paths.ts';
 import { tableDefinition } from '#definitions/table.ts';
 import type { ProviderEvent } from '#schemas/import.ts';
 import { type Percentiles, percentiles, round } from './load.ts';
@@ -834,18 +835,6 @@ const TARGET: Record<Scope, number | null> = {
   campaign: DESIGN_BUDGET.campaignEventsPerSecond,
   service: null,
 };
-
-/** `Map.groupBy`, which Node 20 lacks. */
-function groupBy<T, K>(values: T[], keyOf: (value: T) => K): Map<K, T[]> {
-  const groups = new Map<K, T[]>();
-  for (const value of values) {
-    const key = keyOf(value);
-    const group = groups.get(key);
-    if (group) group.push(value);
-    else groups.set(key, [value]);
-  }
-  return groups;
-}
 
 function maxBy<T>(values: T[], measure: (value: T) => number): T | null {
   return values.reduce<T | null>(

@@ -254,7 +254,8 @@ export async function transactionalImport(
   });
 }
 
-function groupBy<T, K>(items: T[], keyOf: (item: T) => K): Map<K, T[]> {
+/** `Map.groupBy`, which Node 20 lacks. */
+export function groupBy<T, K>(items: T[], keyOf: (item: T) => K): Map<K, T[]> {
   const groups = new Map<K, T[]>();
   for (const item of items) {
     const key = keyOf(item);

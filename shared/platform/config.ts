@@ -63,6 +63,13 @@ export const VARIABLES = {
   xrayDaemonAddress: 'AWS_XRAY_DAEMON_ADDRESS',
 } as const;
 
+/**
+ * The X-Ray trace header Lambda sets for the current invocation: per
+ * invocation, so read when a trace or a log record starts, never kept in the
+ * configuration built once.
+ */
+export const invocationTraceHeader = (): string | undefined => process.env._X_AMZN_TRACE_ID;
+
 /** The logger's levels, least severe first; SILENT writes nothing (the tests). */
 export const LOG_LEVELS = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR', 'CRITICAL', 'SILENT'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];

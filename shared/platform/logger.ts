@@ -1,4 +1,4 @@
-import { LOG_LEVELS, type LogLevel, observabilitySettings } from './config.ts';
+import { invocationTraceHeader, LOG_LEVELS, type LogLevel, observabilitySettings } from './config.ts';
 
 /**
  * The one structured logger: a JSON line per record on stdout, in the shape
@@ -29,7 +29,7 @@ export type LogAttributes = Record<string, LogValue>;
 
 /** The invocation's trace id, as Lambda passes it (per invocation, so read from the environment each time). */
 function traceId(): string | undefined {
-  const header = process.env._X_AMZN_TRACE_ID;
+  const header = invocationTraceHeader();
   return header ? /(?:^|;)Root=([^;]+)/.exec(header)?.[1] : undefined;
 }
 

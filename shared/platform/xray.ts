@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createSocket, type Socket } from 'node:dgram';
-import { observabilitySettings } from './config.ts';
+import { invocationTraceHeader, observabilitySettings } from './config.ts';
 
 /**
  * X-Ray traces without the X-Ray SDK. With active tracing, Lambda records the
@@ -34,7 +34,7 @@ interface InvokeStore {
 /** `Root=1-…;Parent=…;Sampled=1` of the current invocation, if it is sampled. */
 function sampledTrace(): { traceId: string; parentId: string } | undefined {
   const store = (globalThis as { awslambda?: { InvokeStore?: InvokeStore } }).awslambda?.InvokeStore;
-  const header = store?.getXRayTraceId() ?? process.env._X_AMZN_TRACE_ID;
+  const header = store?.getXRayTraceId() ?? invocationTraceHeader();
   if (!header) return undefined;
   const fields = new Map(header.split(';').map((field) => field.split('=') as [string, string]));
   const traceId = fields.get('Root');
