@@ -23,7 +23,8 @@ import { type Percentiles, percentiles, round } from './load.ts';
  * templates, one contact and one assignment per lead, through the import) and
  * sends N provider events for it from W concurrent writers through
  * `recordProviderEvent`, the write path of the provider events consumer, with
- * live traffic's options (webhook events and provider work on). Each
+ * live traffic's options (webhook events and provider work on); each writer
+ * holds a writer slot, as each consumer container does. Each
  * assignment's events go to one writer, in lifecycle order (approved,
  * message_sent, opened, then replied, bounced or unsubscribed), so every event
  * is a valid transition that changes an organization counter, and none is a
@@ -93,6 +94,7 @@ const EVENTS_PER_ASSIGNMENT = 4;
 const PLAN_SEED = 20_260_522;
 const TOP_ITEMS = 10;
 const TOP_PARTITIONS = 5;
+const TOP_OVERLAPPED_ITEMS = 5;
 /** BatchGetItem's limit of keys a request. */
 const BATCH_GET_KEYS = 100;
 
@@ -205,6 +207,12 @@ export interface HotItemsReport {
     writeUnitsPerEvent: number;
     /** Item writes the stack's relay and consumers made meanwhile (not counted above). */
     outsideEvents: number;
+    /**
+     * The writers' claims and extensions of their slots (not counted above: they
+     * follow time, a claim and then an extension every 15 s, not events), and
+     * the claims refused because another writer was first.
+     */
+    writerSlots: { applied: number; refused: number };
   };
   contention: {
     cancelledTransactions: number;
@@ -219,6 +227,19 @@ export interface HotItemsReport {
     sdkRetries: number;
     /** Latency of the events' TransactWriteItems calls, ms. */
     transactWriteMs: Percentiles;
+    /**
+     * The conflict model: transactions whose time on the wire overlapped
+     * another write of one of their items (overlappingTransactions). DynamoDB
+     * cancels at least one of two transactions that meet on an item, so this
+     * share is an upper bound of the share it would cancel.
+     */
+    overlaps: {
+      transactions: number;
+      overlapping: number;
+      share: number;
+      /** The items most overlapped on: how many transactions met another there. */
+      items: { pk: string; sk: string; transactions: number }[];
+    };
   };
   items: HotItem[];
   partitions: HotPartition[];
@@ -320,9 +341,12 @@ function planEvents(
   });
 
   // One writer owns each assignment, so its events go in order; each writer mixes its leads at random.
+  // Owners are drawn at random, as a queue hands messages to its consumers: every writer gets leads of
+  // every campaign (owning by id modulo would tie each writer to the campaigns that modulo picks).
+  const owners = lifecycles.map(() => random.int(0, counts.writers - 1));
   const queues: PlannedEvent[][] = Array.from({ length: counts.writers }, (_, writer) => {
     const owned = lifecycles
-      .filter((_, index) => index % counts.writers === writer)
+      .filter((_, index) => owners[index] === writer)
       .map((each) => ({ ...each, next: 0 }));
     const queue: PlannedEvent[] = [];
     let open = owned.filter((each) => each.events.length > 0);
@@ -353,6 +377,48 @@ function planEvents(
 interface EventContext {
   campaignId: number;
   cancelledTransactions: number;
+}
+
+/** One write request of an event: when it was on the wire and which items it wrote. */
+export interface WriteWindow {
+  start: number;
+  end: number;
+  transactional: boolean;
+  keys: string[];
+}
+
+/**
+ * The transactions whose window overlapped another write's on an item they
+ * share, and per item how many did. A client's window (request sent to answer
+ * received) holds the server's, so every pair DynamoDB would see in conflict
+ * overlaps here; some overlaps here would not conflict there.
+ */
+export function overlappingTransactions(windows: readonly WriteWindow[]): {
+  overlapping: Set<WriteWindow>;
+  byItem: Map<string, number>;
+} {
+  const overlapping = new Set<WriteWindow>();
+  const byItem = new Map<string, number>();
+  const byKey = groupBy(
+    windows.flatMap((window) => window.keys.map((key) => ({ key, window }))),
+    (entry) => entry.key,
+  );
+  for (const [key, entries] of byKey) {
+    const met = new Set<WriteWindow>();
+    let open: WriteWindow[] = [];
+    for (const { window } of entries.sort((a, b) => a.window.start - b.window.start)) {
+      open = open.filter((other) => other.end > window.start);
+      if (open.length > 0) {
+        met.add(window);
+        for (const other of open) met.add(other);
+      }
+      open.push(window);
+    }
+    const transactions = [...met].filter((window) => window.transactional);
+    for (const window of transactions) overlapping.add(window);
+    if (transactions.length > 0) byItem.set(key, transactions.length);
+  }
+  return { overlapping, byItem };
 }
 
 interface ItemWrite {
@@ -512,6 +578,7 @@ export async function measureHotItems(options: HotItemsOptions = {}): Promise<Ho
     { dynamo },
     { tableName },
     { keys },
+    { WriterSlotLease },
   ] = await Promise.all([
     import('#admin/import.ts'),
     import('#domain/organizations.ts'),
@@ -520,6 +587,7 @@ export async function measureHotItems(options: HotItemsOptions = {}): Promise<Ho
     import('#platform/dynamodb-client.ts'),
     import('#platform/config.ts'),
     import('#store/keys.ts'),
+    import('#domain/writer-slot-lease.ts'),
   ]);
   const defaults = hotItemsCounts();
   const counts = {
@@ -581,7 +649,10 @@ export async function measureHotItems(options: HotItemsOptions = {}): Promise<Ho
     sdkRetries: 0,
   };
   const transactWriteMs: number[] = [];
+  const writeWindows: WriteWindow[] = [];
   let writesOutsideEvents = 0;
+  const writerSlotWrites = { applied: 0, refused: 0 };
+  const writerSlotPartition = keys.writerSlot(0).pk;
   const attemptsOf = (value: unknown) =>
     (value as { $metadata?: { attempts?: number } } | undefined)?.$metadata?.attempts ?? 1;
 
@@ -598,6 +669,16 @@ export async function measureHotItems(options: HotItemsOptions = {}): Promise<Ho
         return result;
       }
       requests[operation] = (requests[operation] ?? 0) + 1;
+      if (writes.length > 0 && writes.every((write) => write.pk === writerSlotPartition)) {
+        try {
+          const result = await next(args);
+          writerSlotWrites.applied += writes.length;
+          return result;
+        } catch (error) {
+          if (error instanceof ConditionalCheckFailedException) writerSlotWrites.refused += 1;
+          throw error;
+        }
+      }
       // retryOnConflict runs the whole operation again: a second transaction after a cancelled one is a retry.
       if (operation === 'TransactWriteItems' && event.cancelledTransactions > 0)
         contention.domainRetries += 1;
@@ -648,7 +729,16 @@ export async function measureHotItems(options: HotItemsOptions = {}): Promise<Ho
         }
         throw error;
       } finally {
-        if (operation === 'TransactWriteItems') transactWriteMs.push(performance.now() - started);
+        const ended = performance.now();
+        if (operation === 'TransactWriteItems') transactWriteMs.push(ended - started);
+        if (writes.length > 0) {
+          writeWindows.push({
+            start: started,
+            end: ended,
+            transactional: operation === 'TransactWriteItems',
+            keys: writes.map(tallyKey),
+          });
+        }
       }
     },
     { step: 'build', name: middlewareName, priority: 'low' },
@@ -666,11 +756,15 @@ export async function measureHotItems(options: HotItemsOptions = {}): Promise<Ho
   try {
     await Promise.all(
       plan.queues.map(async (queue) => {
+        // Each writer is a consumer container of its own: it holds a writer slot as the consumer does.
+        const writer = new WriterSlotLease();
         for (const planned of queue) {
           const context: EventContext = { campaignId: planned.campaignId, cancelledTransactions: 0 };
           await eventContext.run(context, async () => {
             try {
-              const { outcome } = await recordProviderEvent(orgId, planned.event);
+              const { outcome } = await recordProviderEvent(orgId, planned.event, {
+                writerSlot: await writer.slot(),
+              });
               outcomes[outcome] += 1;
             } catch (error) {
               // One event that fails (a conflict retried to the end) must not end the run: it is reported.
@@ -783,6 +877,20 @@ export async function measureHotItems(options: HotItemsOptions = {}): Promise<Ho
     Object.entries(requests).map(([operation, count]) => [operation, round(count / counts.events, 3)]),
   );
   const byWrites = (a: HotItem, b: HotItem) => b.writes - a.writes || b.writeUnits - a.writeUnits;
+  const transactions = writeWindows.filter((window) => window.transactional).length;
+  const { overlapping, byItem } = overlappingTransactions(writeWindows);
+  const overlaps = {
+    transactions,
+    overlapping: overlapping.size,
+    share: transactions === 0 ? 0 : overlapping.size / transactions,
+    items: [...byItem]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, TOP_OVERLAPPED_ITEMS)
+      .map(([key, count]) => {
+        const [pk = '', sk = ''] = key.split('\u0000');
+        return { pk, sk, transactions: count };
+      }),
+  };
   return {
     settings: { ...counts, assignments: plan.assignments, seedSeconds },
     orgId,
@@ -798,8 +906,9 @@ export async function measureHotItems(options: HotItemsOptions = {}): Promise<Ho
       writeUnits: totalUnits,
       writeUnitsPerEvent: round(totalUnits / counts.events, 2),
       outsideEvents: writesOutsideEvents,
+      writerSlots: writerSlotWrites,
     },
-    contention: { ...contention, transactWriteMs: percentiles(transactWriteMs) },
+    contention: { ...contention, transactWriteMs: percentiles(transactWriteMs), overlaps },
     items: [...items].sort(byWrites).slice(0, TOP_ITEMS),
     partitions: [...partitions].sort((a, b) => b.writeUnits - a.writeUnits).slice(0, TOP_PARTITIONS),
     projections: [
@@ -898,6 +1007,7 @@ const counted = (counts: Record<string, number>) =>
 /** The report's section (within the full report, and alone for `npm run bench -- --only hot-items`). */
 export function renderHotItems(report: HotItemsReport): string {
   const { settings, writes, contention, outcomes } = report;
+  const { overlaps } = contention;
   const failed = Object.values(outcomes.failed).reduce((sum, count) => sum + count, 0);
   const [organization, campaign, service] = (['organization', 'campaign', 'service'] as const).map(
     (scope) => report.projections.find((projection) => projection.scope === scope)!,
@@ -911,7 +1021,7 @@ export function renderHotItems(report: HotItemsReport): string {
   const lines = [
     '## Hot items: counter writes of one organization',
     '',
-    `${number(settings.events)} provider events for one organization (${settings.campaigns} campaigns, ${number(settings.assignments)} assignments imported in ${settings.seedSeconds} s: ${counted(report.eventsByType)}), each a valid transition that changes an organization counter, sent by **${settings.writers} concurrent writers** through \`recordProviderEvent\` (the provider events consumer's write path, with webhook events and provider work on, as live traffic has them). Each assignment's events go to one writer in lifecycle order, so only the items events share are written concurrently. A middleware on the service's DynamoDB client counted every item write inside each event's own async context (the stack's relay and consumers, in the same process, wrote ${number(writes.outsideEvents)} items meanwhile, not counted).`,
+    `${number(settings.events)} provider events for one organization (${settings.campaigns} campaigns, ${number(settings.assignments)} assignments imported in ${settings.seedSeconds} s: ${counted(report.eventsByType)}), each a valid transition that changes an organization counter, sent by **${settings.writers} concurrent writers** through \`recordProviderEvent\` (the provider events consumer's write path, with webhook events and provider work on, as live traffic has them), each writer holding a writer slot of its own as each consumer container does. Each assignment's events go to one writer in lifecycle order, so only the items events share are written concurrently. A middleware on the service's DynamoDB client counted every item write inside each event's own async context (the stack's relay and consumers, in the same process, wrote ${number(writes.outsideEvents)} items meanwhile, not counted). The writers claimed and extended their slots with ${number(writes.writerSlots.applied)} writes (${number(writes.writerSlots.refused)} claims refused: another writer was first), left out of the per-event figures: they follow time (a claim, then an extension every 15 s per writer), not events.`,
     '',
     '| events applied (duplicate, failed) | seconds | events/s on DynamoDB Local¹ | items written | item writes (per event) | write units² (per event) | DynamoDB requests per event |',
     '|---:|---:|---:|---:|---:|---:|---|',
@@ -926,6 +1036,16 @@ export function renderHotItems(report: HotItemsReport): string {
     conflictsSeen === 0
       ? "DynamoDB Local did not reproduce the contention: it serialises transactions on an item (a transaction waits for the item's lock) where DynamoDB cancels the later one with `TransactionConflict`, so the conflicts, and the retries they cause, read 0 here; the waiting shows as TransactWriteItems latency instead. On DynamoDB each transaction that meets another on a shared item is cancelled and tried again by `retryOnConflict` (8 tries, random waits from 10 ms doubling), and each try writes the shared items again."
       : `DynamoDB Local reported ${conflictsSeen} conflicts on items written concurrently; on DynamoDB each cancelled transaction is tried again by \`retryOnConflict\` (8 tries, random waits from 10 ms doubling), and each try writes the shared items again.`,
+    '',
+    `**Conflict model.** DynamoDB Local serialises what DynamoDB would cancel, so the bench also looks at time: of the events' ${number(overlaps.transactions)} transactions, **${number(overlaps.overlapping)} (${number(overlaps.share * 100, 2)} %)** were on the wire while another write of one of their items was. On DynamoDB at least one of two transactions that meet on an item is cancelled (\`TransactionConflict\`) and tried again, so at most this share would be; a request's time on the wire holds DynamoDB's time on it, so the model can only overstate.`,
+    '',
+    ...(overlaps.items.length === 0
+      ? ['No item was written by two requests at once.']
+      : [
+          '| item (pk / sk) | transactions that met another write there |',
+          '|---|---:|',
+          ...overlaps.items.map((item) => `| ${itemName(item)} | ${number(item.transactions)} |`),
+        ]),
     '',
     `### The ${report.items.length} most written items`,
     '',
@@ -956,7 +1076,7 @@ export function renderHotItems(report: HotItemsReport): string {
         `| ${projection.eventsOf} | ${projection.hottestItem ? `${itemName(projection.hottestItem)} (${perEvent(projection.hottestItem.unitsPerEvent)})` : '—'} | **${number(projection.maxEventsPerSecondByItem)}** | ${projection.hottestPartition ? `${itemName(projection.hottestPartition)} (${perEvent(projection.hottestPartition.unitsPerEvent)})` : '—'} | **${number(projection.maxEventsPerSecondByPartition)}** | ${projection.busiestItem ? `${itemName(projection.busiestItem)} (${perEvent(projection.busiestItem.writesPerEvent)})` : '—'} | **${number(projection.maxEventsPerSecondWithinBudget)}** | ${projection.targetEventsPerSecond === null ? '—' : `${number(projection.writesPerSecondAtTarget)} at ${number(projection.targetEventsPerSecond)} events/s (${(projection.writesPerSecondAtTarget ?? 0) <= DESIGN_BUDGET.writesPerItemPerSecond ? 'within' : '**over**'} the budget)`} |`,
     ),
     '',
-    `So one organization sustains at most **${number(withService(organization?.maxEventsPerSecondByItem ?? null))} counter-changing events/s** with its hottest item isolated (${number(withService(organization?.maxEventsPerSecondByPartition ?? null))} while its partition is whole), and one campaign at most **${number(withService(campaign?.maxEventsPerSecondByItem ?? null))}/s** (${number(withService(campaign?.maxEventsPerSecondByPartition ?? null))} while its partition is whole); service-wide items, shared by every organization, cap all of them together at ${number(serviceCap)}/s. These are ceilings before contention: on DynamoDB, concurrent consumers meet on these items in transaction conflicts well below those rates.`,
+    `So one organization sustains at most **${number(withService(organization?.maxEventsPerSecondByItem ?? null))} counter-changing events/s** with its hottest item isolated (${number(withService(organization?.maxEventsPerSecondByPartition ?? null))} while its partition is whole), and one campaign at most **${number(withService(campaign?.maxEventsPerSecondByItem ?? null))}/s** (${number(withService(campaign?.maxEventsPerSecondByPartition ?? null))} while its partition is whole); service-wide items, shared by every organization, cap all of them together at ${number(serviceCap)}/s. ${overlaps.share < 0.01 ? `Contention does not lower them: by the conflict model above, ${number(overlaps.share * 100, 2)} % of transactions could meet another on an item.` : `These are ceilings before contention: by the conflict model above, up to ${number(overlaps.share * 100, 1)} % of transactions meet another on an item and are tried again, well below those rates.`}`,
     '',
     `Limits used: a partition serves at most 1,000 write units a second (<${limits.perPartitionLimit}>; as long as the traffic on a partition key stays under it, <${limits.partitionThroughput}>), and a single hot item isolated by adaptive capacity gets up to that maximum (<${limits.hotItemIsolation}>); one write unit per started KB, an update counting the larger of the item before and after (<${limits.writeUnits}>), item sizes by <${limits.itemSize}>; a transaction writes each item twice, prepare and commit (<${limits.transactions}>); concurrent transactions on an item cancel each other with TransactionConflict (<${limits.transactionConflicts}>).`,
     '',

@@ -1,5 +1,6 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { PROVIDER_PAYLOAD_MAPPERS } from '#api/provider-webhooks/index.ts';
+import { WriterSlotLease } from '#domain/writer-slot-lease.ts';
 import { logger } from '#platform/logger.ts';
 import { count, observed } from '#platform/observability.ts';
 import { PROVIDER_WEBHOOK_ATTRIBUTES, providerWebhookMessage } from '#schemas/provider-webhook-message.ts';
@@ -11,8 +12,12 @@ import { recordProviderWebhook } from '#use-cases/record-provider-webhook.ts';
  * reports. A record that fails for a reason of ours (the table unreachable)
  * is reported as a batch item failure and comes back; after the queue's
  * receive limit it goes to the dead-letter queue. Events that match nothing
- * are kept as unmatched, not failed.
+ * are kept as unmatched, not failed. The container records its events with
+ * the counter shards of a writer slot no other container holds meanwhile.
  */
+/** This container's writer slot, claimed on its first event and kept while it works (docs/scaling.md). */
+const writer = new WriterSlotLease();
+
 export const handler = observed(async (event: SQSEvent): Promise<SQSBatchResponse> => {
   const batchItemFailures: SQSBatchResponse['batchItemFailures'] = [];
   for (const record of event.Records) {
@@ -39,6 +44,7 @@ export const handler = observed(async (event: SQSEvent): Promise<SQSBatchRespons
         message,
         PROVIDER_PAYLOAD_MAPPERS[message.provider](payload),
         payload,
+        writer,
       );
       count('ProviderEventRecorded', report.recorded);
       count('ProviderEventDuplicate', report.duplicate);

@@ -108,19 +108,27 @@ export function assignmentDeltas(before: AssignmentFacts | null, after: Assignme
 
 /**
  * The writes adding an assignment's counter deltas, and the messages its
- * change brings, to the campaign and organization shards its id picks
- * (docs/scaling.md), so that no one item takes every event; none for what
- * does not change.
+ * change brings, to a campaign shard and an organization shard: the writer
+ * slot's when the writer holds one, else the ones the assignment's id picks
+ * (shared/store/counter-shards.ts), so that no one item takes every event;
+ * none for what does not change.
  */
 export function assignmentCounterWrites(
   orgId: number,
   assignment: { campaignId: number; assignmentId: number },
   deltas: ReturnType<typeof assignmentDeltas>,
   messagesCount = 0,
+  writerSlot: number | null = null,
 ): TransactItem[] {
   const { campaignId, assignmentId } = assignment;
   return [
-    campaigns.assignmentCounters(orgId, campaignId, assignmentId, { ...deltas.campaign, messagesCount }),
-    organizations.assignmentAnalyticsCounters(orgId, assignmentId, deltas.organization),
+    campaigns.assignmentCounters(
+      orgId,
+      campaignId,
+      assignmentId,
+      { ...deltas.campaign, messagesCount },
+      writerSlot,
+    ),
+    organizations.assignmentAnalyticsCounters(orgId, assignmentId, deltas.organization, writerSlot),
   ].filter((write) => write !== null);
 }

@@ -93,7 +93,7 @@ export async function getContactsByEmail(
 export function blockContactWrites(
   orgId: number,
   contact: ContactRecord,
-  options: { stopAtProviders: boolean },
+  options: { stopAtProviders: boolean; writerSlot?: number | null },
 ): TransactItem[] {
   if (contact.blocked) return [];
   const writes: TransactItem[] = [contacts.block(orgId, contact)];
@@ -102,7 +102,7 @@ export function blockContactWrites(
   if (options.stopAtProviders && assignmentIds.length > 0) {
     writes.push(stopOutboxWrite(orgId, assignmentIds, 'contact blocked'));
   }
-  // Per campaign, on the counter shard of its first assignment here (any of them: a sum reads the same).
+  // Per campaign, on the writer's shard or that of its first assignment here (any: a sum reads the same).
   const blockedPerCampaign = new Map<number, { assignmentId: number; count: number }>();
   for (const [assignmentId, entry] of Object.entries(contact.assignments)) {
     writes.push(assignments.markContactBlocked(orgId, Number(assignmentId)));
@@ -114,7 +114,15 @@ export function blockContactWrites(
     blockedPerCampaign.set(entry.campaignId, blocked);
   }
   for (const [campaignId, { assignmentId, count }] of blockedPerCampaign) {
-    writes.push(campaigns.assignmentCounters(orgId, campaignId, assignmentId, { statBlocked: count })!);
+    writes.push(
+      campaigns.assignmentCounters(
+        orgId,
+        campaignId,
+        assignmentId,
+        { statBlocked: count },
+        options.writerSlot ?? null,
+      )!,
+    );
   }
   return writes;
 }

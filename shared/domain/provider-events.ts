@@ -49,6 +49,12 @@ export interface RecordOptions {
   actAtProviders?: boolean;
   /** reply_received: what the provider needs to answer in this thread (its webhook said). */
   replyThread?: Readonly<Record<string, string>>;
+  /**
+   * The writer slot the writing process holds (writer-slot-lease.ts): the
+   * counters go to its shards, which no other writer writes meanwhile. Without
+   * one, to the shards the assignment's id picks.
+   */
+  writerSlot?: number | null;
 }
 
 /**
@@ -99,6 +105,7 @@ export async function recordProviderEvent(
         emitEvents,
         actAtProviders: options.actAtProviders ?? emitEvents,
         replyThread: options.replyThread,
+        writerSlot: options.writerSlot ?? null,
       });
       try {
         await transact(writes);
@@ -151,10 +158,16 @@ export async function eventWrites(
   orgId: number,
   event: ProviderEvent,
   assignment: AssignmentRecord,
-  options: { emitEvents: boolean; actAtProviders: boolean; replyThread: RecordOptions['replyThread'] },
+  options: {
+    emitEvents: boolean;
+    actAtProviders: boolean;
+    replyThread: RecordOptions['replyThread'];
+    writerSlot?: number | null;
+  },
   reads: EventReads = tableReads,
 ): Promise<TransactItem[]> {
   const { emitEvents, actAtProviders } = options;
+  const writerSlot = options.writerSlot ?? null;
   const next = transition(assignment.status, event.type);
   if (!next) {
     throw new TransitionNotAllowed(
@@ -172,7 +185,7 @@ export async function eventWrites(
     const contact = await reads.contact(orgId, assignment.contact);
     return [
       marker,
-      ...(contact ? blockContactWrites(orgId, contact, { stopAtProviders: actAtProviders }) : []),
+      ...(contact ? blockContactWrites(orgId, contact, { stopAtProviders: actAtProviders, writerSlot }) : []),
     ];
   }
   if (event.type === 'reply_classified') {
@@ -221,7 +234,7 @@ export async function eventWrites(
 
   writes.push(assignmentMessageUpdate(orgId, assignment, effects, { set, remove }));
   const deltas = assignmentDeltas(factsOf(assignment), after);
-  writes.push(...assignmentCounterWrites(orgId, assignment, deltas, messages.length));
+  writes.push(...assignmentCounterWrites(orgId, assignment, deltas, messages.length, writerSlot));
   if (next.status !== assignment.status || next.stamp === 'completedAt') {
     writes.push(
       contacts.setAssignmentStatus(

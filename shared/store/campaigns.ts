@@ -3,7 +3,7 @@ import * as z from 'zod/mini';
 import '#definitions/zod-english.ts';
 import { provider } from '#schemas/import.ts';
 import { channel } from '#schemas/resources.ts';
-import { CAMPAIGN_SHARDS, shardOf } from './counter-shards.ts';
+import { CAMPAIGN_SHARDS, counterShard } from './counter-shards.ts';
 import * as keys from './item-keys.ts';
 import { queryAll } from './query.ts';
 import { type TableSource, tableContext } from './table-context.ts';
@@ -252,17 +252,19 @@ export function campaignStore(table: TableSource = tableContext) {
     },
 
     /**
-     * The update adding an assignment's `deltas` to the campaign shard its id
-     * picks (docs/scaling.md): what every event's write sends, so no single
-     * item takes all of a campaign's events. Null when nothing changes.
+     * The update adding an assignment's `deltas` to a shard of the campaign
+     * (the writer slot's, else the one its id picks: counter-shards.ts): what
+     * every event's write sends, so no single item takes all of a campaign's
+     * events. Null when nothing changes.
      */
     assignmentCounters(
       orgId: number,
       campaignId: number,
       assignmentId: number,
       deltas: Partial<Record<ShardedCampaignCounter, number>>,
+      writerSlot: number | null = null,
     ): TransactItem | null {
-      const shard = shardOf(assignmentId, CAMPAIGN_SHARDS);
+      const shard = counterShard(assignmentId, CAMPAIGN_SHARDS, writerSlot);
       return addCounters(keys.campaignShard(orgId, campaignId, shard), deltas, {}, table());
     },
   };

@@ -48,6 +48,7 @@ export const campaign = (orgId: number, campaignId: number) => ({
 });
 /** Two digits: shard numbers stay below 100 (BatchGetItem's limit of keys bounds them anyway). */
 const shardNumber = (shard: number) => shard.toString().padStart(2, '0');
+const WRITER_SLOTS = 'WRITER#SLOTS';
 const CAMPAIGN_SHARD = /^(CAMPAIGN#\d{16})#SHARD#\d{2}$/;
 const ANALYTICS_SHARD = /^(ORG#\d+)#ANALYTICS#\d{2}$/;
 export const campaignAccountsIndex = (orgId: number, campaignId: number) => ({
@@ -71,6 +72,13 @@ export const jobCursorIndex = (orgId: number, sequence: number) => ({
 
 /** Monotonic id counter per entity type. */
 export const counter = (entity: string) => ({ pk: `COUNTER#${entity}`, sk: 'COUNTER' });
+/**
+ * A writer slot (shared/store/writer-slots.ts): which process holds it, until
+ * when. All slots share one partition, read with one Query; a process writes
+ * its slot a few times a minute.
+ */
+export const writerSlot = (slot: number) => ({ pk: WRITER_SLOTS, sk: `SLOT#${shardNumber(slot)}` });
+export const writerSlots = () => ({ pk: WRITER_SLOTS, skPrefix: 'SLOT#' });
 /** Marks which organization the demo seed created, so a restarted local stack can name it. */
 export const demoSeed = () => ({ pk: 'SEED#DEMO', sk: 'SEED' });
 /** The organization record (settings such as the cooldown window). */

@@ -3,7 +3,7 @@ import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import '#definitions/zod-english.ts';
 import { batchGet } from './batch.ts';
-import { ANALYTICS_SHARDS, shardOf } from './counter-shards.ts';
+import { ANALYTICS_SHARDS, counterShard } from './counter-shards.ts';
 import * as keys from './item-keys.ts';
 import { type TableSource, tableContext } from './table-context.ts';
 import { addCounters, type TransactItem } from './transactions.ts';
@@ -146,16 +146,18 @@ export function organizationStore(table: TableSource = tableContext) {
     },
 
     /**
-     * The update adding an assignment's `deltas` to the analytics shard its id
-     * picks (docs/scaling.md), so no single item takes all of an
-     * organization's events. Null when nothing changes.
+     * The update adding an assignment's `deltas` to an analytics shard (the
+     * writer slot's, else the one its id picks: counter-shards.ts), so no
+     * single item takes all of an organization's events. Null when nothing
+     * changes.
      */
     assignmentAnalyticsCounters(
       orgId: number,
       assignmentId: number,
       deltas: Partial<Record<OrganizationCounter, number>>,
+      writerSlot: number | null = null,
     ): TransactItem | null {
-      const shard = shardOf(assignmentId, ANALYTICS_SHARDS);
+      const shard = counterShard(assignmentId, ANALYTICS_SHARDS, writerSlot);
       return addCounters(keys.analyticsShard(orgId, shard), deltas, {}, table());
     },
 

@@ -3,6 +3,7 @@ import { DomainError } from '#domain/errors.ts';
 import type { MappedPayload, ProviderActivity } from '#domain/provider-activity.ts';
 import { matchActivity } from '#domain/provider-activity-matching.ts';
 import { recordProviderEvent } from '#domain/provider-events.ts';
+import type { WriterSlotLease } from '#domain/writer-slot-lease.ts';
 import type { ProviderWebhookMessage } from '#schemas/provider-webhook-message.ts';
 import { type ProviderConnectionRecord, providerConnections } from '#store/provider-connections.ts';
 
@@ -54,6 +55,7 @@ async function keepUnmatched(
  * 2. A payload the provider's adapter mapped to nothing is kept as unmatched, with why.
  * 3. Each activity is matched to an assignment (provider-activity-matching.ts) and recorded
  *    through the same operation as `events record`: a replay is a duplicate and changes nothing.
+ *    The counters go to the shards of the `writer`'s slot, when it holds one (writer-slot-lease.ts).
  * 4. An activity that matches nothing, or that the domain refuses (a transition its lifecycle
  *    does not allow), is kept as unmatched with the reason. Anything else (the table
  *    unreachable) is thrown, so the queue delivers the payload again.
@@ -64,6 +66,7 @@ export async function recordProviderWebhook(
   message: ProviderWebhookMessage,
   mapped: MappedPayload,
   payload: unknown,
+  writer?: WriterSlotLease,
 ): Promise<ProviderWebhookReport> {
   const report: ProviderWebhookReport = { recorded: 0, duplicate: 0, unmatched: 0, connectionGone: false };
   const connection = await providerConnections.get(message.orgId, message.connectionId);
@@ -84,6 +87,7 @@ export async function recordProviderWebhook(
     try {
       const { outcome } = await recordProviderEvent(connection.orgId, match.event, {
         replyThread: activity.replyThread,
+        writerSlot: writer ? await writer.slot() : null,
       });
       if (outcome === 'applied') report.recorded += 1;
       else report.duplicate += 1;

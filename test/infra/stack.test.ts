@@ -12,6 +12,7 @@ import {
 } from '#definitions/rate-limits.ts';
 import { routes } from '#definitions/routes.ts';
 import { tableDefinition } from '#definitions/table.ts';
+import { ANALYTICS_SHARDS, CAMPAIGN_SHARDS, WRITER_SLOTS } from '#store/counter-shards.ts';
 import { synthesize } from '../support/synth.ts';
 
 type Synthesized = ReturnType<typeof synthesize>;
@@ -120,6 +121,9 @@ describe('the CDK stack', () => {
         'Fn::GetAtt': Match.arrayWith([Match.stringLikeRegexp('ProviderEventsQueue')]),
       }),
     });
+    // Each provider events consumer running at once can hold a writer slot, with shards of its own.
+    expect(queueDefinitions.providerEvents.maxConcurrency).toBeLessThanOrEqual(WRITER_SLOTS);
+    expect(WRITER_SLOTS).toBeLessThanOrEqual(Math.min(CAMPAIGN_SHARDS, ANALYTICS_SHARDS));
   });
 
   it('relays only outbox inserts from the table stream, reporting failures per record', () => {

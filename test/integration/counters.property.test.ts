@@ -15,6 +15,7 @@ import {
   providerEvent,
 } from '#schemas/import.ts';
 import { ASSIGNMENT_STATUSES, type AssignmentStatus, RESPONSE_TYPES } from '#schemas/resources.ts';
+import { WRITER_SLOTS } from '#store/counter-shards.ts';
 import { keys } from '#store/keys.ts';
 import {
   type CounterSnapshot,
@@ -37,7 +38,8 @@ import {
  * and the same with the events sent by concurrent writers, each assignment's
  * events by one writer in order, so the counter shards, the campaigns' and the
  * organization's, and the contacts several assignments share are written at
- * once (docs/scaling.md);
+ * once (docs/scaling.md), each event with a random writer slot or none, so an
+ * assignment's deltas land on different shards;
  *
  * and, for the import's bulk path: the random events the model accepts, put
  * into the document as history, imported in bulk into one organization and
@@ -294,9 +296,13 @@ function expectedOutcome(event: ProviderEvent, model: Model): Outcome {
   return 'applied';
 }
 
-async function record(orgId: number, event: ProviderEvent): Promise<Outcome> {
+async function record(
+  orgId: number,
+  event: ProviderEvent,
+  writerSlot: number | null = null,
+): Promise<Outcome> {
   try {
-    return (await recordProviderEvent(orgId, event)).outcome;
+    return (await recordProviderEvent(orgId, event, { writerSlot })).outcome;
   } catch (error) {
     if (error instanceof DomainError && error.kind === 'conflict') return 'rejected';
     throw error;
@@ -409,12 +415,18 @@ describe('maintained counters', () => {
     120_000,
   );
 
-  it('equal a recomputation after random provider events sent by concurrent writers', async () => {
+  it('equal a recomputation after random provider events sent by concurrent writers, whatever shards they write', async () => {
     await fc.assert(
       fc.asyncProperty(
         setupArbitrary,
         fc.array(stepArbitrary, { minLength: 10, maxLength: 40, size: 'max' }),
-        async (setup, steps) => {
+        // Per event, the writer slot it is recorded with (none: hashed shards), as when a consumer claims,
+        // loses and claims another slot between an assignment's events.
+        fc.array(fc.option(fc.nat({ max: WRITER_SLOTS - 1 }), { nil: null }), {
+          minLength: 40,
+          maxLength: 40,
+        }),
+        async (setup, steps, writerSlots) => {
           // Prepare: the events and their outcomes, planned in order; each assignment's go to one writer
           const { orgId } = await createOrganization('Concurrent Property Inc');
           const { document, model } = imported(setup);
@@ -422,15 +434,17 @@ describe('maintained counters', () => {
           if (!validated.ok) throw new Error(JSON.stringify(validated.errors));
           await applyImport(orgId, validated.document);
           const sent: ProviderEvent[] = [];
-          const queues: { event: ProviderEvent; expected: Outcome }[][] = Array.from(
-            { length: WRITERS },
-            () => [],
-          );
+          const queues: { event: ProviderEvent; expected: Outcome; writerSlot: number | null }[][] =
+            Array.from({ length: WRITERS }, () => []);
           for (const [index, step] of steps.entries()) {
             const event = eventOf(step, index, model, sent);
             // An event's outcome depends only on its own assignment's earlier events (an open of another
             // assignment's message is refused whether that message exists yet or not), so it holds in any interleaving.
-            queues[event.assignment_id % WRITERS]!.push({ event, expected: expectedOutcome(event, model) });
+            queues[event.assignment_id % WRITERS]!.push({
+              event,
+              expected: expectedOutcome(event, model),
+              writerSlot: writerSlots[index] ?? null,
+            });
             sent.push(event);
           }
 
@@ -438,7 +452,7 @@ describe('maintained counters', () => {
           const outcomes = await Promise.all(
             queues.map(async (queue) => {
               const actual: Outcome[] = [];
-              for (const { event } of queue) actual.push(await record(orgId, event));
+              for (const { event, writerSlot } of queue) actual.push(await record(orgId, event, writerSlot));
               return actual;
             }),
           );

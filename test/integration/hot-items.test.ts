@@ -6,7 +6,9 @@ import {
   hotItemsCounts,
   itemBytes,
   measureHotItems,
+  overlappingTransactions,
   renderHotItems,
+  type WriteWindow,
 } from '../../bench/hot-items.ts';
 
 /*
@@ -17,7 +19,8 @@ import {
  * The counters are sharded (shared/store/counter-shards.ts): an event writes
  * one of the organization's analytics shards and one of its campaign's, never
  * the analytics item or the campaign item, and message ids come in blocks, so
- * no item takes every event.
+ * no item takes every event. Each writer holds a writer slot of its own, so no
+ * two writers' transactions ever meet on an item.
  */
 
 const EVENTS = 300;
@@ -51,7 +54,7 @@ describe('the hot items section', () => {
     for (const shard of analyticsShards) {
       // Its scope is the organization's unless, in so small a run, all its assignments are of one campaign.
       expect(shard.sk).toBe('ANALYTICS');
-      // Each assignment's four events change organization counters, on its one shard.
+      // Each assignment's four events change organization counters, all on its writer's shard.
       expect(shard.writes % 4).toBe(0);
       expect(shard.writesPerEvent).toBeLessThan(1);
     }
@@ -107,16 +110,54 @@ describe('the hot items section', () => {
     const service = report.projections.find((projection) => projection.scope === 'service')!;
     if (service.busiestItem) expect(service.busiestItem.writesPerEvent).toBeLessThan(0.05);
 
-    const contention = Object.entries(report.contention).filter(([name]) => name !== 'transactWriteMs');
+    const contention = Object.entries(report.contention).filter(
+      ([name]) => name !== 'transactWriteMs' && name !== 'overlaps',
+    );
     for (const [, count] of contention) expect(Number.isInteger(count) && (count as number) >= 0).toBe(true);
 
     const markdown = renderHotItems(report);
     expect(markdown).toContain('## Hot items');
     expect(markdown).toContain(`\`${analytics.pk}\``);
   });
+
+  it('finds no two transactions on the same item at once: each writer writes the shards of its own slot', () => {
+    const { overlaps } = report.contention;
+    // Every event's transaction, and a retried one again.
+    expect(overlaps.transactions).toBeGreaterThanOrEqual(EVENTS);
+    // Whatever the timing: every other item a transaction writes is its event's own (the assignment, its
+    // contact, the marker, new messages and outbox items), and the counters are the writer's slot's.
+    expect(overlaps).toMatchObject({ overlapping: 0, share: 0, items: [] });
+    const analyticsShards = report.items.filter((item) =>
+      item.pk.startsWith(`ORG#${report.orgId}#ANALYTICS#`),
+    );
+    expect(analyticsShards.length).toBeLessThanOrEqual(WRITERS);
+    // Each writer claimed its slot once (extensions come with time); slots are not an event's writes.
+    expect(report.writes.writerSlots.applied).toBeGreaterThanOrEqual(WRITERS);
+    expect(report.items.filter((item) => item.pk === keys.writerSlot(0).pk)).toEqual([]);
+  });
 });
 
 describe('the hot items settings and sizes', () => {
+  it('counts a transaction as overlapping when another write of one of its items was on the wire meanwhile', () => {
+    const window = (start: number, end: number, keys: string[], transactional = true): WriteWindow => ({
+      start,
+      end,
+      keys,
+      transactional,
+    });
+    const first = window(0, 10, ['a', 'b']);
+    const second = window(5, 15, ['b']);
+    const apart = window(20, 30, ['b']);
+    const elsewhere = window(0, 30, ['c']);
+    const standard = window(25, 26, ['b'], false);
+    const { overlapping, byItem } = overlappingTransactions([first, second, apart, elsewhere, standard]);
+    // `apart` met the standard write; the standard write itself is not a transaction.
+    expect(overlapping).toEqual(new Set([first, second, apart]));
+    expect(byItem).toEqual(new Map([['b', 3]]));
+    // Touching ends do not overlap.
+    expect(overlappingTransactions([window(0, 10, ['a']), window(10, 20, ['a'])]).overlapping.size).toBe(0);
+  });
+
   it('takes N and W from BENCH_HOT_EVENTS and BENCH_HOT_WRITERS', () => {
     expect(hotItemsCounts({})).toEqual({ events: 20_000, writers: 32 });
     expect(hotItemsCounts({ BENCH_HOT_EVENTS: '500', BENCH_HOT_WRITERS: '4' })).toEqual({
