@@ -3,6 +3,8 @@ import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as z from 'zod/mini';
+import { mcpServer } from '#api/mcp/server.ts';
+import { toolList } from '#api/mcp/tool-listing.ts';
 import { openApiDocument } from '#api/openapi/document.ts';
 import {
   accountInput,
@@ -31,7 +33,10 @@ import { PROJECT_ROOT } from './paths.ts';
  *   what `outreach-admin import` accepts. The schema describes the input as
  * written in a file (`io: 'input'`: defaulted fields are optional). The
  * provider event is also the line format of `outreach-admin events record`,
- * so it is a named definition: `#/$defs/ProviderEvent`.
+ * so it is a named definition: `#/$defs/ProviderEvent`;
+ * - shared/api/mcp/tool-list.json, what the MCP server's `tools/list`
+ *   answers, converted from its tools' zod schemas, so the mcp function
+ *   carries the listing and not zod's JSON Schema converter.
  */
 
 export const IMPORT_SCHEMA_FILE = resolve(PROJECT_ROOT, 'docs/import.schema.json');
@@ -114,9 +119,20 @@ export function writeOpenApiDocument(file = OPENAPI_FILE): void {
   writeFileSync(file, `${JSON.stringify(committedOpenApiDocument(), null, 2)}\n`);
 }
 
+/** The MCP server's `tools/list` listing, converted from its tools' schemas (shared/api/mcp/tool-listing.ts). */
+export const MCP_TOOL_LIST_FILE = resolve(PROJECT_ROOT, 'shared/api/mcp/tool-list.json');
+
+export const mcpToolList = () => toolList(mcpServer.tools());
+
+export function writeMcpToolList(file = MCP_TOOL_LIST_FILE): void {
+  writeFileSync(file, `${JSON.stringify(mcpToolList(), null, 2)}\n`);
+}
+
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   writeOpenApiDocument();
   console.log(`Wrote ${OPENAPI_FILE}`);
+  writeMcpToolList();
+  console.log(`Wrote ${MCP_TOOL_LIST_FILE}`);
   writeImportJsonSchema();
   console.log(`Wrote ${IMPORT_SCHEMA_FILE}`);
 }

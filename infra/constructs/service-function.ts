@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { cpSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { AssetHashType, DockerImage, Duration, type RemovalPolicy } from 'aws-cdk-lib';
@@ -6,9 +7,10 @@ import { Architecture, Code, Function as LambdaFunction, Runtime, Tracing } from
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
-import { type BuildOptions, buildSync } from 'esbuild';
+import type { BuildOptions } from 'esbuild';
 import type { TableAction } from '#definitions/routes.ts';
 import { PROJECT_ROOT } from '../paths.ts';
+import { sdkSchemaKeys } from './sdk-schema-keys.ts';
 
 /**
  * Every item action but Scan: what the queue consumers and the stream relay
@@ -47,6 +49,9 @@ export const LAMBDA_ALIASES = {
   '@aws-sdk/credential-provider-node': resolve(PROJECT_ROOT, 'shared/platform/lambda-credentials.ts'),
 } as const;
 
+/** Builds one bundle in a child process: CDK's hook is synchronous, esbuild's plugins are not (bundle-function.ts). */
+const BUNDLE_SCRIPT = resolve(PROJECT_ROOT, 'infra/constructs/bundle-function.ts');
+
 /** The file a function's bundle starts at, in its output folder (the Lambda handler is `index.handler`). */
 export const BUNDLE_ENTRY_FILE = 'index.mjs';
 
@@ -55,7 +60,9 @@ export const BUNDLE_ENTRY_FILE = 'index.mjs';
  * AWS SDK bundled (what is deployed is the version that was tested), and
  * split, so that a module the code imports with `import()` (a dashboard page,
  * the KMS client, the SMTP transport) is a chunk of its own that a cold start
- * does not read until a request needs it.
+ * does not read until a request needs it; the SDK's schema modules are read
+ * with literal keys (sdk-schema-keys.ts), so a client's unused operations drop
+ * out.
  */
 export const bundleBuildOptions = (entryFile: string, outdir: string) =>
   ({
@@ -72,6 +79,7 @@ export const bundleBuildOptions = (entryFile: string, outdir: string) =>
     mainFields: [...BUNDLE.mainFields],
     banner: { js: BUNDLE.banner },
     alias: { ...LAMBDA_ALIASES },
+    plugins: [sdkSchemaKeys],
     logLevel: 'silent',
   }) satisfies BuildOptions;
 
@@ -87,8 +95,8 @@ export interface ServiceFunctionProps {
 }
 
 /**
- * A function's code: its bundle built here with esbuild (bundleBuildOptions,
- * with source maps), plus the package files it reads at run time under the
+ * A function's code: its bundle built with esbuild (bundleBuildOptions,
+ * with source maps, in a child process: bundle-function.ts), plus the package files it reads at run time under the
  * asset's `node_modules/`, where the bundle resolves them as the project does.
  * The asset is hashed by its output, so an unchanged bundle is not uploaded
  * again. (CDK's NodejsFunction builds one output file and cannot split.)
@@ -101,7 +109,10 @@ function bundledCode(entry: string, packageFiles: readonly string[]): Code {
       image: DockerImage.fromRegistry('public.ecr.aws/sam/build-nodejs24.x'),
       local: {
         tryBundle(outputDir) {
-          buildSync({ ...bundleBuildOptions(resolve(PROJECT_ROOT, entry), outputDir), sourcemap: true });
+          execFileSync(process.execPath, ['--import', 'tsx', BUNDLE_SCRIPT, entry, outputDir], {
+            cwd: PROJECT_ROOT,
+            stdio: 'inherit',
+          });
           for (const file of packageFiles) {
             cpSync(resolve(PROJECT_ROOT, 'node_modules', file), join(outputDir, 'node_modules', file));
           }

@@ -22,9 +22,9 @@ const MAX_RATIO = 1.15;
 const ABOVE_MAX_RATIO: Record<string, number> = {
   'functions/push-raw-contacts/handler.ts': 1.29,
   'functions/reply-to-assignment/handler.ts': 1.22,
-  'functions/mcp/handler.ts': 1.36,
+  'functions/mcp/handler.ts': 1.25,
   'functions/dashboard/handler.ts': 1.24,
-  'functions/mail-sender/handler.ts': 1.46,
+  'functions/mail-sender/handler.ts': 1.25,
   'functions/provider-event-consumer/handler.ts': 1.37,
   'functions/provider-enrollment/handler.ts': 1.24,
 };

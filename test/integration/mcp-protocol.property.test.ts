@@ -11,6 +11,7 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
 } from '#api/mcp/protocol.ts';
 import { mcpServer } from '#api/mcp/server.ts';
+import { toolList } from '#api/mcp/tool-listing.ts';
 import { createOrganization } from '#domain/organizations.ts';
 import { smallDocument } from '../support/fixtures.ts';
 import { sdkAnswer } from '../support/mcp-sdk-reference.ts';
@@ -94,6 +95,8 @@ const withOddTools: McpServerDefinition<number> = {
       return tools;
     };
   })(),
+  // Converted at run time: these tools are not in the service's committed listing.
+  toolList: async () => toolList(withOddTools.tools()),
 };
 
 /** The request headers: the base ones with `overrides` applied (null removes one). */

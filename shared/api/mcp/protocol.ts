@@ -76,6 +76,12 @@ export interface McpServerDefinition<C> {
   serverInfo: { name: string; version: string };
   /** The tools, in the order `tools/list` gives them; the same list on every call. */
   tools: () => readonly McpTool<C>[];
+  /**
+   * What `tools/list` answers: each tool's listing (tool-listing.ts), in the
+   * order of `tools`. A server may keep it converted ahead of time, so that
+   * answering needs no JSON Schema conversion at run time.
+   */
+  toolList: () => Promise<readonly object[]>;
 }
 
 /** What the endpoint answers: an API Gateway proxy result. */
@@ -186,34 +192,6 @@ function parsed<S extends z.core.$ZodType>(schema: S, request: JsonRpcMessage): 
   return result.data;
 }
 
-/** What `tools/list` says of a tool: all of it but how it runs. */
-type ToolListing = Omit<McpTool<never>, 'run'>;
-
-const listed = new WeakMap<readonly ToolListing[], object[]>();
-
-/**
- * The `tools/list` entries, built on the first `tools/list` an instance
- * answers and kept: the members and their order are the SDK's (`execution`
- * says no tool runs as a task), the schemas its JSON Schema conversion (draft
- * 7, the input schema's input side, the output schema's output side).
- */
-function toolList(tools: readonly ToolListing[]): object[] {
-  let entries = listed.get(tools);
-  if (!entries) {
-    entries = tools.map((tool) => ({
-      name: tool.name,
-      title: tool.title,
-      description: tool.description,
-      inputSchema: z.toJSONSchema(tool.inputSchema, { target: 'draft-7', io: 'input' }),
-      annotations: tool.annotations,
-      execution: { taskSupport: 'forbidden' },
-      outputSchema: z.toJSONSchema(tool.outputSchema, { target: 'draft-7', io: 'output' }),
-    }));
-    listed.set(tools, entries);
-  }
-  return entries;
-}
-
 /**
  * `tools/call` once its params parsed: every refusal from here on (an unknown
  * tool, arguments its schema refuses, a failure of the tool) is a tool error
@@ -285,10 +263,10 @@ const HANDLERS = new Map<string, RequestHandler>([
   ['ping', () => ({})],
   [
     'tools/list',
-    (request, server) => {
+    async (request, server) => {
       // `cursor` is checked, and ignored: one page holds every tool.
       parsed(messageSchemas().listToolsRequest, request);
-      return { tools: toolList(server.tools()) };
+      return { tools: await server.toolList() };
     },
   ],
   [

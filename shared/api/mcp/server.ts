@@ -309,7 +309,7 @@ let tools: McpTool<OrgId>[] | undefined;
 /**
  * The MCP server: its name and its tools, built on first use and then kept
  * for the life of the instance (they are the same for every organization; a
- * call runs with the caller's).
+ * call runs with the caller's), and their `tools/list` listing.
  */
 export const mcpServer: McpServerDefinition<OrgId> = {
   serverInfo: { name: 'outreach-campaign-public-api', version: '1.0.0' },
@@ -317,4 +317,7 @@ export const mcpServer: McpServerDefinition<OrgId> = {
     tools ??= catalogue();
     return tools;
   },
+  // Converted at build time from the tools' schemas (tool-listing.ts; a unit test holds it to them),
+  // and loaded by the one method that answers with it.
+  toolList: async () => (await import('./tool-list.json', { with: { type: 'json' } })).default,
 };
