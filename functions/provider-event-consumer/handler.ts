@@ -1,5 +1,5 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { PROVIDER_PAYLOAD_MAPPERS } from '#api/provider-webhooks/index.ts';
+import { payloadMapper } from '#api/provider-webhooks/load-mapper.ts';
 import { WriterSlotLease } from '#domain/writer-slot-lease.ts';
 import { logger } from '#platform/logger.ts';
 import { count, observed } from '#platform/observability.ts';
@@ -42,7 +42,7 @@ export const handler = observed(async (event: SQSEvent): Promise<SQSBatchRespons
     try {
       const report = await recordProviderWebhook(
         message,
-        PROVIDER_PAYLOAD_MAPPERS[message.provider](payload),
+        (await payloadMapper(message.provider))(payload),
         payload,
         writer,
       );

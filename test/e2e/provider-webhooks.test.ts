@@ -1,7 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyImport, validateImport } from '#admin/import.ts';
-import { PROVIDER_PAYLOAD_MAPPERS } from '#api/provider-webhooks/index.ts';
+import { payloadMappers } from '#api/provider-webhooks/load-mapper.ts';
 import { createApiKey } from '#domain/api-keys.ts';
 import { createOrganization } from '#domain/organizations.ts';
 import type { ProviderActivity } from '#domain/provider-activity.ts';
@@ -20,6 +20,9 @@ import { maintainedAndRecomputed } from '../support/recompute.ts';
 import { settle } from '../support/settle.ts';
 import { waitFor } from '../support/wait.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
+
+/** Every provider's adapter, as the consumer loads them. */
+const PROVIDER_PAYLOAD_MAPPERS = await payloadMappers();
 
 /**
  * Every documented payload of every provider (test/fixtures/providers/)

@@ -25,7 +25,7 @@ const ABOVE_MAX_RATIO: Record<string, number> = {
   'functions/mcp/handler.ts': 1.25,
   'functions/dashboard/handler.ts': 1.24,
   'functions/mail-sender/handler.ts': 1.25,
-  'functions/provider-event-consumer/handler.ts': 1.37,
+  'functions/provider-event-consumer/handler.ts': 1.28,
   'functions/provider-enrollment/handler.ts': 1.24,
 };
 

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PROVIDER_PAYLOAD_MAPPERS } from '#api/provider-webhooks/index.ts';
+import { payloadMappers } from '#api/provider-webhooks/load-mapper.ts';
 import {
   type LeadToEnroll,
   PROVIDER_CLIENTS,
@@ -11,6 +11,9 @@ import {
 } from '#platform/provider-apis/index.ts';
 import type { Provider } from '#schemas/import.ts';
 import { startProviderEmulators } from '../../infra/local/provider-emulators/index.ts';
+
+/** Every provider's adapter, as the consumer loads them. */
+const PROVIDER_PAYLOAD_MAPPERS = await payloadMappers();
 
 /**
  * Each provider client against its local emulator

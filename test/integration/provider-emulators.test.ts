@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PROVIDER_PAYLOAD_MAPPERS } from '#api/provider-webhooks/index.ts';
+import { payloadMappers } from '#api/provider-webhooks/load-mapper.ts';
 import { PROVIDER_APIS } from '#definitions/provider-apis.ts';
 import type { ProviderActivity } from '#domain/provider-activity.ts';
 import type { Provider } from '#schemas/import.ts';
@@ -10,6 +10,9 @@ import {
   startProviderEmulators,
 } from '../../infra/local/provider-emulators/index.ts';
 import { waitFor } from '../support/wait.ts';
+
+/** Every provider's adapter, as the consumer loads them. */
+const PROVIDER_PAYLOAD_MAPPERS = await payloadMappers();
 
 /*
  * The provider emulators (infra/local/provider-emulators/) as a client meets

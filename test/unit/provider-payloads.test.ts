@@ -11,9 +11,9 @@ import {
   truncate,
 } from '#api/provider-webhooks/canonical.ts';
 import { HEYREACH_EVENTS } from '#api/provider-webhooks/heyreach.ts';
-import { PROVIDER_PAYLOAD_MAPPERS } from '#api/provider-webhooks/index.ts';
 import { INSTANTLY_EVENTS } from '#api/provider-webhooks/instantly.ts';
 import { LEMLIST_EVENTS } from '#api/provider-webhooks/lemlist.ts';
+import { payloadMappers } from '#api/provider-webhooks/load-mapper.ts';
 import {
   SMARTLEAD_CATEGORY_RESPONSE_TYPES,
   SMARTLEAD_EVENTS,
@@ -32,6 +32,9 @@ import {
   providerFixtures,
   withTarget,
 } from '../fixtures/providers/index.ts';
+
+/** Every provider's adapter, as the consumer loads them. */
+const PROVIDER_PAYLOAD_MAPPERS = await payloadMappers();
 
 /**
  * The provider adapters (shared/api/provider-webhooks/) against every

@@ -1,22 +1,10 @@
-import type { MappedPayload } from '#domain/provider-activity.ts';
-import type { Provider } from '#schemas/import.ts';
-import { mapHeyreachPayload } from './heyreach.ts';
-import { mapInstantlyPayload } from './instantly.ts';
-import { mapLemlistPayload } from './lemlist.ts';
-import { mapSmartleadPayload } from './smartlead.ts';
-
 /**
- * Each provider's adapter: a native webhook payload (any JSON value, untrusted)
- * to the activities it reports, or why it reports none the service records.
- * Pure functions that never throw; the provider events consumer calls them.
+ * Each provider's adapter (smartlead.ts, instantly.ts, lemlist.ts, heyreach.ts)
+ * maps a native webhook payload (any JSON value, untrusted) to the activities it
+ * reports, or says why it reports none the service records: pure functions that
+ * never throw. The provider events consumer loads the one a payload needs
+ * (load-mapper.ts); what each adapter knows of its provider's events:
  */
-export const PROVIDER_PAYLOAD_MAPPERS: Record<Provider, (payload: unknown) => MappedPayload> = {
-  smartlead: mapSmartleadPayload,
-  instantly: mapInstantlyPayload,
-  lemlist: mapLemlistPayload,
-  heyreach: mapHeyreachPayload,
-};
-
 export { HEYREACH_EVENTS } from './heyreach.ts';
 export { INSTANTLY_EVENTS } from './instantly.ts';
 export { LEMLIST_EVENTS } from './lemlist.ts';

@@ -1,0 +1,40 @@
+import type { MappedPayload } from '#domain/provider-activity.ts';
+import type { Provider } from '#schemas/import.ts';
+
+/** A provider's adapter: its native webhook payload to the activities it reports (index.ts). */
+export type PayloadMapper = (payload: unknown) => MappedPayload;
+
+/**
+ * Each provider's adapter, loaded when a payload of that provider first
+ * arrives: a consumer's batch names its providers, and an organization uses
+ * one or two, so a cold start need not read all four adapters and their
+ * payload schemas (docs/architecture.md, Bundles).
+ */
+const LOADERS: Record<Provider, () => Promise<PayloadMapper>> = {
+  smartlead: async () => (await import('./smartlead.ts')).mapSmartleadPayload,
+  instantly: async () => (await import('./instantly.ts')).mapInstantlyPayload,
+  lemlist: async () => (await import('./lemlist.ts')).mapLemlistPayload,
+  heyreach: async () => (await import('./heyreach.ts')).mapHeyreachPayload,
+};
+
+const loaded = new Map<Provider, Promise<PayloadMapper>>();
+
+/** Every provider's adapter at once: for the tests, which map payloads of each. */
+export async function payloadMappers(): Promise<Record<Provider, PayloadMapper>> {
+  const providers = Object.keys(LOADERS) as Provider[];
+  const mappers = await Promise.all(providers.map(payloadMapper));
+  return Object.fromEntries(providers.map((provider, index) => [provider, mappers[index]!])) as Record<
+    Provider,
+    PayloadMapper
+  >;
+}
+
+/** The adapter of `provider`, loaded once per process. */
+export function payloadMapper(provider: Provider): Promise<PayloadMapper> {
+  let mapper = loaded.get(provider);
+  if (!mapper) {
+    mapper = LOADERS[provider]();
+    loaded.set(provider, mapper);
+  }
+  return mapper;
+}
