@@ -4,11 +4,23 @@
  * poller) are built from. On Lambda a queue's URL reaches the configuration
  * (shared/platform/config.ts) through the environment variable named here.
  */
+/**
+ * The environment variable that names each queue's URL, apart from the rest of
+ * the definitions: every function's configuration reads these names, and only
+ * the stacks need the rest.
+ */
+export const QUEUE_URL_VARIABLES = {
+  mail: 'MAIL_QUEUE_URL',
+  webhooks: 'WEBHOOKS_QUEUE_URL',
+  providerEvents: 'PROVIDER_EVENTS_QUEUE_URL',
+  enrollment: 'ENROLLMENT_QUEUE_URL',
+} as const;
+
 export const queueDefinitions = {
   /** Replies to deliver by email (POST /assignments/{id}/reply). */
   mail: {
     consumer: 'functions/mail-sender/handler.ts',
-    urlVariable: 'MAIL_QUEUE_URL',
+    urlVariable: QUEUE_URL_VARIABLES.mail,
     /** A reply on a connected sequence leaves through the provider, with the connection's API key. */
     secrets: ['open'],
     /** Longer than the consumer's timeout, so a message is not handed out twice while it is being sent. */
@@ -30,7 +42,7 @@ export const queueDefinitions = {
    */
   webhooks: {
     consumer: 'functions/webhook-dispatcher/handler.ts',
-    urlVariable: 'WEBHOOKS_QUEUE_URL',
+    urlVariable: QUEUE_URL_VARIABLES.webhooks,
     /** Well above the 15 s send timeout (records of a batch are sent in parallel). */
     visibilityTimeoutSeconds: 120,
     consumerTimeoutSeconds: 40,
@@ -49,7 +61,7 @@ export const queueDefinitions = {
    */
   providerEvents: {
     consumer: 'functions/provider-event-consumer/handler.ts',
-    urlVariable: 'PROVIDER_EVENTS_QUEUE_URL',
+    urlVariable: QUEUE_URL_VARIABLES.providerEvents,
     visibilityTimeoutSeconds: 60,
     consumerTimeoutSeconds: 30,
     /** A payload that keeps failing (not one that merely matches nothing: that is kept as unmatched) goes to the DLQ. */
@@ -74,7 +86,7 @@ export const queueDefinitions = {
    */
   enrollment: {
     consumer: 'functions/provider-enrollment/handler.ts',
-    urlVariable: 'ENROLLMENT_QUEUE_URL',
+    urlVariable: QUEUE_URL_VARIABLES.enrollment,
     /** It calls the providers with the connections' API keys. */
     secrets: ['open'],
     /** Work put off (a 429's Retry-After) goes back as a new delayed message: the consumer sends to its own queue. */
@@ -107,4 +119,4 @@ export const DEAD_LETTER_RETENTION_DAYS = 14;
 
 /** The environment variable of a queue's dead-letter queue URL (the configuration's; redrive uses it). */
 export const deadLetterUrlVariable = (queue: QueueName): string =>
-  `${queueDefinitions[queue].urlVariable.replace(/_URL$/, '')}_DEAD_LETTER_URL`;
+  `${QUEUE_URL_VARIABLES[queue].replace(/_URL$/, '')}_DEAD_LETTER_URL`;

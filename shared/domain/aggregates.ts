@@ -1,10 +1,15 @@
 import type { AssignmentStatus } from '#schemas/resources.ts';
-import { CAMPAIGN_COUNTERS, type CampaignCounter, type CampaignCounts, campaigns } from '#store/campaigns.ts';
 import {
+  CAMPAIGN_COUNTERS,
+  type CampaignCounter,
+  type CampaignCounts,
+  campaignShardCounters,
+} from '#store/campaigns.ts';
+import {
+  analyticsShardCounters,
   ORGANIZATION_COUNTERS,
   type OrganizationCounter,
   type OrganizationCounts,
-  organizations,
 } from '#store/organizations.ts';
 import type { TransactItem } from '#store/transactions.ts';
 
@@ -122,13 +127,7 @@ export function assignmentCounterWrites(
 ): TransactItem[] {
   const { campaignId, assignmentId } = assignment;
   return [
-    campaigns.assignmentCounters(
-      orgId,
-      campaignId,
-      assignmentId,
-      { ...deltas.campaign, messagesCount },
-      writerSlot,
-    ),
-    organizations.assignmentAnalyticsCounters(orgId, assignmentId, deltas.organization, writerSlot),
+    campaignShardCounters(orgId, campaignId, assignmentId, { ...deltas.campaign, messagesCount }, writerSlot),
+    analyticsShardCounters(orgId, assignmentId, deltas.organization, writerSlot),
   ].filter((write) => write !== null);
 }

@@ -1,4 +1,4 @@
-import { type AssignmentRecord, assignments } from '#store/assignments.ts';
+import { type AssignmentRecord, firstAssignmentsOfCampaign, getAssignments } from '#store/assignments.ts';
 import { campaigns } from '#store/campaigns.ts';
 import { MAX_TRANSACTION_ITEMS, TransactionConflictError, transact } from '#store/transactions.ts';
 import { getContact } from './contacts.ts';
@@ -33,12 +33,12 @@ async function pendingSelection(orgId: number, campaignId: number, selection: Ap
   if (!(await campaigns.get(orgId, campaignId))) throw new CampaignNotFound(campaignId);
   const ids =
     'all' in selection
-      ? (await assignments.firstOfCampaign(orgId, campaignId, MAX_APPROVALS_PER_RUN, 'pending-approval')).map(
+      ? (await firstAssignmentsOfCampaign(orgId, campaignId, MAX_APPROVALS_PER_RUN, 'pending-approval')).map(
           (record) => record.assignmentId,
         )
       : [...new Set(selection.assignmentIds)];
   const found = new Map(
-    (await assignments.getMany(orgId, ids)).map((record) => [record.assignmentId, record] as const),
+    (await getAssignments(orgId, ids)).map((record) => [record.assignmentId, record] as const),
   );
   const pending: AssignmentRecord[] = [];
   const skipped: ApprovalResult['skipped'] = [];
@@ -160,7 +160,7 @@ export async function listPendingApprovals(
   take: number,
 ): Promise<PendingApproval[]> {
   if (!(await campaigns.get(orgId, campaignId))) throw new CampaignNotFound(campaignId);
-  const records = await assignments.firstOfCampaign(orgId, campaignId, take, 'pending-approval');
+  const records = await firstAssignmentsOfCampaign(orgId, campaignId, take, 'pending-approval');
   return records.map((record) => ({
     assignmentId: record.assignmentId,
     sequenceId: record.sequenceId,

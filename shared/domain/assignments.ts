@@ -5,7 +5,7 @@ import type { SequenceRef } from '#store/campaigns.ts';
 import { campaigns } from '#store/campaigns.ts';
 import { conflictDelay, retryOnConflict } from '#store/conflicts.ts';
 import { type ContactAssignmentEntry, type ContactRecord, contactKey, contacts } from '#store/contacts.ts';
-import { organizations } from '#store/organizations.ts';
+import { analyticsShardCounters } from '#store/organizations.ts';
 import {
   MAX_TRANSACTION_ITEMS,
   type TransactItem,
@@ -204,9 +204,7 @@ export function creationWrites(
   // On the campaign's item, whose existence the update checks; the organization's on the shard of the first.
   writes.push(campaigns.counters(orgId, campaignId, campaignDelta, { mustExist: true })!);
   const organizationWrite =
-    inputs.length > 0
-      ? organizations.assignmentAnalyticsCounters(orgId, inputs[0]!.assignmentId, organizationDelta)
-      : null;
+    inputs.length > 0 ? analyticsShardCounters(orgId, inputs[0]!.assignmentId, organizationDelta) : null;
   if (organizationWrite) writes.push(organizationWrite);
   // Last, so the indexes of the conditions read above do not move.
   const toEnroll = inputs.filter((input) => input.enrollTarget).map((input) => input.assignmentId);

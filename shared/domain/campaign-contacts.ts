@@ -1,6 +1,6 @@
 import type { CampaignContact } from '#schemas/resources.ts';
 import { ASSIGNMENT_STATUSES, type AssignmentStatus, type CampaignMessage } from '#schemas/resources.ts';
-import { assignments } from '#store/assignments.ts';
+import { firstAssignmentsOfCampaign } from '#store/assignments.ts';
 import { statusCounter } from './aggregates.ts';
 import { toCampaignContact } from './assignments.ts';
 import { type CampaignRecord, getCampaign } from './campaigns.ts';
@@ -34,7 +34,7 @@ export async function listCampaignContacts(
   const campaign = await getCampaign(orgId, campaignId);
   const total = contactTotal(campaign, options.status);
   if (options.skip >= total) return { data: [], total, skip: options.skip, take: options.take };
-  const records = await assignments.firstOfCampaign(
+  const records = await firstAssignmentsOfCampaign(
     orgId,
     campaignId,
     options.skip + options.take,

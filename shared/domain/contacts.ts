@@ -1,7 +1,7 @@
 import type { ContactInput } from '#schemas/import.ts';
 import type { ContactFields } from '#schemas/resources.ts';
 import { assignments } from '#store/assignments.ts';
-import { campaigns } from '#store/campaigns.ts';
+import { campaignShardCounters } from '#store/campaigns.ts';
 import {
   type ContactAssignmentEntry,
   type ContactRecord,
@@ -115,7 +115,7 @@ export function blockContactWrites(
   }
   for (const [campaignId, { assignmentId, count }] of blockedPerCampaign) {
     writes.push(
-      campaigns.assignmentCounters(
+      campaignShardCounters(
         orgId,
         campaignId,
         assignmentId,

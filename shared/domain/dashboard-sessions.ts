@@ -1,7 +1,8 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { hashSecret } from '#platform/secret-hash.ts';
-import { dashboardSessions, type SessionItem, type SignInItem } from '#store/dashboard-sessions.ts';
-import { type MemberRole, membershipIn, roleOf } from './members.ts';
+import { dashboardSessions, type SessionItem } from '#store/dashboard-sessions.ts';
+import type { MemberRole } from './members.ts';
+import { membershipIn, roleOf } from './memberships.ts';
 
 /**
  * Dashboard sessions. The cookie holds 256 random bits; only their hash is
@@ -9,13 +10,13 @@ import { type MemberRole, membershipIn, roleOf } from './members.ts';
  * CSRF token. A session lasts at most 12 hours and ends after an hour
  * without use; signing out deletes it. The person's role is read from their
  * membership on every request, so a removed member loses access at once.
+ * The sign-ins that open sessions are dashboard-sign-ins.ts.
  */
 
 export const SESSION_MAX_SECONDS = 12 * 3600;
 export const SESSION_IDLE_SECONDS = 3600;
 /** The idle expiry is written at most once a minute per session, not on every request. */
 const TOUCH_RESOLUTION_SECONDS = 60;
-const SIGN_IN_SECONDS = 600;
 
 const now = () => Math.floor(Date.now() / 1000);
 const token = () => randomBytes(32).toString('base64url');
@@ -29,17 +30,6 @@ export interface DashboardSession {
   /** The organization picked, with its name and the person's role; null when none is or they left it. */
   organization: { orgId: number; name: string; role: MemberRole } | null;
   csrfToken: string;
-}
-
-/** Remembers a sign-in under way, addressed by its `state`. */
-export async function beginSignIn(state: string, signIn: Omit<SignInItem, 'expiresAt'>): Promise<void> {
-  await dashboardSessions.putSignIn(hashSecret(state), { ...signIn, expiresAt: now() + SIGN_IN_SECONDS });
-}
-
-/** The sign-in a callback's `state` names, once; null when unknown, used or expired. */
-export async function takeSignIn(state: string): Promise<SignInItem | null> {
-  const signIn = await dashboardSessions.takeSignIn(hashSecret(state));
-  return signIn && signIn.expiresAt > now() ? signIn : null;
 }
 
 /** Opens a session for a person who just signed in; returns the cookie's value. */

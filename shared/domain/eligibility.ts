@@ -2,7 +2,7 @@ import { emailDomain } from '#schemas/domain-names.ts';
 import { INELIGIBILITY_REASONS, type IneligibilityReason } from '#schemas/raw.ts';
 import type { AssignmentStatus } from '#schemas/resources.ts';
 import type { CampaignRecord, SequenceRef } from '#store/campaigns.ts';
-import { exclusions } from '#store/exclusions.ts';
+import { readPushSettings } from '#store/exclusions.ts';
 import { type ContactRecord, getContactsByEmail, normalizeEmail } from './contacts.ts';
 import { CampaignNotFound } from './errors.ts';
 import { DEFAULT_COOLDOWN_DAYS } from './organizations.ts';
@@ -100,7 +100,7 @@ export async function loadEligibilityInputs(
   emails: string[],
 ): Promise<EligibilityInputs> {
   const [settings, contacts] = await Promise.all([
-    exclusions.readPushSettings(orgId, campaignId, emails),
+    readPushSettings(orgId, campaignId, emails),
     getContactsByEmail(orgId, emails),
   ]);
   if (!settings.campaign) throw new CampaignNotFound(campaignId);

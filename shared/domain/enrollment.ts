@@ -2,7 +2,7 @@ import { PROVIDER_APIS } from '#definitions/provider-apis.ts';
 import { queueDefinitions } from '#definitions/queues.ts';
 import { logger } from '#platform/logger.ts';
 import { count } from '#platform/observability.ts';
-import { PROVIDER_CLIENTS } from '#platform/provider-apis/index.ts';
+import { loadProviderClient } from '#platform/provider-apis/load-client.ts';
 import {
   type LeadOutcome,
   type LeadToEnroll,
@@ -13,9 +13,15 @@ import {
 import { providerHttp } from '#platform/provider-http.ts';
 import { configuredUrlPolicy } from '#platform/ssrf.ts';
 import type { Provider } from '#schemas/import.ts';
-import { type AssignmentRecord, assignments, type EnrollTarget } from '#store/assignments.ts';
+import {
+  type AssignmentRecord,
+  type EnrollTarget,
+  enrollAttemptWrite,
+  enrollmentOutcomeWrite,
+  getAssignments,
+} from '#store/assignments.ts';
 import { enrollments } from '#store/enrollments.ts';
-import { type ProviderConnectionRecord, providerConnections } from '#store/provider-connections.ts';
+import { getProviderConnection, type ProviderConnectionRecord } from '#store/provider-connections.ts';
 import { MAX_TRANSACTION_ITEMS, type TransactItem, transact } from '#store/transactions.ts';
 import type { ProviderWorkMessage } from './enrollment-outbox.ts';
 import { providerApiKeyOf } from './provider-connections.ts';
@@ -79,7 +85,7 @@ export async function processProviderWork(item: WorkItem, context: WorkContext):
     await stopDomain(message.orgId, message.domain, context);
     return { kind: 'done' };
   }
-  const records = await assignments.getMany(message.orgId, message.assignmentIds);
+  const records = await getAssignments(message.orgId, message.assignmentIds);
   if (message.kind === 'stop') {
     await stopLeads(message.orgId, records, context);
     return { kind: 'done' };
@@ -140,7 +146,7 @@ export async function openSession(
   connectionId: number,
   context: Pick<WorkContext, 'httpFor' | 'sleep'>,
 ): Promise<Session | null> {
-  const connection = await providerConnections.get(orgId, connectionId);
+  const connection = await getProviderConnection(orgId, connectionId);
   if (!connection) return null;
   const pace = pacer(connection, context.sleep ?? defaultSleep);
   const http =
@@ -151,7 +157,7 @@ export async function openSession(
     });
   return {
     connection,
-    client: PROVIDER_CLIENTS[connection.provider],
+    client: await loadProviderClient(connection.provider),
     http,
     credentials: { apiKey: await providerApiKeyOf(connection) },
   };
@@ -314,7 +320,7 @@ async function enrollChunk(
     await transact(
       toAdd
         .slice(start, start + MAX_TRANSACTION_ITEMS)
-        .map((record) => assignments.markEnrollAttempt(orgId, record.assignmentId, at)),
+        .map((record) => enrollAttemptWrite(orgId, record.assignmentId, at)),
     );
   }
   const outcomes = await session.client.enroll(
@@ -355,7 +361,7 @@ async function recordOutcomes(
     for (const { record, outcome } of results.slice(start, start + RECORDS_PER_TRANSACTION)) {
       if (outcome.status === 'enrolled') {
         writes.push(
-          assignments.recordEnrollment(
+          enrollmentOutcomeWrite(
             orgId,
             record.assignmentId,
             { status: 'enrolled', leadId: outcome.leadId, sequencedAt: record.sequencedAt ?? at },
@@ -367,12 +373,7 @@ async function recordOutcomes(
         );
       } else {
         writes.push(
-          assignments.recordEnrollment(
-            orgId,
-            record.assignmentId,
-            { status: 'failed', error: outcome.reason },
-            at,
-          ),
+          enrollmentOutcomeWrite(orgId, record.assignmentId, { status: 'failed', error: outcome.reason }, at),
           enrollments.putFailure(orgId, {
             assignmentId: record.assignmentId,
             campaignId: record.campaignId,
@@ -443,7 +444,7 @@ async function stopDomain(orgId: number, domain: string, context: WorkContext): 
   do {
     const page = await enrollments.enrolledUnderDomain(orgId, domain, { take: DOMAIN_PAGE, after });
     if (page.assignmentIds.length > 0)
-      await stopLeads(orgId, await assignments.getMany(orgId, page.assignmentIds), context);
+      await stopLeads(orgId, await getAssignments(orgId, page.assignmentIds), context);
     after = page.next ?? undefined;
   } while (after);
 }

@@ -1,6 +1,6 @@
 import { INELIGIBILITY_REASONS, type IneligibilityReason } from '#schemas/raw.ts';
 import type { SnippetVariables } from '#schemas/variables.ts';
-import { assignments } from '#store/assignments.ts';
+import { variablesWrite } from '#store/assignments.ts';
 import type { CampaignRecord, StoredSequence } from '#store/campaigns.ts';
 import { retryOnConflict } from '#store/conflicts.ts';
 import { type ContactRecord, contacts, newContact } from '#store/contacts.ts';
@@ -447,7 +447,7 @@ async function updateVariables(orgId: number, plans: Plan[]): Promise<Plan[]> {
         try {
           await transact(
             chunk.map((plan) =>
-              assignments.setVariables(orgId, plan.verdict.existingInSequence!, plan.contact.variables),
+              variablesWrite(orgId, plan.verdict.existingInSequence!, plan.contact.variables),
             ),
           );
           chunk = [];

@@ -2,7 +2,7 @@ import { PROVIDER_APIS } from '#definitions/provider-apis.ts';
 import type { Envelope } from '#platform/mail-transport.ts';
 import { retryOnConflict } from '#store/conflicts.ts';
 import { allocateId } from '#store/ids.ts';
-import { type MailState, messages } from '#store/messages.ts';
+import { type MailState, newMessagePut } from '#store/messages.ts';
 import { outboxWrite } from '#store/outbox.ts';
 import { type TransactItem, transact } from '#store/transactions.ts';
 import { assignmentCounterWrites, assignmentDeltas } from './aggregates.ts';
@@ -108,7 +108,7 @@ export async function replyToAssignment(
       sentCount: assignment.sentCount + 1,
     });
     const writes: TransactItem[] = [
-      messages.putNew(orgId, assignment, message, {
+      newMessagePut(orgId, assignment, message, {
         mail: {
           ...envelope,
           inReplyTo:

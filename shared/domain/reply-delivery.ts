@@ -1,5 +1,5 @@
 import type { MailTransport } from '#platform/mail-transport.ts';
-import { messages } from '#store/messages.ts';
+import { replyMail } from '#store/messages.ts';
 import { composeMime, htmlToText, messageIdOf } from './mail-compose.ts';
 import type { ProviderReplySender, ProviderRoute } from './provider-replies.ts';
 import type { MailJob, MailSettings } from './replies.ts';
@@ -36,7 +36,7 @@ export async function deliverReply(
   settings: MailSettings,
   providerReplies: ProviderReplySender = sendReplyThroughProvider,
 ): Promise<DeliveryOutcome> {
-  const reply = await messages.getReply(job.orgId, job.messageId);
+  const reply = await replyMail.getReply(job.orgId, job.messageId);
   if (!reply) return 'missing';
   const { mail } = reply;
   if (mail.state === 'sent') return 'already-sent';
@@ -50,14 +50,14 @@ export async function deliverReply(
     );
     // The connection is gone: the reply leaves by email after all, and says so.
     if (sent !== 'no-connection') {
-      await messages.recordMailAttempt(job.orgId, job.messageId, {
+      await replyMail.recordMailAttempt(job.orgId, job.messageId, {
         state: 'sent',
         sentAt: new Date().toISOString(),
         ...(sent.providerMessageId ? { providerMessageId: sent.providerMessageId } : {}),
       });
       return 'sent';
     }
-    await messages.setMailRoute(job.orgId, job.messageId, { via: 'email' });
+    await replyMail.setMailRoute(job.orgId, job.messageId, { via: 'email' });
   }
   const raw = await composeMime({
     messageId: messageIdOf(job.orgId, job.messageId, settings.messageIdDomain),
@@ -70,7 +70,7 @@ export async function deliverReply(
     inReplyTo: mail.inReplyTo,
   });
   await attempt(job, () => transport({ from: mail.from, to: mail.to, cc: mail.cc, bcc: mail.bcc }, raw));
-  await messages.recordMailAttempt(job.orgId, job.messageId, {
+  await replyMail.recordMailAttempt(job.orgId, job.messageId, {
     state: 'sent',
     sentAt: new Date().toISOString(),
   });
@@ -82,7 +82,7 @@ async function attempt<T>(job: MailJob, send: () => Promise<T>): Promise<T> {
   try {
     return await send();
   } catch (error) {
-    await messages.recordMailAttempt(job.orgId, job.messageId, {
+    await replyMail.recordMailAttempt(job.orgId, job.messageId, {
       state: 'retrying',
       lastError: error instanceof Error ? error.name : 'Error',
     });

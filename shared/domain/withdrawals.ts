@@ -1,5 +1,5 @@
 import { assignments } from '#store/assignments.ts';
-import { campaigns } from '#store/campaigns.ts';
+import { campaignShardCounters } from '#store/campaigns.ts';
 import { type ContactRecord, contacts } from '#store/contacts.ts';
 import type { TransactItem } from '#store/transactions.ts';
 import { accumulate, assignmentDeltas, type CampaignCounts } from './aggregates.ts';
@@ -75,7 +75,7 @@ export function withdrawalTransaction(orgId: number, withdrawals: readonly Withd
     ...withdrawals.flatMap((withdrawal) => withdrawal.writes),
     ...[...merged].flatMap(
       ([campaignId, { assignmentId, delta }]) =>
-        campaigns.assignmentCounters(orgId, campaignId, assignmentId, delta) ?? [],
+        campaignShardCounters(orgId, campaignId, assignmentId, delta) ?? [],
     ),
   ];
 }

@@ -5,8 +5,8 @@ import {
   DEFAULT_RETRY_SCHEDULE_SECONDS,
   deadLetterUrlVariable,
   MAX_VISIBILITY_SECONDS,
+  QUEUE_URL_VARIABLES,
   type QueueName,
-  queueDefinitions,
 } from '#definitions/queues.ts';
 
 /**
@@ -74,7 +74,7 @@ export const invocationTraceHeader = (): string | undefined => process.env._X_AM
 export const LOG_LEVELS = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR', 'CRITICAL', 'SILENT'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
-const QUEUE_NAMES = Object.keys(queueDefinitions) as [QueueName, ...QueueName[]];
+const QUEUE_NAMES = Object.keys(QUEUE_URL_VARIABLES) as [QueueName, ...QueueName[]];
 
 /**
  * The schema of the configuration, which an installed configuration is
@@ -334,7 +334,7 @@ export function loadConfiguration(env: Environment = process.env, defaults: Envi
       QUEUE_NAMES.map((queue) => [
         queue,
         {
-          url: urlVariable(queueDefinitions[queue].urlVariable),
+          url: urlVariable(QUEUE_URL_VARIABLES[queue]),
           deadLetterUrl: urlVariable(deadLetterUrlVariable(queue)),
         },
       ]),

@@ -15,7 +15,7 @@ import type { SequenceRef } from './campaigns.ts';
 import { CONTACT_FIELDS, contactFieldsItem } from './contacts.ts';
 import * as keys from './item-keys.ts';
 import { queryFirst } from './query.ts';
-import { type TableSource, tableContext } from './table-context.ts';
+import { type TableContext, type TableSource, tableContext } from './table-context.ts';
 import type { TransactItem } from './transactions.ts';
 
 // Each schema and store below is built in a pure-annotated closure or call: a bundle keeps only those
@@ -139,44 +139,6 @@ export function assignmentStore(table: TableSource = tableContext) {
       return Item ? assignmentItem.parse(Item) : null;
     },
 
-    /** Reads assignments by id (BatchGetItem, 100 a request, consistent); missing ones are left out. */
-    async getMany(orgId: number, assignmentIds: readonly number[]): Promise<AssignmentRecord[]> {
-      const items = await batchGet(
-        [...new Set(assignmentIds)].map((id) => keys.assignment(orgId, id)),
-        { consistent: true },
-        table(),
-      );
-      return items.map((item) => assignmentItem.parse(item));
-    },
-
-    /**
-     * The first `limit` of a campaign's assignments, newest first, optionally
-     * of one status (one index read of `limit` entries).
-     */
-    async firstOfCampaign(
-      orgId: number,
-      campaignId: number,
-      limit: number,
-      status?: AssignmentStatus,
-    ): Promise<AssignmentRecord[]> {
-      const items = status
-        ? await queryFirst(
-            'gsi2',
-            keys.campaignStatusIndex(orgId, campaignId, status).gsi2pk,
-            limit,
-            'descending',
-            table(),
-          )
-        : await queryFirst(
-            'gsi1',
-            keys.campaignAssignmentsIndex(orgId, campaignId).gsi1pk,
-            limit,
-            'descending',
-            table(),
-          );
-      return items.map((item) => assignmentItem.parse(item));
-    },
-
     /** The put of a new assignment (its id must be new), at version 1 with no messages yet. */
     putNew(orgId: number, assignment: NewAssignmentItem): TransactItem {
       const { assignmentId, campaignId, sequence, contact } = assignment;
@@ -256,73 +218,6 @@ export function assignmentStore(table: TableSource = tableContext) {
     },
 
     /**
-     * Marks assignments as about to be sent to the provider (one transaction for a batch): the
-     * next attempt of any of them asks the provider whether the lead arrived before adding it.
-     */
-    markEnrollAttempt(orgId: number, assignmentId: number, at: string): TransactItem {
-      return {
-        Update: {
-          TableName: table().name,
-          Key: keys.assignment(orgId, assignmentId),
-          UpdateExpression: 'SET enrollAttemptedAt = :at',
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeValues: { ':at': at },
-        },
-      };
-    },
-
-    /**
-     * Records the outcome of an enrollment: enrolled with the provider's lead id (and
-     * `sequencedAt`, kept if a provider reported it first), or failed with the reason. The
-     * version moves, so a concurrent event recorded on the state read before retries.
-     */
-    recordEnrollment(
-      orgId: number,
-      assignmentId: number,
-      outcome:
-        | { status: 'enrolled'; leadId: string; sequencedAt: string }
-        | { status: 'failed'; error: string },
-      at: string,
-    ): TransactItem {
-      const enrollment = {
-        status: outcome.status,
-        error: outcome.status === 'failed' ? outcome.error : null,
-        updatedAt: at,
-      };
-      return {
-        Update: {
-          TableName: table().name,
-          Key: keys.assignment(orgId, assignmentId),
-          UpdateExpression:
-            outcome.status === 'enrolled'
-              ? 'SET enrollment = :enrollment, providerLeadId = :leadId, sequencedAt = :sequencedAt ADD version :one'
-              : 'SET enrollment = :enrollment ADD version :one',
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeValues: {
-            ':enrollment': enrollment,
-            ':one': 1,
-            ...(outcome.status === 'enrolled'
-              ? { ':leadId': outcome.leadId, ':sequencedAt': outcome.sequencedAt }
-              : {}),
-          },
-        },
-      };
-    },
-
-    /** The update that replaces an existing assignment's snippet variables. */
-    setVariables(orgId: number, assignmentId: number, variables: SnippetVariables): TransactItem {
-      return {
-        Update: {
-          TableName: table().name,
-          Key: keys.assignment(orgId, assignmentId),
-          UpdateExpression: 'SET variables = :variables ADD version :one',
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeValues: { ':variables': variables, ':one': 1 },
-        },
-      };
-    },
-
-    /**
      * The update of an assignment by a batch of messages (counters, thread
      * pointer), any other attributes in `set` and the removal of those in
      * `remove`; it requires the version the assignment was read at, so
@@ -390,3 +285,127 @@ export function assignmentStore(table: TableSource = tableContext) {
 
 /** The assignments of the configured table. */
 export const assignments = /* @__PURE__ */ assignmentStore();
+
+// The reads of several assignments and the writes of the enrollment consumer and the raw push are
+// functions of their own, not methods of `assignments`: a store object is kept whole wherever it is
+// used, so the functions that need only these (the enrollment consumer, the campaign listings) do not
+// carry the object, and the object is smaller in those that use it (docs/architecture.md, Bundles).
+
+/** Reads assignments by id (BatchGetItem, 100 a request, consistent); missing ones are left out. */
+export async function getAssignments(
+  orgId: number,
+  assignmentIds: readonly number[],
+  table: TableContext = tableContext(),
+): Promise<AssignmentRecord[]> {
+  const items = await batchGet(
+    [...new Set(assignmentIds)].map((id) => keys.assignment(orgId, id)),
+    { consistent: true },
+    table,
+  );
+  return items.map((item) => assignmentItem.parse(item));
+}
+
+/**
+ * The first `limit` of a campaign's assignments, newest first, optionally
+ * of one status (one index read of `limit` entries).
+ */
+export async function firstAssignmentsOfCampaign(
+  orgId: number,
+  campaignId: number,
+  limit: number,
+  status?: AssignmentStatus,
+  table: TableContext = tableContext(),
+): Promise<AssignmentRecord[]> {
+  const items = status
+    ? await queryFirst(
+        'gsi2',
+        keys.campaignStatusIndex(orgId, campaignId, status).gsi2pk,
+        limit,
+        'descending',
+        table,
+      )
+    : await queryFirst(
+        'gsi1',
+        keys.campaignAssignmentsIndex(orgId, campaignId).gsi1pk,
+        limit,
+        'descending',
+        table,
+      );
+  return items.map((item) => assignmentItem.parse(item));
+}
+
+/**
+ * The update that marks an assignment as about to be sent to the provider (one transaction for a
+ * batch): the next attempt of it asks the provider whether the lead arrived before adding it.
+ */
+export function enrollAttemptWrite(
+  orgId: number,
+  assignmentId: number,
+  at: string,
+  table: TableContext = tableContext(),
+): TransactItem {
+  return {
+    Update: {
+      TableName: table.name,
+      Key: keys.assignment(orgId, assignmentId),
+      UpdateExpression: 'SET enrollAttemptedAt = :at',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ':at': at },
+    },
+  };
+}
+
+/**
+ * The update that records the outcome of an enrollment: enrolled with the provider's lead id (and
+ * `sequencedAt`, kept if a provider reported it first), or failed with the reason. The version
+ * moves, so a concurrent event recorded on the state read before retries.
+ */
+export function enrollmentOutcomeWrite(
+  orgId: number,
+  assignmentId: number,
+  outcome: { status: 'enrolled'; leadId: string; sequencedAt: string } | { status: 'failed'; error: string },
+  at: string,
+  table: TableContext = tableContext(),
+): TransactItem {
+  const enrollment = {
+    status: outcome.status,
+    error: outcome.status === 'failed' ? outcome.error : null,
+    updatedAt: at,
+  };
+  return {
+    Update: {
+      TableName: table.name,
+      Key: keys.assignment(orgId, assignmentId),
+      UpdateExpression:
+        outcome.status === 'enrolled'
+          ? 'SET enrollment = :enrollment, providerLeadId = :leadId, sequencedAt = :sequencedAt ADD version :one'
+          : 'SET enrollment = :enrollment ADD version :one',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: {
+        ':enrollment': enrollment,
+        ':one': 1,
+        ...(outcome.status === 'enrolled'
+          ? { ':leadId': outcome.leadId, ':sequencedAt': outcome.sequencedAt }
+          : {}),
+      },
+    },
+  };
+}
+
+/** The update that replaces an existing assignment's snippet variables. */
+export function variablesWrite(
+  orgId: number,
+  assignmentId: number,
+  variables: SnippetVariables,
+  table: TableContext = tableContext(),
+): TransactItem {
+  return {
+    Update: {
+      TableName: table.name,
+      Key: keys.assignment(orgId, assignmentId),
+      UpdateExpression: 'SET variables = :variables ADD version :one',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ':variables': variables, ':one': 1 },
+    },
+  };
+}

@@ -6,7 +6,7 @@ import { channel } from '#schemas/resources.ts';
 import { CAMPAIGN_SHARDS, counterShard } from './counter-shards.ts';
 import * as keys from './item-keys.ts';
 import { queryAll } from './query.ts';
-import { type TableSource, tableContext } from './table-context.ts';
+import { type TableContext, type TableSource, tableContext } from './table-context.ts';
 import { addCounters, type TransactItem } from './transactions.ts';
 
 // Each schema and store below is built in a pure-annotated closure or call: a bundle keeps only those
@@ -122,6 +122,25 @@ export interface SequenceLinkChange {
   sequenceId: number;
   externalId: string | null;
   connectionId: number | null;
+}
+
+/**
+ * The update adding an assignment's `deltas` to a shard of the campaign (the
+ * writer slot's, else the one its id picks: counter-shards.ts): what every
+ * event's write sends, so no single item takes all of a campaign's events.
+ * Null when nothing changes. A function of its own: the writes that move
+ * counters need nothing else of the store.
+ */
+export function campaignShardCounters(
+  orgId: number,
+  campaignId: number,
+  assignmentId: number,
+  deltas: Partial<Record<ShardedCampaignCounter, number>>,
+  writerSlot: number | null = null,
+  table: TableContext = tableContext(),
+): TransactItem | null {
+  const shard = counterShard(assignmentId, CAMPAIGN_SHARDS, writerSlot);
+  return addCounters(keys.campaignShard(orgId, campaignId, shard), deltas, {}, table);
 }
 
 export function campaignStore(table: TableSource = tableContext) {
@@ -249,23 +268,6 @@ export function campaignStore(table: TableSource = tableContext) {
       options: { mustExist?: boolean } = {},
     ): TransactItem | null {
       return addCounters(keys.campaign(orgId, campaignId), deltas, options, table());
-    },
-
-    /**
-     * The update adding an assignment's `deltas` to a shard of the campaign
-     * (the writer slot's, else the one its id picks: counter-shards.ts): what
-     * every event's write sends, so no single item takes all of a campaign's
-     * events. Null when nothing changes.
-     */
-    assignmentCounters(
-      orgId: number,
-      campaignId: number,
-      assignmentId: number,
-      deltas: Partial<Record<ShardedCampaignCounter, number>>,
-      writerSlot: number | null = null,
-    ): TransactItem | null {
-      const shard = counterShard(assignmentId, CAMPAIGN_SHARDS, writerSlot);
-      return addCounters(keys.campaignShard(orgId, campaignId, shard), deltas, {}, table());
     },
   };
 }

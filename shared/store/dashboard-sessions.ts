@@ -8,10 +8,10 @@ import { type TableSource, tableContext } from './table-context.ts';
 // its function uses (esbuild cannot tell that zod's builders have no side effects; docs/architecture.md, Bundles).
 
 /**
- * Dashboard sessions and the sign-ins under way. A session is addressed by
- * the hash of the opaque value its cookie holds (the value itself is never
- * stored); a sign-in by the hash of its OpenID `state`. Both expire by TTL,
- * and readers check the expiry because DynamoDB deletes lazily.
+ * Dashboard sessions. A session is addressed by the hash of the opaque value
+ * its cookie holds (the value itself is never stored). It expires by TTL, and
+ * readers check the expiry because DynamoDB deletes lazily. The sign-ins
+ * under way are dashboard-sign-ins.ts.
  */
 
 export const sessionItem = /* @__PURE__ */ (() =>
@@ -29,16 +29,6 @@ export const sessionItem = /* @__PURE__ */ (() =>
     expiresAt: z.number(),
   }))();
 export type SessionItem = z.infer<typeof sessionItem>;
-
-export const signInItem = /* @__PURE__ */ (() =>
-  z.object({
-    codeVerifier: z.string(),
-    nonce: z.string(),
-    /** A path of this service to land on after sign-in. */
-    returnTo: z.string(),
-    expiresAt: z.number(),
-  }))();
-export type SignInItem = z.infer<typeof signInItem>;
 
 export function dashboardSessionStore(table: TableSource = tableContext) {
   return {
@@ -102,25 +92,6 @@ export function dashboardSessionStore(table: TableSource = tableContext) {
     async remove(sessionHash: string): Promise<void> {
       const { name, client } = table();
       await client.send(new DeleteCommand({ TableName: name, Key: keys.dashboardSession(sessionHash) }));
-    },
-
-    async putSignIn(stateHash: string, signIn: SignInItem): Promise<void> {
-      const { name, client } = table();
-      await client.send(
-        new PutCommand({
-          TableName: name,
-          Item: { ...keys.dashboardSignIn(stateHash), type: 'dashboardSignIn', ...signIn },
-        }),
-      );
-    },
-
-    /** Takes a sign-in once: the item is deleted as it is read, so a callback cannot be replayed. */
-    async takeSignIn(stateHash: string): Promise<SignInItem | null> {
-      const { name, client } = table();
-      const { Attributes } = await client.send(
-        new DeleteCommand({ TableName: name, Key: keys.dashboardSignIn(stateHash), ReturnValues: 'ALL_OLD' }),
-      );
-      return Attributes ? signInItem.parse(Attributes) : null;
     },
   };
 }

@@ -4,7 +4,7 @@ import * as z from 'zod/mini';
 import '#definitions/zod-english.ts';
 import { provider } from '#schemas/import.ts';
 import * as keys from './item-keys.ts';
-import { type TableSource, tableContext } from './table-context.ts';
+import { type TableContext, type TableSource, tableContext } from './table-context.ts';
 import type { TransactItem } from './transactions.ts';
 
 // Each schema and store below is built in a pure-annotated closure or call: a bundle keeps only those
@@ -32,6 +32,36 @@ export const enrollmentFailureItem = /* @__PURE__ */ (() =>
   }))();
 export type EnrollmentFailureRecord = z.infer<typeof enrollmentFailureItem>;
 
+/**
+ * A page of the organization's refused enrollments, newest first, from `before` (the previous
+ * page's last `sk`): what operators list. A function of its own, not a method of `enrollments`,
+ * so that the enrollment consumer, which only writes them, does not carry it (a store object is
+ * kept whole wherever it is used: docs/architecture.md, Bundles).
+ */
+export async function enrollmentFailuresOf(
+  orgId: number,
+  page: { take: number; before?: string },
+  table: TableContext = tableContext(),
+): Promise<{ records: EnrollmentFailureRecord[]; next: string | null }> {
+  const { Items = [], LastEvaluatedKey } = await table.client.send(
+    new QueryCommand({
+      TableName: table.name,
+      KeyConditionExpression: page.before ? 'pk = :pk AND sk < :before' : 'pk = :pk',
+      FilterExpression: 'expiresAt > :now',
+      ExpressionAttributeValues: {
+        ':pk': keys.enrollmentFailuresOf(orgId).pk,
+        ':now': Math.floor(Date.now() / 1000),
+        ...(page.before ? { ':before': page.before } : {}),
+      },
+      ScanIndexForward: false,
+      Limit: page.take,
+    }),
+  );
+  const records = Items.map((item) => enrollmentFailureItem.parse(item.record));
+  const last = Items.at(-1);
+  return { records, next: LastEvaluatedKey && last ? String(last.sk) : null };
+}
+
 export function enrollmentStore(table: TableSource = tableContext) {
   return {
     /** The put of a refused enrollment into the organization's list. */
@@ -48,31 +78,6 @@ export function enrollmentStore(table: TableSource = tableContext) {
           },
         },
       };
-    },
-
-    /** A page of refused enrollments, newest first, from `before` (the previous page's last `sk`). */
-    async listFailures(
-      orgId: number,
-      page: { take: number; before?: string },
-    ): Promise<{ records: EnrollmentFailureRecord[]; next: string | null }> {
-      const { name, client } = table();
-      const { Items = [], LastEvaluatedKey } = await client.send(
-        new QueryCommand({
-          TableName: name,
-          KeyConditionExpression: page.before ? 'pk = :pk AND sk < :before' : 'pk = :pk',
-          FilterExpression: 'expiresAt > :now',
-          ExpressionAttributeValues: {
-            ':pk': keys.enrollmentFailuresOf(orgId).pk,
-            ':now': Math.floor(Date.now() / 1000),
-            ...(page.before ? { ':before': page.before } : {}),
-          },
-          ScanIndexForward: false,
-          Limit: page.take,
-        }),
-      );
-      const records = Items.map((item) => enrollmentFailureItem.parse(item.record));
-      const last = Items.at(-1);
-      return { records, next: LastEvaluatedKey && last ? String(last.sk) : null };
     },
 
     /** The put of an enrolled assignment under one of its contact's domains. */

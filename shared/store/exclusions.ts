@@ -5,7 +5,7 @@ import '#definitions/zod-english.ts';
 import { batchGet } from './batch.ts';
 import { type CampaignRecord, campaignItem } from './campaigns.ts';
 import * as keys from './item-keys.ts';
-import { type TableSource, tableContext } from './table-context.ts';
+import { type TableContext, type TableSource, tableContext } from './table-context.ts';
 
 // Each schema and store below is built in a pure-annotated closure or call: a bundle keeps only those
 // its function uses (esbuild cannot tell that zod's builders have no side effects; docs/architecture.md, Bundles).
@@ -122,36 +122,41 @@ export function exclusionStore(table: TableSource = tableContext) {
     ): Promise<{ emails: Set<string>; domains: Set<string> }> {
       return membersOf(await batchGet(exclusionShardKeys(orgId, values), {}, table()));
     },
-
-    /**
-     * The campaign, the organization's cooldown setting and the exclusion
-     * shards a push of `emails` (normalized) needs, in one BatchGetItem: every
-     * domain shard (a contact's company domain is known only once its item is
-     * read) and the emails' shards.
-     */
-    async readPushSettings(orgId: number, campaignId: number, emails: string[]): Promise<PushSettings> {
-      const campaignKey = keys.campaign(orgId, campaignId);
-      const organizationKey = keys.organization(orgId);
-      const shardKeys = [
-        ...Array.from({ length: EXCLUSION_SHARDS }, (_, shard) =>
-          keys.exclusionShard(orgId, 'domain', shard),
-        ),
-        ...[...new Set(emails.map(shardOf))].map((shard) => keys.exclusionShard(orgId, 'email', shard)),
-      ];
-      const items = await batchGet([campaignKey, organizationKey, ...shardKeys], {}, table());
-      const find = (key: { pk: string; sk: string }) =>
-        items.find((item) => item.pk === key.pk && item.sk === key.sk);
-      const campaign = find(campaignKey);
-      const organization = find(organizationKey);
-      const shardPartition = keys.exclusionShard(orgId, 'domain', 0).pk;
-      return {
-        campaign: campaign ? campaignItem.parse(campaign) : null,
-        cooldownDays: organization ? cooldownSetting.parse(organization).cooldownDays : null,
-        excluded: membersOf(items.filter((item) => item.pk === shardPartition)),
-      };
-    },
   };
 }
 
 /** The exclusion list of the configured table. */
 export const exclusions = /* @__PURE__ */ exclusionStore();
+
+/**
+ * The campaign, the organization's cooldown setting and the exclusion shards a
+ * push of `emails` (normalized) needs, in one BatchGetItem: every domain shard
+ * (a contact's company domain is known only once its item is read) and the
+ * emails' shards. A function of its own, not a method of `exclusions`: the
+ * push and its eligibility check need only this read, and a store object is
+ * kept whole wherever it is used (docs/architecture.md, Bundles).
+ */
+export async function readPushSettings(
+  orgId: number,
+  campaignId: number,
+  emails: string[],
+  table: TableContext = tableContext(),
+): Promise<PushSettings> {
+  const campaignKey = keys.campaign(orgId, campaignId);
+  const organizationKey = keys.organization(orgId);
+  const shardKeys = [
+    ...Array.from({ length: EXCLUSION_SHARDS }, (_, shard) => keys.exclusionShard(orgId, 'domain', shard)),
+    ...[...new Set(emails.map(shardOf))].map((shard) => keys.exclusionShard(orgId, 'email', shard)),
+  ];
+  const items = await batchGet([campaignKey, organizationKey, ...shardKeys], {}, table);
+  const find = (key: { pk: string; sk: string }) =>
+    items.find((item) => item.pk === key.pk && item.sk === key.sk);
+  const campaign = find(campaignKey);
+  const organization = find(organizationKey);
+  const shardPartition = keys.exclusionShard(orgId, 'domain', 0).pk;
+  return {
+    campaign: campaign ? campaignItem.parse(campaign) : null,
+    cooldownDays: organization ? cooldownSetting.parse(organization).cooldownDays : null,
+    excluded: membersOf(items.filter((item) => item.pk === shardPartition)),
+  };
+}

@@ -6,7 +6,7 @@ import { provider } from '#schemas/import.ts';
 import { messageType } from '#schemas/resources.ts';
 import * as keys from './item-keys.ts';
 import { queryFirst } from './query.ts';
-import { type TableSource, tableContext } from './table-context.ts';
+import { type TableContext, type TableSource, tableContext } from './table-context.ts';
 import type { TransactItem } from './transactions.ts';
 
 // Each schema and store below is built in a pure-annotated closure or call: a bundle keeps only those
@@ -172,20 +172,13 @@ export function messageStore(table: TableSource = tableContext) {
       };
     },
 
-    /** The put of a new message (its id must be new), with `extra` attributes (a reply's mail state). */
+    /** The put of a new message (its id must be new). */
     putNew(
       orgId: number,
       assignment: { assignmentId: number; campaignId: number; sequenceId: number },
       message: MessageFields,
-      extra: { mail?: MailState & { attempts: number } } = {},
     ): TransactItem {
-      return {
-        Put: {
-          TableName: table().name,
-          Item: { ...messageAttributes(orgId, assignment, message), ...extra },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        },
-      };
+      return newMessagePut(orgId, assignment, message, {}, table());
     },
 
     /** The first `limit` of a campaign's messages, newest first (one index read of `limit` entries). */
@@ -212,7 +205,41 @@ export function messageStore(table: TableSource = tableContext) {
         },
       };
     },
+  };
+}
 
+/** The messages of the configured table. */
+export const messages = /* @__PURE__ */ messageStore();
+
+/**
+ * The put of a new message (its id must be new), with `extra` attributes (a
+ * reply's mail state): a function of its own, so that recording a reply does
+ * not keep the whole message store (and the zod types of its reads) in the
+ * reply endpoint's bundle.
+ */
+export function newMessagePut(
+  orgId: number,
+  assignment: { assignmentId: number; campaignId: number; sequenceId: number },
+  message: MessageFields,
+  extra: { mail?: MailState & { attempts: number } } = {},
+  table: TableContext = tableContext(),
+): TransactItem {
+  return {
+    Put: {
+      TableName: table.name,
+      Item: { ...messageAttributes(orgId, assignment, message), ...extra },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+  };
+}
+
+/**
+ * The mail state of queued replies, which only the mail sender reads and
+ * updates: a store of its own, so that the functions that write messages do
+ * not carry its schema (a discriminated union of the ways a reply leaves).
+ */
+export function replyMailStore(table: TableSource = tableContext) {
+  return {
     /** A reply with its mail state, read consistently; null when there is no such message or it is no reply. */
     async getReply(orgId: number, messageId: number): Promise<ReplyRecord | null> {
       const { name, client } = table();
@@ -259,5 +286,5 @@ export function messageStore(table: TableSource = tableContext) {
   };
 }
 
-/** The messages of the configured table. */
-export const messages = /* @__PURE__ */ messageStore();
+/** The replies' mail state in the configured table. */
+export const replyMail = /* @__PURE__ */ replyMailStore();

@@ -5,7 +5,8 @@ import '#definitions/zod-english.ts';
 import { batchGet } from './batch.ts';
 import { ANALYTICS_SHARDS, counterShard } from './counter-shards.ts';
 import * as keys from './item-keys.ts';
-import { type TableSource, tableContext } from './table-context.ts';
+import { type OrganizationItem, organizationItem } from './organization-item.ts';
+import { type TableContext, type TableSource, tableContext } from './table-context.ts';
 import { addCounters, type TransactItem } from './transactions.ts';
 
 // Each schema and store below is built in a pure-annotated closure or call: a bundle keeps only those
@@ -15,6 +16,8 @@ import { addCounters, type TransactItem } from './transactions.ts';
  * The organization (tenant) item with its settings, the organization's
  * analytics counters, and the marker of the demo seed.
  */
+
+export { type OrganizationItem, organizationItem };
 
 /** Counter attributes of the organization's analytics item (AnalyticsOverview). */
 export const ORGANIZATION_COUNTERS = [
@@ -27,19 +30,6 @@ export const ORGANIZATION_COUNTERS = [
 ] as const;
 export type OrganizationCounter = (typeof ORGANIZATION_COUNTERS)[number];
 export type OrganizationCounts = Record<OrganizationCounter, number>;
-
-const throttle = /* @__PURE__ */ (() => z.object({ rateLimit: z.number(), burstLimit: z.number() }))();
-
-/** The organization item as read; settings never set are null. */
-export const organizationItem = /* @__PURE__ */ (() =>
-  z.object({
-    orgId: z.number(),
-    name: z.string(),
-    createdAt: z.string(),
-    cooldownDays: z._default(z.nullable(z.number()), null),
-    rateLimit: z._default(z.nullable(throttle), null),
-  }))();
-export type OrganizationItem = z.infer<typeof organizationItem>;
 
 const counter = /* @__PURE__ */ (() => z._default(z.number(), 0))();
 
@@ -55,6 +45,24 @@ export const analyticsItem = /* @__PURE__ */ (() =>
 export type AnalyticsItem = z.infer<typeof analyticsItem>;
 
 const demoSeedItem = /* @__PURE__ */ (() => z.object({ orgId: z.number() }))();
+
+/**
+ * The update adding an assignment's `deltas` to an analytics shard (the
+ * writer slot's, else the one its id picks: counter-shards.ts), so no single
+ * item takes all of an organization's events. Null when nothing changes. A
+ * function of its own: the writes that move counters need nothing else of
+ * the store.
+ */
+export function analyticsShardCounters(
+  orgId: number,
+  assignmentId: number,
+  deltas: Partial<Record<OrganizationCounter, number>>,
+  writerSlot: number | null = null,
+  table: TableContext = tableContext(),
+): TransactItem | null {
+  const shard = counterShard(assignmentId, ANALYTICS_SHARDS, writerSlot);
+  return addCounters(keys.analyticsShard(orgId, shard), deltas, {}, table);
+}
 
 export function organizationStore(table: TableSource = tableContext) {
   return {
@@ -143,22 +151,6 @@ export function organizationStore(table: TableSource = tableContext) {
       deltas: Partial<Record<OrganizationCounter | 'totalCampaigns', number>>,
     ): TransactItem | null {
       return addCounters(keys.analytics(orgId), deltas, {}, table());
-    },
-
-    /**
-     * The update adding an assignment's `deltas` to an analytics shard (the
-     * writer slot's, else the one its id picks: counter-shards.ts), so no
-     * single item takes all of an organization's events. Null when nothing
-     * changes.
-     */
-    assignmentAnalyticsCounters(
-      orgId: number,
-      assignmentId: number,
-      deltas: Partial<Record<OrganizationCounter, number>>,
-      writerSlot: number | null = null,
-    ): TransactItem | null {
-      const shard = counterShard(assignmentId, ANALYTICS_SHARDS, writerSlot);
-      return addCounters(keys.analyticsShard(orgId, shard), deltas, {}, table());
     },
 
     /** Records which organization the demo seed created. */

@@ -6,7 +6,7 @@ import { sealedSecret } from '#platform/secrets.ts';
 import { provider } from '#schemas/import.ts';
 import * as keys from './item-keys.ts';
 import { queryAll } from './query.ts';
-import { type TableSource, tableContext } from './table-context.ts';
+import { type TableContext, type TableSource, tableContext } from './table-context.ts';
 import type { TransactItem } from './transactions.ts';
 
 // Each schema and store below is built in a pure-annotated closure or call: a bundle keeps only those
@@ -56,19 +56,31 @@ export const unmatchedEventItem = /* @__PURE__ */ (() =>
   }))();
 export type UnmatchedEventRecord = z.infer<typeof unmatchedEventItem>;
 
+/**
+ * Reads a connection consistently; null when the organization has none with
+ * the id. A function of its own (the store's `get` is it): the enrollment
+ * consumer needs only this read, and a store object is kept whole wherever it
+ * is used (docs/architecture.md, Bundles).
+ */
+export async function getProviderConnection(
+  orgId: number,
+  connectionId: number,
+  table: TableContext = tableContext(),
+): Promise<ProviderConnectionRecord | null> {
+  const { Item } = await table.client.send(
+    new GetCommand({
+      TableName: table.name,
+      Key: keys.providerConnection(orgId, connectionId),
+      ConsistentRead: true,
+    }),
+  );
+  return Item ? providerConnectionItem.parse(Item) : null;
+}
+
 export function providerConnectionStore(table: TableSource = tableContext) {
   return {
-    async get(orgId: number, connectionId: number): Promise<ProviderConnectionRecord | null> {
-      const { name, client } = table();
-      const { Item } = await client.send(
-        new GetCommand({
-          TableName: name,
-          Key: keys.providerConnection(orgId, connectionId),
-          ConsistentRead: true,
-        }),
-      );
-      return Item ? providerConnectionItem.parse(Item) : null;
-    },
+    get: (orgId: number, connectionId: number): Promise<ProviderConnectionRecord | null> =>
+      getProviderConnection(orgId, connectionId, table()),
 
     /** Every connection of the organization, by id (one Query of its partition). */
     async list(orgId: number): Promise<ProviderConnectionRecord[]> {

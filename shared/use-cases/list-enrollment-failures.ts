@@ -1,4 +1,4 @@
-import { enrollments } from '#store/enrollments.ts';
+import { enrollmentFailuresOf } from '#store/enrollments.ts';
 import type { ForOrganization } from './operation.ts';
 
 /** A refused enrollment as operators see it. */
@@ -22,7 +22,7 @@ export interface EnrollmentFailure {
 export async function listEnrollmentFailures(
   input: ForOrganization & { take: number; cursor?: string },
 ): Promise<{ data: EnrollmentFailure[]; next: string | null }> {
-  const page = await enrollments.listFailures(input.orgId, { take: input.take, before: input.cursor });
+  const page = await enrollmentFailuresOf(input.orgId, { take: input.take, before: input.cursor });
   return {
     data: page.records.map((record) => ({
       assignment_id: record.assignmentId,

@@ -1,6 +1,5 @@
 import { normalizeEmail } from '#domain/contacts.ts';
 import { IdempotencyKeyMalformed } from '#domain/errors.ts';
-import { requestFingerprint, withIdempotency } from '#domain/idempotency.ts';
 import { type ContactError, type PushContact, pushContacts } from '#domain/raw-push.ts';
 import { count } from '#platform/observability.ts';
 import { BODY_INPUT, describeIssue } from '#schemas/issues.ts';
@@ -37,8 +36,7 @@ export async function pushRawContacts({
   ) {
     throw new IdempotencyKeyMalformed(MAX_IDEMPOTENCY_KEY);
   }
-  const fingerprint = requestFingerprint(`raw-push:${path.id}`, body);
-  return withIdempotency(orgId, idempotencyKey, fingerprint, async () => {
+  const push = async (): Promise<OperationOutput<Endpoint>> => {
     const errors: ContactError[] = [];
     const contacts = new Map<string, PushContact>();
     for (const [index, raw] of body.contacts.entries()) {
@@ -67,5 +65,9 @@ export async function pushRawContacts({
     count('ContactsSkipped', result.skipped);
     count('ContactsInvalid', errors.length);
     return result;
-  });
+  };
+  if (idempotencyKey === undefined) return push();
+  // Loaded by the pushes that send a key only: the others need none of the claims and replays.
+  const { requestFingerprint, withIdempotency } = await import('#domain/idempotency.ts');
+  return withIdempotency(orgId, idempotencyKey, requestFingerprint(`raw-push:${path.id}`, body), push);
 }

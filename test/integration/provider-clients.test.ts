@@ -4,16 +4,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { payloadMappers } from '#api/provider-webhooks/load-mapper.ts';
 import {
   type LeadToEnroll,
-  PROVIDER_CLIENTS,
   ProviderApiError,
   type ProviderHttp,
   type ProviderResponse,
 } from '#platform/provider-apis/index.ts';
+import { providerClients } from '#platform/provider-apis/load-client.ts';
 import type { Provider } from '#schemas/import.ts';
 import { startProviderEmulators } from '../../infra/local/provider-emulators/index.ts';
 
 /** Every provider's adapter, as the consumer loads them. */
 const PROVIDER_PAYLOAD_MAPPERS = await payloadMappers();
+/** Every provider's client, as the enrollment consumer loads them. */
+const PROVIDER_CLIENTS = await providerClients();
 
 /**
  * Each provider client against its local emulator

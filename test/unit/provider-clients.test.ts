@@ -1,13 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import {
   type LeadToEnroll,
-  PROVIDER_CLIENTS,
   ProviderApiError,
   type ProviderHttp,
   type ProviderRequest,
   type ProviderResponse,
   statusError,
 } from '#platform/provider-apis/index.ts';
+import { providerClients } from '#platform/provider-apis/load-client.ts';
+
+/** Every provider's client, as the enrollment consumer loads them. */
+const PROVIDER_CLIENTS = await providerClients();
 
 /**
  * The provider clients' pure parts: the status → error table they share, and

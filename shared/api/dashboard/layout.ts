@@ -6,7 +6,7 @@ import { Html, html } from './html.ts';
  * The frame of every dashboard page: a skip link, the navigation (the
  * current page marked for screen readers), who is signed in to which
  * organization with the sign-out form, and the page's `<main>` with its one
- * `<h1>`.
+ * `<h1>`. What the pages are built of within it is widgets.ts.
  */
 
 /** The pages in the navigation, in order: their path under /dashboard and their name. */
@@ -84,40 +84,4 @@ export function publicPage(base: string, title: string, content: Html): Html {
     html`<header><span class="brand">Outreach</span></header>`,
     html`<h1>${title}</h1>${content}`,
   );
-}
-
-/** A table with a caption (screen readers announce it) and header cells scoped to their columns. */
-export function table(
-  caption: string,
-  headings: readonly string[],
-  rows: readonly Html[],
-  empty: string,
-): Html {
-  if (rows.length === 0) return html`<p class="muted">${empty}</p>`;
-  return html`<table><caption class="muted">${caption}</caption><thead><tr>${headings.map(
-    (heading) => html`<th scope="col">${heading}</th>`,
-  )}</tr></thead><tbody>${rows}</tbody></table>`;
-}
-
-/** A secret shown once, with a copy button the script reveals. */
-export function secretOnce(label: string, id: string, value: string): Html {
-  return html`<div class="secret" role="status"><strong>${label}</strong> <code id="${id}">${value}</code>
-<button type="button" data-copy="${id}" hidden>Copy</button><span class="muted">Shown once: store it now.</span></div>`;
-}
-
-/** A POST form with the CSRF token and one submit button (an action on a row, say). */
-export function actionForm(
-  frame: Pick<Frame, 'csrfToken'>,
-  action: string,
-  fields: Record<string, string>,
-  label: string,
-  options: { danger?: string; accessibleName?: string } = {},
-): Html {
-  return html`<form class="inline" method="post" action="${action}">${csrfField(frame.csrfToken)}${Object.entries(
-    fields,
-  ).map(
-    ([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`,
-  )}<button type="submit"${
-    options.danger ? html` class="danger" data-confirm="${options.danger}"` : ''
-  }${options.accessibleName ? html` aria-label="${options.accessibleName}"` : ''}>${label}</button></form>`;
 }

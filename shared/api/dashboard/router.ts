@@ -1,14 +1,13 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { publicBaseUrl } from '#api/http/base-url.ts';
 import { csrfTokenMatches, type DashboardSession, resumeSession } from '#domain/dashboard-sessions.ts';
-import { DomainError, type DomainErrorKind } from '#domain/errors.ts';
+import { DomainError, type DomainErrorKind } from '#domain/domain-error.ts';
 import { configuration } from '#platform/config.ts';
 import { type Html, html } from './html.ts';
 import { cookieOf, formOf, htmlResponse, SECURITY_HEADERS, seeOther, sessionCookieName } from './http.ts';
 import { notice, type PagePath, publicPage, sessionFrame, signedInPage } from './layout.ts';
 import type { PageRequest } from './page.ts';
 import { DASHBOARD_PAGES } from './pages/index.ts';
-import { finishSignIn, organizations, signedOut, signOut, startSignIn } from './sign-in.ts';
 
 /**
  * The dashboard's one entry: `/dashboard`, `/dashboard/{page}` and
@@ -18,6 +17,12 @@ import { finishSignIn, organizations, signedOut, signOut, startSignIn } from './
  * changes nothing); the organization picker; then the organization's pages,
  * where a form needs an admin (403 for a viewer).
  */
+
+/**
+ * Signing in and out and the organization picker (sign-in.ts), loaded by
+ * those requests: a page of a signed-in session needs none of it.
+ */
+const signInSteps = () => import('./sign-in.ts');
 
 /** A domain error on a form is shown on the page with the status the API would answer. */
 const FORM_STATUS: Record<DomainErrorKind, number> = {
@@ -68,9 +73,9 @@ export async function serveDashboard(event: APIGatewayProxyEvent): Promise<APIGa
     };
   }
   if (method === 'GET' && item === undefined) {
-    if (pageName === 'sign-in') return startSignIn(event, base);
-    if (pageName === 'callback') return finishSignIn(event, base);
-    if (pageName === 'signed-out') return signedOut(base);
+    if (pageName === 'sign-in') return (await signInSteps()).startSignIn(event, base);
+    if (pageName === 'callback') return (await signInSteps()).finishSignIn(event, base);
+    if (pageName === 'signed-out') return (await signInSteps()).signedOut(base);
   }
   if (method === 'GET' && pageName === 'assets') return await asset(base, item);
 
@@ -102,9 +107,10 @@ export async function serveDashboard(event: APIGatewayProxyEvent): Promise<APIGa
       );
     }
   }
-  if (pageName === 'sign-out' && form && item === undefined) return signOut(session, base);
+  if (pageName === 'sign-out' && form && item === undefined)
+    return (await signInSteps()).signOut(session, base);
   if (pageName === 'organizations' && item === undefined) {
-    return organizations(session, base, event.queryStringParameters?.next, form);
+    return (await signInSteps()).organizations(session, base, event.queryStringParameters?.next, form);
   }
   const { organization } = session;
   if (!organization)

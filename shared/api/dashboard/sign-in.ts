@@ -1,20 +1,20 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import {
-  beginSignIn,
   type DashboardSession,
   endSession,
   openSession,
   pickOrganization,
   SESSION_MAX_SECONDS,
-  takeSignIn,
 } from '#domain/dashboard-sessions.ts';
-import { organizationsOf } from '#domain/members.ts';
+import { beginSignIn, takeSignIn } from '#domain/dashboard-sign-ins.ts';
+import { organizationsOf } from '#domain/memberships.ts';
 import { configuration } from '#platform/config.ts';
 import { logger } from '#platform/logger.ts';
 import type { OpenIdClient, VerifiedPerson } from '#platform/openid-client.ts';
 import { html } from './html.ts';
 import { clearedSessionCookie, type FormFields, htmlResponse, seeOther, sessionCookie } from './http.ts';
-import { actionForm, notice, publicPage, sessionFrame, signedInPage } from './layout.ts';
+import { notice, publicPage, sessionFrame, signedInPage } from './layout.ts';
+import { actionForm } from './widgets.ts';
 
 /**
  * Signing in and out, and picking an organization. Sign-in is the OpenID

@@ -1,8 +1,8 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import * as z from 'zod/mini';
 import { MAX_BODY_BYTES } from '#definitions/request-limits.ts';
-import { type ApiKeyScope, routes } from '#definitions/routes.ts';
-import { DomainError, type DomainErrorKind, type InputField } from '#domain/errors.ts';
+import type { ApiKeyScope } from '#definitions/routes.ts';
+import { DomainError, type DomainErrorKind, type InputField } from '#domain/domain-error.ts';
 import { logger } from '#platform/logger.ts';
 import { type Middleware, withMiddlewares } from '#platform/middleware.ts';
 import { observability } from '#platform/observability.ts';
@@ -164,15 +164,19 @@ export const READ_ONLY_KEY_MESSAGE = 'This API key is read-only: this operation 
 
 /**
  * The scope each API-key route of the manifest needs, by `METHOD path` (the
- * path with its `{parameters}`). Built on first use: a function without an
- * API-key route then leaves the manifest out of its bundle.
+ * path with its `{parameters}`). Loaded and built when a `read` key first
+ * calls (a `read-write` key may call every route): the manifest (6 KiB) is
+ * no part of a cold start, and most functions never load it.
  */
-let requiredScopes: Map<string, ApiKeyScope> | undefined;
-const requiredScopesOf = (): Map<string, ApiKeyScope> =>
-  (requiredScopes ??= new Map<string, ApiKeyScope>(
-    routes.flatMap((route): [string, ApiKeyScope][] =>
-      route.auth === 'apiKey' ? [[`${route.method} ${route.path}`, route.scope]] : [],
-    ),
+let requiredScopes: Promise<Map<string, ApiKeyScope>> | undefined;
+const requiredScopesOf = (): Promise<Map<string, ApiKeyScope>> =>
+  (requiredScopes ??= import('#definitions/routes.ts').then(
+    ({ routes }) =>
+      new Map<string, ApiKeyScope>(
+        routes.flatMap((route): [string, ApiKeyScope][] =>
+          route.auth === 'apiKey' ? [[`${route.method} ${route.path}`, route.scope]] : [],
+        ),
+      ),
   ));
 
 /**
@@ -181,8 +185,8 @@ const requiredScopesOf = (): Map<string, ApiKeyScope> =>
  * event that names no route of the manifest needs `read-write`: what may write
  * is never guessed downward.
  */
-const requiredScopeOf = (event: APIGatewayProxyEvent): ApiKeyScope =>
-  requiredScopesOf().get(`${event.httpMethod} ${event.resource}`) ?? 'read-write';
+const requiredScopeOf = async (event: APIGatewayProxyEvent): Promise<ApiKeyScope> =>
+  (await requiredScopesOf()).get(`${event.httpMethod} ${event.resource}`) ?? 'read-write';
 
 /**
  * The scope of the caller's key, from the authorizer's context. A context
@@ -197,9 +201,9 @@ const keyScopeOf = (event: APIGatewayProxyEvent): ApiKeyScope =>
  * a route that needs `read-write` is 403. Checked before any input is
  * validated, so a read-only key learns that it cannot write whatever it sent.
  */
-function authorizedOrganizationOf(event: APIGatewayProxyEvent): number {
+async function authorizedOrganizationOf(event: APIGatewayProxyEvent): Promise<number> {
   const orgId = organizationOf(event);
-  if (requiredScopeOf(event) === 'read-write' && keyScopeOf(event) !== 'read-write') {
+  if (keyScopeOf(event) !== 'read-write' && (await requiredScopeOf(event)) === 'read-write') {
     throw new HttpError(403, READ_ONLY_KEY_MESSAGE);
   }
   return orgId;
@@ -270,7 +274,7 @@ export function defineEndpoint<S extends EndpointSchemas>(
   operation: (input: EndpointInput<S>) => Promise<z.input<S['response']>>,
 ): ApiHandler {
   const run = async (event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> => {
-    const orgId = schemas.auth === 'none' ? undefined : authorizedOrganizationOf(event);
+    const orgId = schemas.auth === 'none' ? undefined : await authorizedOrganizationOf(event);
     // Path, query and body are all checked before answering, so a 400 names every problem of the request.
     const problems: InputProblem[] = [];
     const path = schemas.path

@@ -1,21 +1,10 @@
-import type { Provider } from '#schemas/import.ts';
-import { heyreachClient } from './heyreach.ts';
-import { instantlyClient } from './instantly.ts';
-import { lemlistClient } from './lemlist.ts';
-import { smartleadClient } from './smartlead.ts';
-import type { ProviderClient } from './types.ts';
-
 /**
- * The outbound client of each provider (see types.ts): pure request builders
- * and response readers over the `ProviderHttp` the caller gives them. What
- * each sends, and the documentation it follows, is in its file's header.
+ * The outbound client of each provider (see types.ts: smartlead.ts,
+ * instantly.ts, lemlist.ts, heyreach.ts): pure request builders and response
+ * readers over the `ProviderHttp` the caller gives them. What each sends, and
+ * the documentation it follows, is in its file's header; a function loads the
+ * one a connection needs (load-client.ts).
  */
-export const PROVIDER_CLIENTS: Record<Provider, ProviderClient> = {
-  smartlead: smartleadClient,
-  instantly: instantlyClient,
-  lemlist: lemlistClient,
-  heyreach: heyreachClient,
-};
 
 export { statusError } from './responses.ts';
 export * from './types.ts';

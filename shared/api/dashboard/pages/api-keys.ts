@@ -1,7 +1,8 @@
 import { idOf } from '#api/dashboard/forms.ts';
 import { html } from '#api/dashboard/html.ts';
-import { actionForm, csrfField, secretOnce, table } from '#api/dashboard/layout.ts';
+import { csrfField } from '#api/dashboard/layout.ts';
 import { audit, changed, type DashboardPage, pagePath } from '#api/dashboard/page.ts';
+import { actionForm, secretOnce, table } from '#api/dashboard/widgets.ts';
 import { createApiKey } from '#use-cases/create-api-key.ts';
 import { listApiKeys } from '#use-cases/list-api-keys.ts';
 import { revokeApiKey } from '#use-cases/revoke-api-key.ts';

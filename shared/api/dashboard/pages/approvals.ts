@@ -1,7 +1,8 @@
 import { idOf } from '#api/dashboard/forms.ts';
 import { html } from '#api/dashboard/html.ts';
-import { csrfField, table } from '#api/dashboard/layout.ts';
+import { csrfField } from '#api/dashboard/layout.ts';
 import { audit, type DashboardPage, pagePath } from '#api/dashboard/page.ts';
+import { table } from '#api/dashboard/widgets.ts';
 import type { ApprovalSelection } from '#domain/approvals.ts';
 import { InputInvalid } from '#domain/errors.ts';
 import { approveAssignments } from '#use-cases/approve-assignments.ts';

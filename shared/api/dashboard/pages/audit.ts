@@ -1,6 +1,6 @@
 import { html } from '#api/dashboard/html.ts';
-import { table } from '#api/dashboard/layout.ts';
 import { type DashboardPage, pagePath } from '#api/dashboard/page.ts';
+import { table } from '#api/dashboard/widgets.ts';
 import { readAuditLog } from '#use-cases/read-audit-log.ts';
 
 const PAGE_SIZE = 50;

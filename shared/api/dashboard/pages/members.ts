@@ -1,6 +1,6 @@
 import { html } from '#api/dashboard/html.ts';
-import { table } from '#api/dashboard/layout.ts';
 import type { DashboardPage } from '#api/dashboard/page.ts';
+import { table } from '#api/dashboard/widgets.ts';
 import { listMembers } from '#use-cases/list-members.ts';
 
 /** Who belongs to the organization and in which role (the operator adds and removes them). */

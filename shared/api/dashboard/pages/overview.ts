@@ -1,6 +1,6 @@
 import { type Html, html } from '#api/dashboard/html.ts';
-import { table } from '#api/dashboard/layout.ts';
 import type { DashboardPage } from '#api/dashboard/page.ts';
+import { table } from '#api/dashboard/widgets.ts';
 import type { CampaignDetail } from '#schemas/resources.ts';
 import { readDashboardOverview } from '#use-cases/read-dashboard-overview.ts';
 

@@ -1,8 +1,9 @@
 import { idOf, parseForm } from '#api/dashboard/forms.ts';
 import { type Html, html } from '#api/dashboard/html.ts';
 import type { FormFields } from '#api/dashboard/http.ts';
-import { actionForm, csrfField, table } from '#api/dashboard/layout.ts';
+import { csrfField } from '#api/dashboard/layout.ts';
 import { changed, type DashboardPage, type PageRequest, pagePath } from '#api/dashboard/page.ts';
+import { actionForm, table } from '#api/dashboard/widgets.ts';
 import { InputInvalid } from '#domain/errors.ts';
 import { PROVIDERS } from '#schemas/import.ts';
 import { createProviderConnectionEndpoint } from '#schemas/provider-connections.ts';

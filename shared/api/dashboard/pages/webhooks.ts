@@ -1,8 +1,9 @@
 import { idOf, parseForm } from '#api/dashboard/forms.ts';
 import { type Html, html } from '#api/dashboard/html.ts';
 import type { FormFields } from '#api/dashboard/http.ts';
-import { actionForm, csrfField, secretOnce, table } from '#api/dashboard/layout.ts';
+import { csrfField } from '#api/dashboard/layout.ts';
 import { audit, changed, type DashboardPage, type PageRequest, pagePath } from '#api/dashboard/page.ts';
+import { actionForm, secretOnce, table } from '#api/dashboard/widgets.ts';
 import { InputInvalid } from '#domain/errors.ts';
 import { createWebhookEndpoint, updateWebhookEndpoint, WEBHOOK_EVENT_TYPES } from '#schemas/webhooks.ts';
 import { createWebhook } from '#use-cases/create-webhook.ts';

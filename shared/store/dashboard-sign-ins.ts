@@ -1,0 +1,51 @@
+import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import * as z from 'zod/mini';
+import '#definitions/zod-english.ts';
+import * as keys from './item-keys.ts';
+import { type TableSource, tableContext } from './table-context.ts';
+
+// The schema and the store are built in a pure-annotated closure or call: a bundle keeps them only if its
+// function uses them (esbuild cannot tell that zod's builders have no side effects; docs/architecture.md, Bundles).
+
+/**
+ * The dashboard's sign-ins under way, each addressed by the hash of its
+ * OpenID `state`: what the sign-in remembers until its callback, used once.
+ * They expire by TTL, and the callback checks the expiry because DynamoDB
+ * deletes lazily. A store of its own, apart from the sessions
+ * (dashboard-sessions.ts), which every request of a session reads.
+ */
+
+export const signInItem = /* @__PURE__ */ (() =>
+  z.object({
+    codeVerifier: z.string(),
+    nonce: z.string(),
+    /** A path of this service to land on after sign-in. */
+    returnTo: z.string(),
+    expiresAt: z.number(),
+  }))();
+export type SignInItem = z.infer<typeof signInItem>;
+
+export function dashboardSignInStore(table: TableSource = tableContext) {
+  return {
+    async put(stateHash: string, signIn: SignInItem): Promise<void> {
+      const { name, client } = table();
+      await client.send(
+        new PutCommand({
+          TableName: name,
+          Item: { ...keys.dashboardSignIn(stateHash), type: 'dashboardSignIn', ...signIn },
+        }),
+      );
+    },
+
+    /** Takes a sign-in once: the item is deleted as it is read, so a callback cannot be replayed. */
+    async take(stateHash: string): Promise<SignInItem | null> {
+      const { name, client } = table();
+      const { Attributes } = await client.send(
+        new DeleteCommand({ TableName: name, Key: keys.dashboardSignIn(stateHash), ReturnValues: 'ALL_OLD' }),
+      );
+      return Attributes ? signInItem.parse(Attributes) : null;
+    },
+  };
+}
+
+export const dashboardSignIns = /* @__PURE__ */ dashboardSignInStore();
