@@ -101,8 +101,13 @@ export interface LocalStackOptions {
    * table the stack creates has its stream turned on only once the work is done, because DynamoDB
    * Local writes a third faster without one (the demo seed queues nothing: its organization is new).
    * Requests to the gateway wait for it meanwhile.
+   *
+   * The stack's own code (handlers, the OpenID provider: about a second of CPU) loads once the work
+   * calls `waitsOnTable`, or ends: what the work computes before then (the seed's items) is what
+   * DynamoDB Local waits for, so nothing else in this process slows it. The seed calls it when it
+   * begins writing its items, which keeps DynamoDB Local busy longer than that loading takes.
    */
-  whileStarting?: (store: { freshStore: boolean }) => Promise<void>;
+  whileStarting?: (store: { freshStore: boolean; waitsOnTable: () => void }) => Promise<void>;
 }
 
 /** What `outreach-admin` needs to reach a running local stack (its endpoints file). */
@@ -302,38 +307,54 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     if (base.observability.logLevel !== 'SILENT')
       console.error(`local event source: ${(error as Error).message}`);
   };
-  // The modules load in this process while DynamoDB Local's JVM starts in its own.
-  const modules = loadModules(options);
+  // The modules load in this process while DynamoDB Local's JVM starts in its own; when there is work on
+  // the table (whileStarting), once that work waits on the table.
+  let workWaitsOnTable: () => void = () => undefined;
+  const modulesMayLoad = options.whileStarting
+    ? new Promise<void>((resolve) => {
+        workWaitsOnTable = resolve;
+      })
+    : Promise.resolve();
+  const modules = modulesMayLoad.then(() => loadModules(options));
+  // The work does not wait for the provider emulators either.
+  const providersStarted = startProviderEmulators({
+    ...options.providerEmulators,
+    ports:
+      options.port === 0
+        ? {}
+        : Object.fromEntries(PROVIDERS.map((name, index) => [name, options.port + 1 + index])),
+  }).then((started) => {
+    providers = started;
+  });
+  // Awaited once the work has begun; a failure before then must not go unhandled meanwhile.
+  modules.catch(() => undefined);
+  providersStarted.catch(() => undefined);
 
   try {
     let dynamodbEndpoint = options.dynamodbEndpoint;
+    let freshStore = false;
     await allStarted([
-      dynamodbEndpoint
-        ? Promise.resolve()
+      (dynamodbEndpoint
+        ? Promise.resolve(dynamodbEndpoint)
         : (options.dynamodbLocal ?? startDynamoDbLocal({ dataDir: options.dataDir })).then((started) => {
             dynamodb = started;
             dynamodbEndpoint = started.endpoint;
-          }),
+            return started.endpoint;
+          })
+      )
+        // The table is made as soon as DynamoDB Local answers, while the other emulators start.
+        .then(async (endpoint) => {
+          const table = await ensureTable(endpoint, tableName, { stream: !options.whileStarting });
+          freshStore = table === 'created';
+        }),
       startLocalQueues(LOCAL_REGION).then((started) => {
         queues = started;
       }),
       startSmtpSink({ saveTo: options.mailDir }).then((started) => {
         smtp = started;
       }),
-      startProviderEmulators({
-        ...options.providerEmulators,
-        ports:
-          options.port === 0
-            ? {}
-            : Object.fromEntries(PROVIDERS.map((name, index) => [name, options.port + 1 + index])),
-      }).then((started) => {
-        providers = started;
-      }),
-      modules,
     ]);
-    if (!dynamodbEndpoint || !queues || !smtp || !providers) throw new Error('The local stack did not start');
-    const freshStore =
-      (await ensureTable(dynamodbEndpoint, tableName, { stream: !options.whileStarting })) === 'created';
+    if (!dynamodbEndpoint || !queues || !smtp) throw new Error('The local stack did not start');
     const emulators: LocalEndpointsFile = {
       secretsKey: localSecretsKey(options.dataDir),
       region: LOCAL_REGION,
@@ -348,13 +369,16 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     useConfiguration(localConfiguration(base, emulators));
     const work = options.whileStarting
       ? options
-          .whileStarting({ freshStore })
+          .whileStarting({ freshStore, waitsOnTable: workWaitsOnTable })
+          .finally(workWaitsOnTable)
           // Also on a kept store: one whose first start stopped during its work has no stream yet.
           .then(() => ensureStream(emulators.dynamodbEndpoint, tableName))
       : Promise.resolve();
     // Awaited once the rest has started; a failure before then must not go unhandled meanwhile.
     work.catch(() => undefined);
 
+    await allStarted([providersStarted, modules]);
+    if (!providers) throw new Error('The local stack did not start');
     const { localRoutes, authorizer, relay, consumers, startOpenIdProvider } = await modules;
     const tableClient = localDynamoDbClient(dynamodbEndpoint);
     // The event source mappings poll with a client of their own, as Lambda's do.
@@ -435,6 +459,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     }
     return { ...endpoints, freshStore, smtp, stop };
   } catch (error) {
+    // The provider emulators are stopped too, once they have started (the modules hold nothing to stop).
+    await Promise.allSettled([providersStarted]);
     await stop();
     throw error;
   }

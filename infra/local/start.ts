@@ -35,23 +35,30 @@ const dynamodbLocal = startDynamoDbLocal({ dataDir });
 dynamodbLocal.catch(() => undefined);
 
 try {
-  const [
-    { startLocalStack },
-    { demoOrganizationId, prepareDemo, seedDemo },
-    { progressReporter },
-    { identityDirectory },
-    { addMember },
-    { connectDemoToEmulators },
-  ] = await Promise.all([
-    import('./stack.ts'),
-    import('#admin/seed.ts'),
-    import('#admin/progress.ts'),
-    import('#admin/identity-directory.ts'),
-    import('#use-cases/add-member.ts'),
-    import('./demo-providers.ts'),
-  ]);
-  // A store in memory starts empty: its demo document is built and checked before the table exists.
+  const stackModules = Promise.all([import('./stack.ts'), import('#admin/progress.ts')]);
+  stackModules.catch(() => undefined);
+  const { demoOrganizationId, prepareDemo, seedDemo } = await import('#admin/seed.ts');
+  // A store in memory starts empty: its demo document is built and checked before the table exists, while
+  // the stack's own modules (the emulators') are still loading.
   const preparedDemo = dataDir ? undefined : prepareDemo();
+  const [{ startLocalStack }, { progressReporter }] = await stackModules;
+  // What only follows the stack's start (the dashboard's admin, the emulators' connections): loaded with
+  // the rest of the stack's code, once the seed writes its items (or at once, without a seed).
+  const importFollowUps = () =>
+    Promise.all([
+      import('#admin/identity-directory.ts'),
+      import('#use-cases/add-member.ts'),
+      import('./demo-providers.ts'),
+    ]);
+  let followUps: ReturnType<typeof importFollowUps> | undefined;
+  const loadFollowUps = () => {
+    if (!followUps) {
+      followUps = importFollowUps();
+      // Awaited once the stack has started; a failure before then must not go unhandled meanwhile.
+      followUps.catch(() => undefined);
+    }
+    return followUps;
+  };
   // On an empty store the demo is seeded while the rest of the stack starts (its routes, queues' pollers,
   // gateway and OpenID provider need nothing of it).
   let seeded: { demo: DemoSeed; seconds: string } | undefined;
@@ -65,17 +72,26 @@ try {
     providerEmulators: {
       playback: process.env.PROVIDER_EMULATOR_PLAYBACK === 'manual' ? 'manual' : 'compressed',
     },
-    async whileStarting({ freshStore }) {
-      if (!freshStore) return;
+    async whileStarting({ freshStore, waitsOnTable }) {
+      if (!freshStore) {
+        loadFollowUps();
+        return;
+      }
       console.log('Empty store: importing the demo organization…');
       const progress = progressReporter();
       const seedStartedAt = performance.now();
-      const demo = await seedDemo({ onProgress: progress.update, prepared: preparedDemo }).finally(() =>
-        progress.done(),
-      );
+      const demo = await seedDemo({
+        onProgress: progress.update,
+        onWriting() {
+          waitsOnTable();
+          loadFollowUps();
+        },
+        prepared: preparedDemo,
+      }).finally(() => progress.done());
       seeded = { demo, seconds: ((performance.now() - seedStartedAt) / 1000).toFixed(1) };
     },
   });
+  const [{ identityDirectory }, { addMember }, { connectDemoToEmulators }] = await loadFollowUps();
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;

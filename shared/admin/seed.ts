@@ -22,9 +22,17 @@ export interface SeedOptions {
   now?: Date;
   seed?: number;
   onProgress?: ProgressListener;
+  /**
+   * Called once, when the import begins writing the items it computed: from then on the seed waits
+   * on the table far more than it computes (npm start loads the rest of its stack meanwhile).
+   */
+  onWriting?: () => void;
   /** The document prepared ahead (`prepareDemo`); its moment and seed win over `now` and `seed`. */
   prepared?: PreparedDemo;
 }
+
+/** The bulk import's phase (shared/admin/import-paths.ts) in which it writes the items it computed. */
+const WRITING_PHASE = 'writing items';
 
 /**
  * The demo document at the ids a new store hands out first (every id block
@@ -87,10 +95,18 @@ export async function seedDemo(options: SeedOptions = {}): Promise<DemoSeed> {
   const atPreparedIds = DEMO_ID_ENTITIES.every((entity) => (firstIds[entity] ?? 1) === 1);
   const document =
     prepared && atPreparedIds ? prepared.document : validatedDemo({ ...demoOptions, firstIds });
+  let writing = false;
+  const onProgress: ProgressListener = (phase, done, total) => {
+    if (phase === WRITING_PHASE && !writing) {
+      writing = true;
+      options.onWriting?.();
+    }
+    options.onProgress?.(phase, done, total);
+  };
   // The key and the data need nothing of each other.
   const [{ apiKey }, report] = await Promise.all([
     provisionOrganizationRateLimit(orgId).then(() => createApiKey(orgId)),
-    applyImport(orgId, document, options.onProgress, { path: 'bulk', organizationIsNew: true }),
+    applyImport(orgId, document, onProgress, { path: 'bulk', organizationIsNew: true }),
   ]);
   // Last: a store names its demo only once the demo is complete.
   await organizations.markDemoSeed(orgId);

@@ -85,11 +85,29 @@ describe('seedDemo', () => {
   let campaigns: CampaignRecord[];
   const document = demoDocument({ now: NOW });
 
+  /** The import's phases, in the order their progress came. */
+  const phases: string[] = [];
+  /** The phases seen by each call of `onWriting`. */
+  const writingCalls: string[][] = [];
+
   // The seed takes seconds (the import's bulk path); the margin is for a loaded machine.
   beforeAll(async () => {
-    seed = await seedDemo({ now: NOW });
+    seed = await seedDemo({
+      now: NOW,
+      onProgress: (phase) => {
+        if (phases.at(-1) !== phase) phases.push(phase);
+      },
+      onWriting: () => writingCalls.push([...phases]),
+    });
     campaigns = await listCampaigns(seed.orgId);
   }, 60_000);
+
+  it('says once when it has computed its items and begins writing them (npm start loads its stack then)', () => {
+    expect(writingCalls).toHaveLength(1);
+    expect(writingCalls[0]).toContain('preparing items');
+    expect(writingCalls[0]).not.toContain('writing items');
+    expect(phases).toContain('writing items');
+  });
 
   it('records the seeded organization as the demo and reports what it imported', async () => {
     expect(await demoOrganizationId()).toBe(seed.orgId);

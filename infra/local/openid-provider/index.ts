@@ -3,12 +3,13 @@ import { mkdirSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { type Configuration, type KoaContextWithOIDC, Provider } from 'oidc-provider';
+import type { Configuration, KoaContextWithOIDC, Provider } from 'oidc-provider';
 import { ADMIN_USERS_PATH, adminApi } from './admin-api.ts';
 import { requestTarget } from './http.ts';
-import { INTERACTION_TTL_SECONDS, interactionPages, SCOPES } from './interactions.ts';
+import type { interactionPages } from './interactions.ts';
 import { type MemoryStore, memoryStore } from './memory-adapter.ts';
 import { pageHeaders, problemPage, signedOutPage, signOutPage } from './pages.ts';
+import { INTERACTION_TTL_SECONDS, SCOPES } from './settings.ts';
 import { loadSigningKeys } from './signing-keys.ts';
 import { UserDirectory } from './users.ts';
 
@@ -175,19 +176,34 @@ export async function startOpenIdProvider(options: OpenIdProviderOptions): Promi
   const port = await listen(server, options.port, host);
   const issuer = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   const store = memoryStore();
-  const provider = new Provider(issuer, providerConfiguration(options, users, store, jwks));
-  provider.on('server_error', (_ctx, error) => console.error('OpenID provider: server error', error));
-
   const answerAdmin = adminApi(users, options.adminToken, store.forgetAccount);
-  const answerInteraction = interactionPages(provider, users, clientOrigins(options.clients));
-  const answerProtocol = provider.callback();
+  // oidc-provider is hundreds of modules (most of a second of CPU under tsx): it loads on the first
+  // request that needs it, so a local start spends that second on nothing while it seeds.
+  let protocol:
+    | Promise<{
+        answerInteraction: ReturnType<typeof interactionPages>;
+        answerProtocol: ReturnType<Provider['callback']>;
+      }>
+    | undefined;
+  const protocolAnswers = () =>
+    (protocol ??= Promise.all([import('oidc-provider'), import('./interactions.ts')]).then(
+      ([{ Provider }, { interactionPages }]) => {
+        const provider = new Provider(issuer, providerConfiguration(options, users, store, jwks));
+        provider.on('server_error', (_ctx, error) => console.error('OpenID provider: server error', error));
+        return {
+          answerInteraction: interactionPages(provider, users, clientOrigins(options.clients)),
+          answerProtocol: provider.callback(),
+        };
+      },
+    ));
 
   const answer = async (request: IncomingMessage, response: ServerResponse) => {
     const { path, query } = requestTarget(request);
     if (path === ADMIN_USERS_PATH || path.startsWith(`${ADMIN_USERS_PATH}/`))
       await answerAdmin(request, response, path, query);
-    else if (path.startsWith('/interaction/')) await answerInteraction(request, response, path);
-    else await answerProtocol(request, response);
+    else if (path.startsWith('/interaction/'))
+      await (await protocolAnswers()).answerInteraction(request, response, path);
+    else await (await protocolAnswers()).answerProtocol(request, response);
   };
   // Attached before the event loop turns after listening: no request is read before the provider exists.
   server.on('request', (request, response) => {

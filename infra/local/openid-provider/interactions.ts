@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { errors, type Interaction, type Provider } from 'oidc-provider';
 import { BodyTooLarge, readBody } from './http.ts';
 import { problemPage, sendPage, setPasswordPage, signInPage } from './pages.ts';
+import { INTERACTION_TTL_SECONDS, SCOPES } from './settings.ts';
 import { passwordProblem, type User, type UserDirectory } from './users.ts';
 
 /**
@@ -11,12 +12,6 @@ import { passwordProblem, type User, type UserDirectory } from './users.ts';
  * one), and to consent, which is given at once since the dashboard is the
  * provider's own, first-party client.
  */
-
-/** How long a sign-in may take, from the authorization request to the new password (`ttl.Interaction`). */
-export const INTERACTION_TTL_SECONDS = 60 * 60;
-
-/** Every scope the provider knows; the first-party client is granted all of them. */
-export const SCOPES = ['openid', 'email'] as const;
 
 const INTERACTION_PATH = /^\/interaction\/([^/]+)(?:\/(login|password))?$/;
 
