@@ -1,4 +1,5 @@
 import type { MappedPayload } from '#domain/provider-activity.ts';
+import { loadEach } from '#platform/load-each.ts';
 import type { Provider } from '#schemas/import.ts';
 
 /** A provider's adapter: its native webhook payload to the activities it reports (index.ts). */
@@ -17,24 +18,8 @@ const LOADERS: Record<Provider, () => Promise<PayloadMapper>> = {
   heyreach: async () => (await import('./heyreach.ts')).mapHeyreachPayload,
 };
 
-const loaded = new Map<Provider, Promise<PayloadMapper>>();
-
 /** Every provider's adapter at once: for the tests, which map payloads of each. */
-export async function payloadMappers(): Promise<Record<Provider, PayloadMapper>> {
-  const providers = Object.keys(LOADERS) as Provider[];
-  const mappers = await Promise.all(providers.map(payloadMapper));
-  return Object.fromEntries(providers.map((provider, index) => [provider, mappers[index]!])) as Record<
-    Provider,
-    PayloadMapper
-  >;
-}
+export const payloadMappers = (): Promise<Record<Provider, PayloadMapper>> => loadEach(LOADERS);
 
-/** The adapter of `provider`, loaded once per process. */
-export function payloadMapper(provider: Provider): Promise<PayloadMapper> {
-  let mapper = loaded.get(provider);
-  if (!mapper) {
-    mapper = LOADERS[provider]();
-    loaded.set(provider, mapper);
-  }
-  return mapper;
-}
+/** The adapter of `provider` (its module is loaded once per process). */
+export const payloadMapper = (provider: Provider): Promise<PayloadMapper> => LOADERS[provider]();

@@ -1,3 +1,4 @@
+import { loadEach } from '#platform/load-each.ts';
 import type { Provider } from '#schemas/import.ts';
 import type { ProviderClient } from './types.ts';
 
@@ -20,11 +21,4 @@ const LOADERS: Record<Provider, () => Promise<ProviderClient>> = {
 export const loadProviderClient = (provider: Provider): Promise<ProviderClient> => LOADERS[provider]();
 
 /** Every provider's client at once: for the tests, which exercise each. */
-export async function providerClients(): Promise<Record<Provider, ProviderClient>> {
-  const providers = Object.keys(LOADERS) as Provider[];
-  const clients = await Promise.all(providers.map(loadProviderClient));
-  return Object.fromEntries(providers.map((provider, index) => [provider, clients[index]!])) as Record<
-    Provider,
-    ProviderClient
-  >;
-}
+export const providerClients = (): Promise<Record<Provider, ProviderClient>> => loadEach(LOADERS);
