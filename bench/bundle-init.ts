@@ -43,3 +43,13 @@ export function initialOutputs(metafile: Metafile): string[] {
 /** The bytes a cold start of the bundle reads. */
 export const initialBytes = (metafile: Metafile): number =>
   initialOutputs(metafile).reduce((total, output) => total + metafile.outputs[output]!.bytes, 0);
+
+/** The Node modules a cold start of the bundle imports (statically, from the files it reads). */
+export const initialNodeModules = (metafile: Metafile): Set<string> =>
+  new Set(
+    initialOutputs(metafile).flatMap((output) =>
+      metafile.outputs[output]!.imports.filter(
+        (imported) => imported.kind === 'import-statement' && imported.path.startsWith('node:'),
+      ).map((imported) => imported.path),
+    ),
+  );

@@ -31,7 +31,7 @@ import { round } from './load.ts';
 const run = promisify(execFile);
 
 /** Times each bundle is imported in a fresh process; the median is reported. */
-const IMPORTS_PER_BUNDLE = 5;
+const IMPORTS_PER_BUNDLE = 7;
 /** Fresh processes per function for init plus first request; the median is reported. */
 const FIRST_REQUESTS_PER_FUNCTION = 3;
 
@@ -230,21 +230,48 @@ const median = (values: number[]): number =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const kib = (bytes: number) => round(bytes / 1024, 1);
 
-async function coldImports(nodePath: string, bundle: BuiltBundle): Promise<number[]> {
-  const times: number[] = [];
-  for (let index = 0; index < IMPORTS_PER_BUNDLE; index++) {
-    const { stdout } = await run(nodePath, [resolve(PROJECT_ROOT, 'bench/cold-import.mjs'), bundle.file], {
-      env: loadEnvironment(),
-      cwd: resolve(bundle.file, '..'),
-    });
-    times.push((JSON.parse(stdout) as { importMs: number }).importMs);
+async function coldImport(nodePath: string, bundle: BuiltBundle): Promise<number> {
+  const { stdout } = await run(nodePath, [resolve(PROJECT_ROOT, 'bench/cold-import.mjs'), bundle.file], {
+    env: loadEnvironment(),
+    cwd: resolve(bundle.file, '..'),
+  });
+  return (JSON.parse(stdout) as { importMs: number }).importMs;
+}
+
+/**
+ * `IMPORTS_PER_BUNDLE` cold imports of each bundle, in rounds: every round
+ * imports the floor and each bundle once, so a stretch of load on the machine
+ * falls on all of them alike instead of on the few measured during it. A
+ * bundle that fails to import is left out of the rounds after its failure.
+ */
+async function coldImportRounds(
+  nodePath: string,
+  bundles: BuiltBundle[],
+): Promise<Map<BuiltBundle, number[] | Error>> {
+  const times = new Map<BuiltBundle, number[] | Error>(
+    bundles.filter((bundle) => !bundle.error).map((bundle) => [bundle, []]),
+  );
+  for (let round = 0; round < IMPORTS_PER_BUNDLE; round++) {
+    for (const [bundle, sofar] of times) {
+      if (sofar instanceof Error) continue;
+      try {
+        sofar.push(await coldImport(nodePath, bundle));
+      } catch (error) {
+        times.set(bundle, error as Error);
+      }
+    }
   }
   return times;
 }
 
 /** Sizes and cold imports of the floor and every function. */
 export async function measureBundles(built: BuiltBundles): Promise<BundleReport> {
-  const figures = async (bundle: BuiltBundle, floor?: BundleFigures): Promise<BundleFigures> => {
+  const imports = await coldImportRounds(built.node.path, [
+    built.floor,
+    built.floorSingleFile,
+    ...built.functions,
+  ]);
+  const figures = (bundle: BuiltBundle, floor?: BundleFigures): BundleFigures => {
     const none = Number.NaN;
     const failed = (error: string): BundleFigures => ({
       function: bundle.name,
@@ -260,29 +287,26 @@ export async function measureBundles(built: BuiltBundles): Promise<BundleReport>
       importRatio: none,
     });
     if (bundle.error) return failed(bundle.error);
-    try {
-      const times = await coldImports(built.node.path, bundle);
-      const coldImportMs = median(times);
-      return {
-        function: bundle.name,
-        entry: bundle.entry,
-        initKiB: kib(bundle.initBytes),
-        gzippedInitKiB: kib(bundle.gzippedInitBytes),
-        shippedKiB: kib(bundle.shippedBytes),
-        coldImportMs: round(coldImportMs, 1),
-        coldImportMinMs: round(Math.min(...times), 1),
-        coldImportMaxMs: round(Math.max(...times), 1),
-        sizeRatio: floor ? round(bundle.initBytes / (floor.initKiB * 1024), 2) : 1,
-        importRatio: floor ? round(coldImportMs / floor.coldImportMs, 2) : 1,
-      };
-    } catch (error) {
-      return failed((error as Error).message.split('\n')[0] ?? 'import failed');
-    }
+    const times = imports.get(bundle);
+    if (times instanceof Error) return failed(times.message.split('\n')[0] ?? 'import failed');
+    if (!times) return failed('not imported');
+    const coldImportMs = median(times);
+    return {
+      function: bundle.name,
+      entry: bundle.entry,
+      initKiB: kib(bundle.initBytes),
+      gzippedInitKiB: kib(bundle.gzippedInitBytes),
+      shippedKiB: kib(bundle.shippedBytes),
+      coldImportMs: round(coldImportMs, 1),
+      coldImportMinMs: round(Math.min(...times), 1),
+      coldImportMaxMs: round(Math.max(...times), 1),
+      sizeRatio: floor ? round(bundle.initBytes / (floor.initKiB * 1024), 2) : 1,
+      importRatio: floor ? round(coldImportMs / floor.coldImportMs, 2) : 1,
+    };
   };
-  const floor = await figures(built.floor);
-  const single = await figures(built.floorSingleFile);
-  const bundles: BundleFigures[] = [];
-  for (const bundle of built.functions) bundles.push(await figures(bundle, floor));
+  const floor = figures(built.floor);
+  const single = figures(built.floorSingleFile);
+  const bundles = built.functions.map((bundle) => figures(bundle, floor));
   return {
     node: built.node.version,
     nodeSource: built.node.source,

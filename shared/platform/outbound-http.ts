@@ -1,6 +1,5 @@
-import http from 'node:http';
-import https from 'node:https';
 import { isIP } from 'node:net';
+import { httpClientFor } from './http-client.ts';
 import {
   classifyAddress,
   guardedLookup,
@@ -60,7 +59,7 @@ export function postWebhook(request: WebhookRequest): Promise<AttemptResult> {
   if (typeof url === 'string') {
     return Promise.resolve({ ok: false, statusCode: null, latencyMs: 0, error: url });
   }
-  const client = url.protocol === 'https:' ? https : http;
+  const client = httpClientFor(url);
   const timeoutMs = request.timeoutMs ?? SEND_TIMEOUT_MS;
   return new Promise((resolve) => {
     let settled = false;
@@ -158,7 +157,7 @@ export type DocumentResult = { ok: true; body: string } | { ok: false; error: st
 export function getDocument(request: DocumentRequest): Promise<DocumentResult> {
   const target = reachableUrl(request.url, request.policy);
   if (typeof target === 'string') return Promise.resolve({ ok: false, error: target });
-  const client = target.protocol === 'https:' ? https : http;
+  const client = httpClientFor(target);
   return new Promise((resolve) => {
     let settled = false;
     const finish = (result: DocumentResult) => {

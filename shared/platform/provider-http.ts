@@ -1,6 +1,5 @@
-import http from 'node:http';
-import https from 'node:https';
 import { isIP } from 'node:net';
+import { httpClientFor } from './http-client.ts';
 import type { ProviderHttp, ProviderRequest, ProviderResponse } from './provider-apis/types.ts';
 import { ProviderApiError } from './provider-apis/types.ts';
 import {
@@ -71,7 +70,7 @@ function send(url: URL, request: ProviderRequest, options: ProviderHttpOptions):
   const refusal = refusedUrl(url, options.policy);
   if (refusal) return Promise.reject(new ProviderApiError('refused', `provider URL refused: ${refusal}`));
   const body = request.body === undefined ? undefined : JSON.stringify(request.body);
-  const client = url.protocol === 'https:' ? https : http;
+  const client = httpClientFor(url);
   return new Promise((resolve, reject) => {
     let settled = false;
     const fail = (message: string) => {

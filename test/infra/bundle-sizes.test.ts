@@ -2,7 +2,12 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { FLOOR_ENTRY, initialBytes, measuredBuildOptions } from '../../bench/bundle-init.ts';
+import {
+  FLOOR_ENTRY,
+  initialBytes,
+  initialNodeModules,
+  measuredBuildOptions,
+} from '../../bench/bundle-init.ts';
 import { PROJECT_ROOT } from '../../infra/paths.ts';
 import { FUNCTION_ENTRIES } from '../support/bundles.ts';
 
@@ -28,6 +33,17 @@ const ABOVE_MAX_RATIO: Record<string, number> = {
 
 /** Bytes read at init, by entry: each build's metafile, nothing written. */
 const initSizes = new Map<string, number>();
+/** Node's own modules imported at init, by entry. */
+const initNodeModules = new Map<string, Set<string>>();
+
+/**
+ * Node modules whose import as an ES module costs far more than the code a
+ * function needs of them: Node builds a module's namespace from every export
+ * it has, and `node:http`'s lazy exports load undici, http2 and worker_threads
+ * (about 25 ms of a cold start on Node 24; `require` of it takes 0.5 ms).
+ * shared/platform/http-client.ts reads it with `process.getBuiltinModule`.
+ */
+const COSTLY_AS_ES_MODULES = ['node:http'];
 
 beforeAll(async () => {
   for (const entry of [FLOOR_ENTRY, ...FUNCTION_ENTRIES]) {
@@ -38,6 +54,7 @@ beforeAll(async () => {
       absWorkingDir: PROJECT_ROOT,
     });
     initSizes.set(entry, initialBytes(metafile));
+    initNodeModules.set(entry, initialNodeModules(metafile));
   }
 }, 180_000);
 
@@ -57,6 +74,14 @@ describe('what a cold start reads, beside a bare DynamoDB function', () => {
       );
     }
   });
+
+  it.each(FUNCTION_ENTRIES.map((entry) => [entry]))(
+    '%s imports no Node module costly as an ES module',
+    (entry) => {
+      const costly = COSTLY_AS_ES_MODULES.filter((name) => initNodeModules.get(entry)!.has(name));
+      expect(costly).toEqual([]);
+    },
+  );
 
   it('names only functions of the stack among the exceptions', () => {
     for (const entry of Object.keys(ABOVE_MAX_RATIO)) expect(FUNCTION_ENTRIES).toContain(entry);
