@@ -3,8 +3,8 @@ import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as z from 'zod/mini';
-import { mcpServer } from '#api/mcp/server.ts';
 import { toolList } from '#api/mcp/tool-listing.ts';
+import { mcpTools } from '#api/mcp/tools.ts';
 import { openApiDocument } from '#api/openapi/document.ts';
 import {
   accountInput,
@@ -122,7 +122,7 @@ export function writeOpenApiDocument(file = OPENAPI_FILE): void {
 /** The MCP server's `tools/list` listing, converted from its tools' schemas (shared/api/mcp/tool-listing.ts). */
 export const MCP_TOOL_LIST_FILE = resolve(PROJECT_ROOT, 'shared/api/mcp/tool-list.json');
 
-export const mcpToolList = () => toolList(mcpServer.tools());
+export const mcpToolList = () => toolList(mcpTools());
 
 export function writeMcpToolList(file = MCP_TOOL_LIST_FILE): void {
   writeFileSync(file, `${JSON.stringify(mcpToolList(), null, 2)}\n`);

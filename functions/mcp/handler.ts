@@ -26,7 +26,7 @@ import { logger } from '#platform/logger.ts';
  * bearer token issued for this resource, counts against its client's rate
  * (shared/definitions/mcp-limits.ts), and carries one JSON-RPC message, which
  * the server answers (shared/api/mcp/protocol.ts, with the tools of
- * shared/api/mcp/server.ts).
+ * shared/api/mcp/server.ts and tools.ts).
  */
 
 /** A JSON-RPC error about a request that could not be taken as a whole (`id: null`, JSON-RPC 2.0 §5). */

@@ -12,6 +12,7 @@ import {
 } from '#api/mcp/protocol.ts';
 import { mcpServer } from '#api/mcp/server.ts';
 import { toolList } from '#api/mcp/tool-listing.ts';
+import { mcpTools } from '#api/mcp/tools.ts';
 import { createOrganization } from '#domain/organizations.ts';
 import { smallDocument } from '../support/fixtures.ts';
 import { sdkAnswer } from '../support/mcp-sdk-reference.ts';
@@ -86,17 +87,12 @@ const oddTools: McpTool<number>[] = [
     }),
   }),
 ];
+const toolsWithOddOnes: readonly McpTool<number>[] = [...mcpTools(), ...oddTools];
 const withOddTools: McpServerDefinition<number> = {
   serverInfo: mcpServer.serverInfo,
-  tools: (() => {
-    let tools: McpTool<number>[] | undefined;
-    return () => {
-      tools ??= [...mcpServer.tools(), ...oddTools];
-      return tools;
-    };
-  })(),
+  tools: async () => toolsWithOddOnes,
   // Converted at run time: these tools are not in the service's committed listing.
-  toolList: async () => toolList(withOddTools.tools()),
+  toolList: async () => toolList(toolsWithOddOnes),
 };
 
 /** The request headers: the base ones with `overrides` applied (null removes one). */
@@ -380,7 +376,7 @@ describe('the answers of the SDK', () => {
   });
 
   it(`for ${NUM_RUNS} generated messages and headers`, async () => {
-    const toolNames = withOddTools.tools().map((tool) => tool.name);
+    const toolNames = toolsWithOddOnes.map((tool) => tool.name);
     const rarely = <T>(arbitrary: fc.Arbitrary<T>) =>
       fc.oneof({ weight: 5, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: arbitrary });
     const mostly = <T, U>(usual: fc.Arbitrary<T>, other: fc.Arbitrary<U>) =>

@@ -17,7 +17,7 @@ export async function sdkAnswer<C>(
   context: C,
 ): Promise<McpHttpAnswer> {
   const server = new McpServer(definition.serverInfo);
-  for (const tool of definition.tools()) {
+  for (const tool of await definition.tools()) {
     server.registerTool(
       tool.name,
       {

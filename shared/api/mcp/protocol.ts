@@ -75,7 +75,7 @@ export const defineTool = <C, I extends z.core.$ZodObject>(tool: McpTool<C, I>):
 export interface McpServerDefinition<C> {
   serverInfo: { name: string; version: string };
   /** The tools, in the order `tools/list` gives them; the same list on every call. */
-  tools: () => readonly McpTool<C>[];
+  tools: () => Promise<readonly McpTool<C>[]>;
   /**
    * What `tools/list` answers: each tool's listing (tool-listing.ts), in the
    * order of `tools`. A server may keep it converted ahead of time, so that
@@ -204,7 +204,7 @@ async function callTool<C>(
   context: C,
 ): Promise<CallToolResult> {
   try {
-    const tool = server.tools().find((candidate) => candidate.name === name);
+    const tool = (await server.tools()).find((candidate) => candidate.name === name);
     if (!tool) {
       // The SDK looked tools up in a plain object, where an inherited member (`constructor`,
       // `toString`) is found but not enabled: "disabled", not "not found".
