@@ -9,7 +9,7 @@ import { queueDefinitions } from '#definitions/queues.ts';
 import { handlerEntry, type RouteDefinition, routes } from '#definitions/routes.ts';
 import { VARIABLES } from '#platform/config.ts';
 import { BUNDLE_ENTRY_FILE } from '../infra/constructs/service-function.ts';
-import { LOCAL_CREDENTIALS } from '../infra/local/dynamodb.ts';
+import { localCredentials } from '../infra/local/dynamodb.ts';
 import { type LocalStack, localSecretsKey } from '../infra/local/stack.ts';
 import { PROJECT_ROOT } from '../infra/paths.ts';
 import { FLOOR_ENTRY, initialOutputs, measuredBuildOptions } from './bundle-init.ts';
@@ -322,8 +322,8 @@ function stackEnvironment(stack: LocalStack): Record<string, string> {
   const environment: Record<string, string> = {
     PATH: process.env.PATH ?? '',
     [VARIABLES.region]: stack.region,
-    AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
-    AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
+    AWS_ACCESS_KEY_ID: localCredentials().accessKeyId,
+    AWS_SECRET_ACCESS_KEY: localCredentials().secretAccessKey,
     [VARIABLES.tableName]: stack.tableName,
     [VARIABLES.dynamodbEndpoint]: stack.dynamodbEndpoint,
     [VARIABLES.sqsEndpoint]: stack.sqsEndpoint,

@@ -21,7 +21,7 @@ import {
   GetShardIteratorCommand,
 } from '@aws-sdk/client-dynamodb-streams';
 import { createTableInput, tableDefinition } from '#definitions/table.ts';
-import { LOCAL_CREDENTIALS, LOCAL_REGION, localDynamoDbClient } from './dynamodb.ts';
+import { LOCAL_REGION, localCredentials, localDynamoDbClient } from './dynamodb.ts';
 
 /**
  * The requests DynamoDB Local's class archive is recorded over
@@ -169,7 +169,7 @@ async function oneRequestOfEachKind(client: DynamoDBClient, endpoint: string): P
   const streams = new DynamoDBStreamsClient({
     endpoint,
     region: LOCAL_REGION,
-    credentials: LOCAL_CREDENTIALS,
+    credentials: localCredentials(),
     maxAttempts: 1,
   });
   try {

@@ -7,8 +7,12 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { createTableInput, tableDefinition } from '#definitions/table.ts';
 
-/** Credentials DynamoDB Local accepts; it checks their shape only. */
-export const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' } as const;
+/**
+ * Credentials the local emulators accept (they check their shape only): a new
+ * object each time, because the SDK writes into the credentials a client is
+ * given (`$source`), which a configuration refuses.
+ */
+export const localCredentials = () => ({ accessKeyId: 'local', secretAccessKey: 'local' });
 export const LOCAL_REGION = 'us-east-1';
 
 /** A low-level client for DynamoDB Local (table administration; the service uses its own client). */
@@ -16,7 +20,7 @@ export function localDynamoDbClient(endpoint: string): DynamoDBClient {
   return new DynamoDBClient({
     endpoint,
     region: LOCAL_REGION,
-    credentials: LOCAL_CREDENTIALS,
+    credentials: localCredentials(),
     maxAttempts: 1,
   });
 }

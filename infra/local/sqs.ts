@@ -9,7 +9,7 @@ import {
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { buildApp } from 'fauxqs';
 import { DEAD_LETTER_RETENTION_DAYS, type QueueName, queueDefinitions } from '#definitions/queues.ts';
-import { LOCAL_CREDENTIALS } from './dynamodb.ts';
+import { localCredentials } from './dynamodb.ts';
 import { freePort } from './ports.ts';
 
 /**
@@ -36,7 +36,7 @@ export async function startLocalQueues(region: string): Promise<LocalQueues> {
   const port = await freePort();
   await app.listen({ port, host: '127.0.0.1' });
   const endpoint = `http://127.0.0.1:${port}`;
-  const client = new SQSClient({ endpoint, region, credentials: LOCAL_CREDENTIALS });
+  const client = new SQSClient({ endpoint, region, credentials: localCredentials() });
   const urls = {} as Record<QueueName, string>;
   const deadLetterUrls = {} as Record<QueueName, string>;
   try {

@@ -14,8 +14,8 @@ import { PROJECT_ROOT } from '../paths.ts';
 import {
   ensureStream,
   ensureTable,
-  LOCAL_CREDENTIALS,
   LOCAL_REGION,
+  localCredentials,
   localDynamoDbClient,
 } from './dynamodb.ts';
 import { type DynamoDbLocal, startDynamoDbLocal } from './dynamodb-local.ts';
@@ -161,7 +161,7 @@ export function useLocalConfiguration(dynamodbEndpoint: string, tableName: strin
     secrets: { localKey: localSecretsKey() },
     aws: {
       region: LOCAL_REGION,
-      credentials: { ...LOCAL_CREDENTIALS },
+      credentials: localCredentials(),
       endpoints: { ...base.aws.endpoints, dynamodb: dynamodbEndpoint },
     },
     tableName,
@@ -385,7 +385,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     pollerClient = new SQSClient({
       endpoint: queues.endpoint,
       region: LOCAL_REGION,
-      credentials: LOCAL_CREDENTIALS,
+      credentials: localCredentials(),
     });
     for (const [name, consumer] of consumers) {
       pollers.push(

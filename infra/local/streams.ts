@@ -6,7 +6,7 @@ import {
   GetShardIteratorCommand,
 } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
-import { LOCAL_CREDENTIALS, LOCAL_REGION } from './dynamodb.ts';
+import { LOCAL_REGION, localCredentials } from './dynamodb.ts';
 
 /**
  * The local event source mapping for the table's stream: follows every shard
@@ -38,7 +38,7 @@ export async function startStreamPoller(
   const streams = new DynamoDBStreamsClient({
     endpoint,
     region: LOCAL_REGION,
-    credentials: LOCAL_CREDENTIALS,
+    credentials: localCredentials(),
   });
   const { Table } = await dynamodb.send(new DescribeTableCommand({ TableName: tableName }));
   const streamArn = Table?.LatestStreamArn;

@@ -43,8 +43,12 @@ export class TargetError extends Error {}
 
 const queueNames = () => Object.keys(queueDefinitions) as QueueName[];
 
-/** Credentials for the local emulators, which accept any (DynamoDB Local runs with one shared database). */
-const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
+/**
+ * Credentials for the local emulators, which accept any (DynamoDB Local runs
+ * with one shared database): a new object each time, because the SDK writes
+ * into the credentials a client is given (`$source`).
+ */
+const localCredentials = () => ({ accessKeyId: 'local', secretAccessKey: 'local' });
 
 /**
  * `base` pointed at a running local stack: its region, emulators, table,
@@ -57,7 +61,7 @@ export function localConfiguration(base: Configuration, endpoints: LocalEndpoint
     ...base,
     aws: {
       region: endpoints.region,
-      credentials: LOCAL_CREDENTIALS,
+      credentials: localCredentials(),
       endpoints: {
         dynamodb: endpoints.dynamodbEndpoint,
         sqs: endpoints.sqsEndpoint ?? base.aws.endpoints.sqs,
