@@ -57,6 +57,21 @@ export function awsClientOptions(
   };
 }
 
+/**
+ * `client` without the SDK's logger middleware. With no logger configured
+ * (the SDK's default logs nothing; the service logs its calls itself) it still
+ * walks every request's input and every response through the operation's
+ * schema to mask sensitive members, for a log line nobody writes: on a
+ * 25-item BatchWriteItem or a page of Query results, a good part of the
+ * client's own CPU time per call (docs/architecture.md, Bundles).
+ */
+export function withoutSdkLogger<C extends { middlewareStack: { remove(name: string): boolean } }>(
+  client: C,
+): C {
+  client.middlewareStack.remove('loggerMiddleware');
+  return client;
+}
+
 /** The AWS settings every client depends on, plus its endpoint (the key `perConfiguration` compares). */
 export const awsSettings = (config: Configuration, endpoint?: string) => [
   config.aws.region,

@@ -1,14 +1,25 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Configuration } from './config.ts';
-import { awsClientOptions, awsSettings, lazyClient, perConfiguration } from './configured.ts';
+import {
+  awsClientOptions,
+  awsSettings,
+  lazyClient,
+  perConfiguration,
+  withoutSdkLogger,
+} from './configured.ts';
 import { traceAwsClient } from './xray.ts';
 
 /** A DynamoDB document client for the configuration's region, credentials and endpoint (DynamoDB Local's locally). */
 export function createDynamoClient(config: Configuration): DynamoDBDocumentClient {
   return DynamoDBDocumentClient.from(
     traceAwsClient(
-      new DynamoDBClient({ maxAttempts: 3, ...awsClientOptions(config.aws, config.aws.endpoints.dynamodb) }),
+      withoutSdkLogger(
+        new DynamoDBClient({
+          maxAttempts: 3,
+          ...awsClientOptions(config.aws, config.aws.endpoints.dynamodb),
+        }),
+      ),
     ),
     {
       marshallOptions: { removeUndefinedValues: true },

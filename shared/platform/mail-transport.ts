@@ -1,7 +1,7 @@
 import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
 import type { Transporter } from 'nodemailer';
 import type { Configuration } from './config.ts';
-import { awsClientOptions, perConfiguration } from './configured.ts';
+import { awsClientOptions, perConfiguration, withoutSdkLogger } from './configured.ts';
 import { traceAwsClient } from './xray.ts';
 
 /**
@@ -20,7 +20,7 @@ export interface Envelope {
 export type MailTransport = (envelope: Envelope, raw: Buffer) => Promise<void>;
 
 function sesTransport(aws: Configuration['aws']): MailTransport {
-  const ses = traceAwsClient(new SESv2Client({ maxAttempts: 2, ...awsClientOptions(aws) }));
+  const ses = traceAwsClient(withoutSdkLogger(new SESv2Client({ maxAttempts: 2, ...awsClientOptions(aws) })));
   return async (envelope, raw) => {
     await ses.send(
       new SendEmailCommand({

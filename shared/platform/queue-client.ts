@@ -1,7 +1,13 @@
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { deadLetterUrlVariable, type QueueName, queueDefinitions } from '#definitions/queues.ts';
 import { type Configuration, ConfigurationError, configuration } from './config.ts';
-import { awsClientOptions, awsSettings, lazyClient, perConfiguration } from './configured.ts';
+import {
+  awsClientOptions,
+  awsSettings,
+  lazyClient,
+  perConfiguration,
+  withoutSdkLogger,
+} from './configured.ts';
 import { traceAwsClient } from './xray.ts';
 
 /**
@@ -11,11 +17,13 @@ import { traceAwsClient } from './xray.ts';
  */
 export function createQueueClient(config: Configuration): SQSClient {
   return traceAwsClient(
-    new SQSClient({
-      maxAttempts: 3,
-      useQueueUrlAsEndpoint: false,
-      ...awsClientOptions(config.aws, config.aws.endpoints.sqs),
-    }),
+    withoutSdkLogger(
+      new SQSClient({
+        maxAttempts: 3,
+        useQueueUrlAsEndpoint: false,
+        ...awsClientOptions(config.aws, config.aws.endpoints.sqs),
+      }),
+    ),
   );
 }
 

@@ -8,7 +8,7 @@ import {
 } from 'node:crypto';
 import * as z from 'zod/mini';
 import { type Configuration, ConfigurationError, configuration, VARIABLES } from './config.ts';
-import { awsClientOptions, awsSettings, perConfiguration } from './configured.ts';
+import { awsClientOptions, awsSettings, perConfiguration, withoutSdkLogger } from './configured.ts';
 import { traceAwsClient } from './xray.ts';
 
 /**
@@ -68,7 +68,9 @@ const kmsOfConfiguration = perConfiguration(
     const sdk = await kmsSdk();
     return {
       sdk,
-      client: traceAwsClient(new sdk.KMSClient({ maxAttempts: 3, ...awsClientOptions(config.aws) })),
+      client: traceAwsClient(
+        withoutSdkLogger(new sdk.KMSClient({ maxAttempts: 3, ...awsClientOptions(config.aws) })),
+      ),
     };
   },
 );

@@ -267,6 +267,9 @@ describe('the process configuration', () => {
     expect(await dynamo.config.region()).toBe('us-east-1');
     expect(await dynamo.config.credentials()).toMatchObject({ accessKeyId: 'local' });
     const client = dynamo.middlewareStack;
+    // No SDK logger: it masked every request and response for a log line nobody writes (withoutSdkLogger).
+    for (const stack of [dynamo.middlewareStack, sqs.middlewareStack])
+      expect(stack.identify().filter((name) => name.startsWith('loggerMiddleware'))).toEqual([]);
 
     // Another table, the same emulator: the same client.
     useConfiguration({ ...local, tableName: 'other-table' });
