@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { queueDefinitions } from '#definitions/queues.ts';
 import { handlerEntry, routes } from '#definitions/routes.ts';
 import { PROJECT_ROOT } from '../../infra/paths.ts';
-import { FUNCTION_ENTRIES, functionBundles } from '../support/bundles.ts';
+import { FUNCTION_ENTRIES, type FunctionBundle, functionBundles } from '../support/bundles.ts';
 
 /**
  * Every function's bundle, built with the stack's bundle settings (once, and
@@ -85,7 +85,7 @@ const cases: SmokeCase[] = [
 let report: { node: string; results: { name: string; ok: boolean; output?: unknown; error?: string }[] };
 /** What the functions printed: their embedded-metric records. */
 let functionOutput: string;
-let bundles: Map<string, string>;
+let bundles: Map<string, FunctionBundle>;
 
 beforeAll(async () => {
   bundles = await functionBundles();
@@ -94,7 +94,11 @@ beforeAll(async () => {
   writeFileSync(
     casesFile,
     JSON.stringify(
-      cases.map((smoke) => ({ name: smoke.name, bundle: bundles.get(smoke.entry), event: smoke.event })),
+      cases.map((smoke) => ({
+        name: smoke.name,
+        bundle: bundles.get(smoke.entry)?.file,
+        event: smoke.event,
+      })),
     ),
   );
   const environment: Record<string, string> = {
@@ -149,6 +153,6 @@ describe('the built bundles on Node 24', () => {
   });
 
   it('stay under 1.5 MB each', () => {
-    for (const outfile of bundles.values()) expect(statSync(outfile).size).toBeLessThan(1.5 * 1024 * 1024);
+    for (const { file } of bundles.values()) expect(statSync(file).size).toBeLessThan(1.5 * 1024 * 1024);
   });
 });
