@@ -6,6 +6,7 @@ import type { LocalStack } from '../../infra/local/stack.ts';
 import { startTestStack } from '../support/local-stack.ts';
 import { countRequests } from '../support/request-counter.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
+import { tooLargeCase } from './bad-input/api-cases.ts';
 import {
   type BadRequest,
   checkAnswer,
@@ -24,8 +25,9 @@ import { buildWorld, target, world } from './bad-input/world.ts';
  * and non-object JSON, wrong types, huge, negative and fractional numbers,
  * unicode and long strings, missing and extra fields, members named like
  * Object.prototype members at every level, bodies nested deeper than the
- * limit, bad path and query values, bad credentials, methods a route lacks
- * and oversized bodies. Each
+ * limit, bad path and query values, bad credentials and methods a route
+ * lacks; and, once per route, a body over the size limit (one constant
+ * request, which the property would only send again and again). Each
  * generated case knows what is wrong with it and so which answer is right:
  *
  * - never a 5xx, and the status the spec, docs/decisions.md or the handler
@@ -95,6 +97,19 @@ describe('bad input to every route', () => {
         { numRuns: RUNS },
       );
       expect(runs).toBeGreaterThanOrEqual(RUNS);
+    },
+  );
+});
+
+describe('a body over 6 MiB', () => {
+  it.each(routes.map((route) => [`${route.method} ${route.path} (${route.name})`, route] as const))(
+    '%s: 413 {message} from the gateway before it routes, nothing written',
+    async (_title, route) => {
+      const { method, url, headers } = validRequest(route.name as CatalogueRoute, target());
+      const c = tooLargeCase({ method, url, headers });
+      const { result: answer, calls } = await countRequests(() => send(c.request));
+      checkAnswer(c, answer);
+      expect(unexpectedWrites(calls, c)).toEqual([]);
     },
   );
 });
