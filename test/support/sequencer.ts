@@ -12,19 +12,24 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * Ties go to the larger file.
  */
 
-/** Seconds each slow file takes on two cores beside two other files. */
+/** Seconds each slow file takes on two cores beside another file (a fresh clone's `.ci/run`). */
 const ESTIMATES: Record<string, number> = {
-  'test/integration/demo-seed.test.ts': 130,
-  'test/e2e/bad-input.property.test.ts': 70,
-  'test/e2e/local-stack-process.test.ts': 60,
-  'test/integration/counters.property.test.ts': 55,
-  'test/e2e/restart.test.ts': 45,
-  'test/integration/provider-events.test.ts': 35,
-  'test/e2e/faults.test.ts': 30,
-  'test/e2e/webhooks.test.ts': 20,
-  'test/infra/bundles.test.ts': 15,
+  'test/e2e/provider-enrollment.test.ts': 60,
+  'test/e2e/local-stack-process.test.ts': 35,
+  'test/integration/counters.property.test.ts': 30,
+  'test/e2e/restart.test.ts': 30,
+  'test/e2e/bad-input.property.test.ts': 30,
+  'test/integration/demo-seed.test.ts': 20,
+  'test/e2e/dashboard-browser.test.ts': 20,
+  'test/e2e/faults.test.ts': 17,
+  'test/e2e/webhooks.test.ts': 17,
+  'test/infra/bundles.test.ts': 17,
+  'test/e2e/provider-webhooks.test.ts': 15,
+  'test/e2e/push-hardening.test.ts': 15,
+  'test/e2e/raw-operations.test.ts': 15,
+  'test/integration/provider-events.test.ts': 11,
   'test/infra/nag.test.ts': 10,
-  'test/infra/reference-functions.test.ts': 8,
+  'test/infra/reference-functions.test.ts': 7,
 };
 
 export default class LongestFirstSequencer extends BaseSequencer {
