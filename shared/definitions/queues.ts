@@ -16,91 +16,95 @@ export const QUEUE_URL_VARIABLES = {
   enrollment: 'ENROLLMENT_QUEUE_URL',
 } as const;
 
-export const queueDefinitions = {
-  /** Replies to deliver by email (POST /assignments/{id}/reply). */
-  mail: {
-    consumer: 'functions/mail-sender/handler.ts',
-    urlVariable: QUEUE_URL_VARIABLES.mail,
-    /** A reply on a connected sequence leaves through the provider, with the connection's API key. */
-    secrets: ['open'],
-    /** Longer than the consumer's timeout, so a message is not handed out twice while it is being sent. */
-    visibilityTimeoutSeconds: 60,
-    consumerTimeoutSeconds: 30,
-    /** Receives before a message goes to the dead-letter queue. */
-    maxReceiveCount: 8,
-    batchSize: 10,
+// Built in a pure-annotated call: its members read QUEUE_URL_VARIABLES, which esbuild cannot tell
+// is free of side effects, so the object literal alone stayed in every function (config.ts imports
+// this module for the URL variables); docs/architecture.md, Bundles.
+export const queueDefinitions = /* @__PURE__ */ (() =>
+  ({
+    /** Replies to deliver by email (POST /assignments/{id}/reply). */
+    mail: {
+      consumer: 'functions/mail-sender/handler.ts',
+      urlVariable: QUEUE_URL_VARIABLES.mail,
+      /** A reply on a connected sequence leaves through the provider, with the connection's API key. */
+      secrets: ['open'],
+      /** Longer than the consumer's timeout, so a message is not handed out twice while it is being sent. */
+      visibilityTimeoutSeconds: 60,
+      consumerTimeoutSeconds: 30,
+      /** Receives before a message goes to the dead-letter queue. */
+      maxReceiveCount: 8,
+      batchSize: 10,
+      /**
+       * Consumer instances the event source mapping may run at once (its maximum concurrency):
+       * SES's sending rate, not DynamoDB, bounds mail, and the bound keeps a backlog from taking
+       * the account's Lambda concurrency (docs/scaling.md).
+       */
+      maxConcurrency: 10,
+    },
     /**
-     * Consumer instances the event source mapping may run at once (its maximum concurrency):
-     * SES's sending rate, not DynamoDB, bounds mail, and the bound keeps a backlog from taking
-     * the account's Lambda concurrency (docs/scaling.md).
+     * Webhook deliveries, one message per (event, subscription), so a failing
+     * subscriber never delays the others (docs/webhooks.md).
      */
-    maxConcurrency: 10,
-  },
-  /**
-   * Webhook deliveries, one message per (event, subscription), so a failing
-   * subscriber never delays the others (docs/webhooks.md).
-   */
-  webhooks: {
-    consumer: 'functions/webhook-dispatcher/handler.ts',
-    urlVariable: QUEUE_URL_VARIABLES.webhooks,
-    /** Well above the 15 s send timeout (records of a batch are sent in parallel). */
-    visibilityTimeoutSeconds: 120,
-    consumerTimeoutSeconds: 40,
-    /** Eight attempts: the retry schedule between them spans more than 24 hours. */
-    maxReceiveCount: 8,
-    batchSize: 10,
+    webhooks: {
+      consumer: 'functions/webhook-dispatcher/handler.ts',
+      urlVariable: QUEUE_URL_VARIABLES.webhooks,
+      /** Well above the 15 s send timeout (records of a batch are sent in parallel). */
+      visibilityTimeoutSeconds: 120,
+      consumerTimeoutSeconds: 40,
+      /** Eight attempts: the retry schedule between them spans more than 24 hours. */
+      maxReceiveCount: 8,
+      batchSize: 10,
+      /**
+       * Deliveries wait on subscribers' endpoints (up to 15 s each), so more run at once than
+       * events are recorded; bounded so a backlog leaves Lambda concurrency to the API (docs/scaling.md).
+       */
+      maxConcurrency: 50,
+    },
     /**
-     * Deliveries wait on subscribers' endpoints (up to 15 s each), so more run at once than
-     * events are recorded; bounded so a backlog leaves Lambda concurrency to the API (docs/scaling.md).
+     * What providers' webhooks reported, as received: the inbound endpoint only checks and enqueues, the
+     * consumer maps each payload to provider events and records them (docs/providers.md).
      */
-    maxConcurrency: 50,
-  },
-  /**
-   * What providers' webhooks reported, as received: the inbound endpoint only checks and enqueues, the
-   * consumer maps each payload to provider events and records them (docs/providers.md).
-   */
-  providerEvents: {
-    consumer: 'functions/provider-event-consumer/handler.ts',
-    urlVariable: QUEUE_URL_VARIABLES.providerEvents,
-    visibilityTimeoutSeconds: 60,
-    consumerTimeoutSeconds: 30,
-    /** A payload that keeps failing (not one that merely matches nothing: that is kept as unmatched) goes to the DLQ. */
-    maxReceiveCount: 5,
-    batchSize: 10,
+    providerEvents: {
+      consumer: 'functions/provider-event-consumer/handler.ts',
+      urlVariable: QUEUE_URL_VARIABLES.providerEvents,
+      visibilityTimeoutSeconds: 60,
+      consumerTimeoutSeconds: 30,
+      /** A payload that keeps failing (not one that merely matches nothing: that is kept as unmatched) goes to the DLQ. */
+      maxReceiveCount: 5,
+      batchSize: 10,
+      /**
+       * 32 consumers at once, the writers the hot-items bench models: one per writer slot
+       * (shared/store/counter-shards.ts), so each writes counter shards no other consumer writes
+       * meanwhile. Each records its events one after another: ~40 events/s on DynamoDB, ~1,300
+       * events/s for 32, above the API's stage throttle (docs/scaling.md).
+       */
+      maxConcurrency: 32,
+      /** Waits up to a second to fill a batch: fewer invocations under load, a second's delay at most. */
+      batchingWindowSeconds: 1,
+      /** A 256,000-byte body, its characters beyond ASCII escaped (up to three times as long), with its attributes. */
+      maxMessageBytes: 1024 * 1024,
+    },
     /**
-     * 32 consumers at once, the writers the hot-items bench models: one per writer slot
-     * (shared/store/counter-shards.ts), so each writes counter shards no other consumer writes
-     * meanwhile. Each records its events one after another: ~40 events/s on DynamoDB, ~1,300
-     * events/s for 32, above the API's stage throttle (docs/scaling.md).
+     * Work at the providers (docs/providers.md#enrollment): enroll scheduled assignments in their
+     * provider campaign, stop leads whose contact was excluded, blocked or unsubscribed. Batched per
+     * connection and provider campaign, paced per connection below the provider's rate limit.
      */
-    maxConcurrency: 32,
-    /** Waits up to a second to fill a batch: fewer invocations under load, a second's delay at most. */
-    batchingWindowSeconds: 1,
-    /** A 256,000-byte body, its characters beyond ASCII escaped (up to three times as long), with its attributes. */
-    maxMessageBytes: 1024 * 1024,
-  },
-  /**
-   * Work at the providers (docs/providers.md#enrollment): enroll scheduled assignments in their
-   * provider campaign, stop leads whose contact was excluded, blocked or unsubscribed. Batched per
-   * connection and provider campaign, paced per connection below the provider's rate limit.
-   */
-  enrollment: {
-    consumer: 'functions/provider-enrollment/handler.ts',
-    urlVariable: QUEUE_URL_VARIABLES.enrollment,
-    /** It calls the providers with the connections' API keys. */
-    secrets: ['open'],
-    /** Work put off (a 429's Retry-After) goes back as a new delayed message: the consumer sends to its own queue. */
-    requeues: true,
-    /** Longer than the consumer's timeout (a batch may wait for its connection's request slots). */
-    visibilityTimeoutSeconds: 180,
-    consumerTimeoutSeconds: 120,
-    /** Transient failures retry with backoff; the last receive records the enrollment as failed, never dropped. */
-    maxReceiveCount: 12,
-    batchSize: 10,
-    /** The providers' rate limits pace it (per connection), not Lambda: a few consumers suffice (docs/scaling.md). */
-    maxConcurrency: 8,
-  },
-} as const;
+    enrollment: {
+      consumer: 'functions/provider-enrollment/handler.ts',
+      urlVariable: QUEUE_URL_VARIABLES.enrollment,
+      /** It calls the providers with the connections' API keys. */
+      secrets: ['open'],
+      /** Work put off (a 429's Retry-After) goes back as a new delayed message: the consumer sends to its own queue. */
+      requeues: true,
+      /** Longer than the consumer's timeout (a batch may wait for its connection's request slots). */
+      visibilityTimeoutSeconds: 180,
+      consumerTimeoutSeconds: 120,
+      /** Transient failures retry with backoff; the last receive records the enrollment as failed, never dropped. */
+      maxReceiveCount: 12,
+      batchSize: 10,
+      /** The providers' rate limits pace it (per connection), not Lambda: a few consumers suffice (docs/scaling.md). */
+      maxConcurrency: 8,
+    },
+  }) as const)();
 
 export type QueueName = keyof typeof queueDefinitions;
 
