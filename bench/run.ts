@@ -289,16 +289,12 @@ async function bundlesBeforeStack() {
 
 const stack = await startLocalStack(stackOptions);
 
-/** Sizes and cold imports of the built bundles, and init plus first request of each against the stack. */
+/** Sizes and cold imports of the built bundles, and init plus first request of each against the stack (the bundles are removed with the stack). */
 async function bundlesOnStack() {
   if (!built) throw new Error('The bundles section runs with the bundles built');
-  try {
-    log('init plus first request of each function');
-    const firstRequests = await measureFirstRequests(built.bundles, stack, firstEvents);
-    return { ...built.imports, firstRequests };
-  } finally {
-    removeBundles(built.bundles);
-  }
+  log('init plus first request of each function');
+  const firstRequests = await measureFirstRequests(built.bundles, stack, firstEvents);
+  return { ...built.imports, firstRequests };
 }
 
 if (only === 'bundles') {

@@ -20,8 +20,9 @@ import {
   GetRecordsCommand,
   GetShardIteratorCommand,
 } from '@aws-sdk/client-dynamodb-streams';
+import { localCredentials } from '#admin/local-credentials.ts';
 import { createTableInput, tableDefinition } from '#definitions/table.ts';
-import { LOCAL_REGION, localCredentials, localDynamoDbClient } from './dynamodb.ts';
+import { LOCAL_REGION, localDynamoDbClient } from './dynamodb.ts';
 
 /**
  * The requests DynamoDB Local's class archive is recorded over

@@ -5,14 +5,9 @@ import {
   ResourceInUseException,
   UpdateTableCommand,
 } from '@aws-sdk/client-dynamodb';
+import { localCredentials } from '#admin/local-credentials.ts';
 import { createTableInput, tableDefinition } from '#definitions/table.ts';
 
-/**
- * Credentials the local emulators accept (they check their shape only): a new
- * object each time, because the SDK writes into the credentials a client is
- * given (`$source`), which a configuration refuses.
- */
-export const localCredentials = () => ({ accessKeyId: 'local', secretAccessKey: 'local' });
 export const LOCAL_REGION = 'us-east-1';
 
 /** A low-level client for DynamoDB Local (table administration; the service uses its own client). */

@@ -8,8 +8,8 @@ import {
 } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { buildApp } from 'fauxqs';
+import { localCredentials } from '#admin/local-credentials.ts';
 import { DEAD_LETTER_RETENTION_DAYS, type QueueName, queueDefinitions } from '#definitions/queues.ts';
-import { localCredentials } from './dynamodb.ts';
 import { freePort } from './ports.ts';
 
 /**

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { createServer, type Server } from 'node:http';
 import { dirname, resolve } from 'node:path';
 import { SQSClient } from '@aws-sdk/client-sqs';
+import { localCredentials } from '#admin/local-credentials.ts';
 import { type LocalEndpointsFile, localConfiguration, localEndpointsFile } from '#admin/target.ts';
 import { type QueueName, queueDefinitions } from '#definitions/queues.ts';
 import type { Throttle } from '#definitions/rate-limits.ts';
@@ -11,13 +12,7 @@ import { loadConfiguration, useConfiguration } from '#platform/config.ts';
 import { newLocalKey } from '#platform/secrets.ts';
 import { PROVIDERS, type Provider } from '#schemas/import.ts';
 import { PROJECT_ROOT } from '../paths.ts';
-import {
-  ensureStream,
-  ensureTable,
-  LOCAL_REGION,
-  localCredentials,
-  localDynamoDbClient,
-} from './dynamodb.ts';
+import { ensureStream, ensureTable, LOCAL_REGION, localDynamoDbClient } from './dynamodb.ts';
 import { type DynamoDbLocal, startDynamoDbLocal } from './dynamodb-local.ts';
 import {
   type AuthorizerHandler,

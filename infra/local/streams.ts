@@ -6,7 +6,8 @@ import {
   GetShardIteratorCommand,
 } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
-import { LOCAL_REGION, localCredentials } from './dynamodb.ts';
+import { localCredentials } from '#admin/local-credentials.ts';
+import { LOCAL_REGION } from './dynamodb.ts';
 
 /**
  * The local event source mapping for the table's stream: follows every shard

@@ -32,6 +32,9 @@ const CONCURRENCY = 6;
 /** Assignment batches (49 assignments each) of one campaign in flight. */
 const ASSIGNMENT_BATCH_CONCURRENCY = 2;
 
+/** The bulk path's phase in which it writes the items it computed (the demo seed watches for it). */
+export const WRITING_ITEMS_PHASE = 'writing items';
+
 /** Runs `fn` over `items`, `concurrency` at a time, reporting each one done. */
 function phase<T, R>(
   onProgress: ProgressListener,
@@ -120,9 +123,9 @@ export async function bulkImport(
   let written = 0;
   const onWritten = (count: number) => {
     written += count;
-    onProgress('writing items', written, items.length);
+    onProgress(WRITING_ITEMS_PHASE, written, items.length);
   };
-  onProgress('writing items', 0, items.length);
+  onProgress(WRITING_ITEMS_PHASE, 0, items.length);
   await Promise.all([
     (async () => {
       await putItems(

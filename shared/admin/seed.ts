@@ -6,6 +6,7 @@ import { allocateIds } from '#store/ids.ts';
 import { organizations } from '#store/organizations.ts';
 import { DEMO_ID_ENTITIES, type DemoIdEntity, type DemoOptions, demoDocument } from './demo.ts';
 import { applyImport, type ImportReport, type ProgressListener, validateImport } from './import.ts';
+import { WRITING_ITEMS_PHASE } from './import-paths.ts';
 import { provisionOrganizationRateLimit } from './rate-limits.ts';
 
 /** The demo organization, a fresh API key for it, and what its import wrote. */
@@ -30,9 +31,6 @@ export interface SeedOptions {
   /** The document prepared ahead (`prepareDemo`); its moment and seed win over `now` and `seed`. */
   prepared?: PreparedDemo;
 }
-
-/** The bulk import's phase (shared/admin/import-paths.ts) in which it writes the items it computed. */
-const WRITING_PHASE = 'writing items';
 
 /**
  * The demo document at the ids a new store hands out first (every id block
@@ -97,7 +95,7 @@ export async function seedDemo(options: SeedOptions = {}): Promise<DemoSeed> {
     prepared && atPreparedIds ? prepared.document : validatedDemo({ ...demoOptions, firstIds });
   let writing = false;
   const onProgress: ProgressListener = (phase, done, total) => {
-    if (phase === WRITING_PHASE && !writing) {
+    if (phase === WRITING_ITEMS_PHASE && !writing) {
       writing = true;
       options.onWriting?.();
     }

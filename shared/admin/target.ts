@@ -5,6 +5,7 @@ import { type QueueName, queueDefinitions } from '#definitions/queues.ts';
 import { queueOutputKeys, STACK_OUTPUTS } from '#definitions/stack-outputs.ts';
 import type { Configuration } from '#platform/config.ts';
 import { awsClientOptions } from '#platform/configured.ts';
+import { localCredentials } from './local-credentials.ts';
 
 /**
  * Where `outreach-admin` points the service's code: a running local stack (its
@@ -42,13 +43,6 @@ export const localEndpointsFile = (localDir: string): string => resolve(localDir
 export class TargetError extends Error {}
 
 const queueNames = () => Object.keys(queueDefinitions) as QueueName[];
-
-/**
- * Credentials for the local emulators, which accept any (DynamoDB Local runs
- * with one shared database): a new object each time, because the SDK writes
- * into the credentials a client is given (`$source`).
- */
-const localCredentials = () => ({ accessKeyId: 'local', secretAccessKey: 'local' });
 
 /**
  * `base` pointed at a running local stack: its region, emulators, table,

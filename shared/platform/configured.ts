@@ -1,4 +1,5 @@
 import { type Configuration, configuration } from './config.ts';
+import { traceAwsClient } from './xray.ts';
 
 /**
  * What is built from the configuration (the AWS clients, the mail transport)
@@ -58,18 +59,20 @@ export function awsClientOptions(
 }
 
 /**
- * `client` without the SDK's logger middleware. With no logger configured
- * (the SDK's default logs nothing; the service logs its calls itself) it still
- * walks every request's input and every response through the operation's
- * schema to mask sensitive members, for a log line nobody writes: on a
- * 25-item BatchWriteItem or a page of Query results, a good part of the
- * client's own CPU time per call (docs/architecture.md, Bundles).
+ * An AWS client as the service uses it: each call a trace subsegment on
+ * Lambda (xray.ts), and without the SDK's logger middleware. With no logger
+ * configured (the SDK's default logs nothing; the service logs its calls
+ * itself) that middleware still walks every request's input and every
+ * response through the operation's schema to mask sensitive members, for a
+ * log line nobody writes: on a 25-item BatchWriteItem or a page of Query
+ * results, a good part of the client's own CPU time per call
+ * (docs/architecture.md, Bundles).
  */
-export function withoutSdkLogger<C extends { middlewareStack: { remove(name: string): boolean } }>(
+export function serviceAwsClient<C extends { middlewareStack: { remove(name: string): boolean } }>(
   client: C,
 ): C {
   client.middlewareStack.remove('loggerMiddleware');
-  return client;
+  return traceAwsClient(client);
 }
 
 /** The AWS settings every client depends on, plus its endpoint (the key `perConfiguration` compares). */

@@ -6,20 +6,14 @@ import {
   awsSettings,
   lazyClient,
   perConfiguration,
-  withoutSdkLogger,
+  serviceAwsClient,
 } from './configured.ts';
-import { traceAwsClient } from './xray.ts';
 
 /** A DynamoDB document client for the configuration's region, credentials and endpoint (DynamoDB Local's locally). */
 export function createDynamoClient(config: Configuration): DynamoDBDocumentClient {
   return DynamoDBDocumentClient.from(
-    traceAwsClient(
-      withoutSdkLogger(
-        new DynamoDBClient({
-          maxAttempts: 3,
-          ...awsClientOptions(config.aws, config.aws.endpoints.dynamodb),
-        }),
-      ),
+    serviceAwsClient(
+      new DynamoDBClient({ maxAttempts: 3, ...awsClientOptions(config.aws, config.aws.endpoints.dynamodb) }),
     ),
     {
       marshallOptions: { removeUndefinedValues: true },

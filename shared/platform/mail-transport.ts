@@ -1,8 +1,7 @@
 import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
 import type { Transporter } from 'nodemailer';
 import type { Configuration } from './config.ts';
-import { awsClientOptions, perConfiguration, withoutSdkLogger } from './configured.ts';
-import { traceAwsClient } from './xray.ts';
+import { awsClientOptions, perConfiguration, serviceAwsClient } from './configured.ts';
 
 /**
  * Where composed messages go: Amazon SES on AWS, an SMTP server locally (the
@@ -20,7 +19,7 @@ export interface Envelope {
 export type MailTransport = (envelope: Envelope, raw: Buffer) => Promise<void>;
 
 function sesTransport(aws: Configuration['aws']): MailTransport {
-  const ses = traceAwsClient(withoutSdkLogger(new SESv2Client({ maxAttempts: 2, ...awsClientOptions(aws) })));
+  const ses = serviceAwsClient(new SESv2Client({ maxAttempts: 2, ...awsClientOptions(aws) }));
   return async (envelope, raw) => {
     await ses.send(
       new SendEmailCommand({

@@ -6,9 +6,8 @@ import {
   awsSettings,
   lazyClient,
   perConfiguration,
-  withoutSdkLogger,
+  serviceAwsClient,
 } from './configured.ts';
-import { traceAwsClient } from './xray.ts';
 
 /**
  * An SQS client for the configuration; its endpoint is the configuration's
@@ -16,14 +15,12 @@ import { traceAwsClient } from './xray.ts';
  * cannot make resolvable.
  */
 export function createQueueClient(config: Configuration): SQSClient {
-  return traceAwsClient(
-    withoutSdkLogger(
-      new SQSClient({
-        maxAttempts: 3,
-        useQueueUrlAsEndpoint: false,
-        ...awsClientOptions(config.aws, config.aws.endpoints.sqs),
-      }),
-    ),
+  return serviceAwsClient(
+    new SQSClient({
+      maxAttempts: 3,
+      useQueueUrlAsEndpoint: false,
+      ...awsClientOptions(config.aws, config.aws.endpoints.sqs),
+    }),
   );
 }
 

@@ -8,8 +8,7 @@ import {
 } from 'node:crypto';
 import * as z from 'zod/mini';
 import { type Configuration, ConfigurationError, configuration, VARIABLES } from './config.ts';
-import { awsClientOptions, awsSettings, perConfiguration, withoutSdkLogger } from './configured.ts';
-import { traceAwsClient } from './xray.ts';
+import { awsClientOptions, awsSettings, perConfiguration, serviceAwsClient } from './configured.ts';
 
 /**
  * Secrets at rest, and proofs that need no stored secret.
@@ -68,9 +67,7 @@ const kmsOfConfiguration = perConfiguration(
     const sdk = await kmsSdk();
     return {
       sdk,
-      client: traceAwsClient(
-        withoutSdkLogger(new sdk.KMSClient({ maxAttempts: 3, ...awsClientOptions(config.aws) })),
-      ),
+      client: serviceAwsClient(new sdk.KMSClient({ maxAttempts: 3, ...awsClientOptions(config.aws) })),
     };
   },
 );

@@ -267,7 +267,7 @@ describe('the process configuration', () => {
     expect(await dynamo.config.region()).toBe('us-east-1');
     expect(await dynamo.config.credentials()).toMatchObject({ accessKeyId: 'local' });
     const client = dynamo.middlewareStack;
-    // No SDK logger: it masked every request and response for a log line nobody writes (withoutSdkLogger).
+    // No SDK logger: it masked every request and response for a log line nobody writes (serviceAwsClient).
     for (const stack of [dynamo.middlewareStack, sqs.middlewareStack])
       expect(stack.identify().filter((name) => name.startsWith('loggerMiddleware'))).toEqual([]);
 
