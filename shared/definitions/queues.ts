@@ -16,6 +16,13 @@ export const QUEUE_URL_VARIABLES = {
   enrollment: 'ENROLLMENT_QUEUE_URL',
 } as const;
 
+/** The queues' names, as a non-empty tuple (zod's enum takes one). */
+export const QUEUE_NAMES = /* @__PURE__ */ (() =>
+  Object.keys(QUEUE_URL_VARIABLES) as [
+    keyof typeof QUEUE_URL_VARIABLES,
+    ...(keyof typeof QUEUE_URL_VARIABLES)[],
+  ])();
+
 // Built in a pure-annotated call: its members read QUEUE_URL_VARIABLES, which esbuild cannot tell
 // is free of side effects, so the object literal alone stayed in every function (config.ts imports
 // this module for the URL variables); docs/architecture.md, Bundles.

@@ -1,4 +1,5 @@
-import { invocationTraceHeader, LOG_LEVELS, type LogLevel, observabilitySettings } from './config.ts';
+import { LOG_LEVELS, type LogLevel } from '#definitions/log-levels.ts';
+import { invocationTraceHeader, observabilitySettings } from './config.ts';
 
 /**
  * The one structured logger: a JSON line per record on stdout, in the shape
