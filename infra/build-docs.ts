@@ -21,6 +21,7 @@ import {
 } from '#schemas/import.ts';
 import { signal } from '#schemas/resources.ts';
 import { PROJECT_ROOT } from './paths.ts';
+import { VALIDATORS_FOLDER, writeItemValidators } from './validators/item-validators.ts';
 
 /**
  * `npm run build`: generates the documents derived from the
@@ -36,7 +37,10 @@ import { PROJECT_ROOT } from './paths.ts';
  * so it is a named definition: `#/$defs/ProviderEvent`;
  * - shared/api/mcp/tool-list.json, what the MCP server's `tools/list`
  *   answers, converted from its tools' zod schemas, so the mcp function
- *   carries the listing and not zod's JSON Schema converter.
+ *   carries the listing and not zod's JSON Schema converter;
+ * - shared/store/item-validators/, the item schemas of shared/store/item-schemas/
+ *   compiled into validators (infra/validators/), which the stores read with,
+ *   so no function parses items with zod at run time.
  */
 
 export const IMPORT_SCHEMA_FILE = resolve(PROJECT_ROOT, 'docs/import.schema.json');
@@ -135,4 +139,6 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   console.log(`Wrote ${MCP_TOOL_LIST_FILE}`);
   writeImportJsonSchema();
   console.log(`Wrote ${IMPORT_SCHEMA_FILE}`);
+  await writeItemValidators();
+  console.log(`Wrote ${VALIDATORS_FOLDER}`);
 }

@@ -1,13 +1,14 @@
 import { createHash } from 'node:crypto';
-import type * as z from 'zod/mini';
+import type { CompiledValidator } from '#schemas/compiled-validator.ts';
 import { normalizeDomain } from '#schemas/domain-names.ts';
 import type { ImportDocument } from '#schemas/import.ts';
-import { assignmentItem } from '#store/assignments.ts';
 import { ItemImage, type ItemKey } from '#store/bulk-writes.ts';
-import { campaignItem } from '#store/campaigns.ts';
-import { type ContactRecord, contactItem, contactKey, contacts, newContact } from '#store/contacts.ts';
+import { type ContactRecord, contactKey, contacts, newContact } from '#store/contacts.ts';
 import * as keys from '#store/item-keys.ts';
-import { messageItem } from '#store/messages.ts';
+import { assignmentItem } from '#store/item-validators/assignments.ts';
+import { campaignItem } from '#store/item-validators/campaigns.ts';
+import { contactItem } from '#store/item-validators/contacts.ts';
+import { messageItem } from '#store/item-validators/messages.ts';
 import { accountWrites } from './accounts.ts';
 import { creationWrites, type NewAssignment } from './assignments.ts';
 import { newCampaignWrites } from './campaigns.ts';
@@ -110,8 +111,8 @@ export function eventMessagesWithoutId(document: ImportDocument): number {
   return document.events.filter((event) => 'message' in event && event.message.id === undefined).length;
 }
 
-const parsedOrNull = <T extends z.ZodMiniType>(schema: T, item: unknown): z.output<T> | null =>
-  item === undefined ? null : schema.parse(item);
+const parsedOrNull = <T>(validator: CompiledValidator<T>, item: unknown): T | null =>
+  item === undefined ? null : validator.parse(item);
 
 /** Replays the document into an image of the items its import leaves (see the module's comment). */
 export async function planBulkImport(

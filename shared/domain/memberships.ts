@@ -1,7 +1,8 @@
 import { batchGet } from '#store/batch.ts';
 import * as keys from '#store/item-keys.ts';
-import { getMembership, type MemberRole, membershipItem, membershipsOfPerson } from '#store/memberships.ts';
-import { organizationItem } from '#store/organization-item.ts';
+import { membershipItem } from '#store/item-validators/memberships.ts';
+import { organizationItem } from '#store/item-validators/organization-item.ts';
+import { getMembership, type MemberRole, membershipsOfPerson } from '#store/memberships.ts';
 
 /**
  * Whose member a person is, and with which role: what the dashboard asks on

@@ -1,12 +1,13 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import * as z from 'zod/mini';
-import '#definitions/zod-english.ts';
-import { signal } from '#schemas/resources.ts';
 import { batchGet } from './batch.ts';
 import * as keys from './item-keys.ts';
+import type { AccountRecord, QualificationRecord } from './item-schemas/accounts.ts';
+import { accountItem, domainItem, qualificationItem } from './item-validators/accounts.ts';
 import { queryAll, queryFirst } from './query.ts';
 import { type TableSource, tableContext } from './table-context.ts';
 import type { TransactItem } from './transactions.ts';
+
+export type { AccountRecord, QualificationRecord };
 
 // Each schema and store below is built in a pure-annotated closure or call: a bundle keeps only those
 // its function uses (esbuild cannot tell that zod's builders have no side effects; docs/architecture.md, Bundles).
@@ -18,41 +19,6 @@ import type { TransactItem } from './transactions.ts';
  * qualification sits in its campaign's ranking index (gsi1) unless the
  * account is excluded: a sparse index, so excluded accounts never appear.
  */
-
-export const accountItem = /* @__PURE__ */ (() =>
-  z.object({
-    accountId: z.number(),
-    name: z.optional(z.string()),
-    domain: z.string(),
-    website: z.optional(z.string()),
-    linkedinUrl: z.optional(z.string()),
-    score: z._default(z.number(), 0),
-    signals: z._default(z.array(signal), []),
-    excluded: z._default(z.boolean(), false),
-  }))();
-export type AccountRecord = z.infer<typeof accountItem>;
-
-/** An account's qualification into a campaign; `listed` when it is in the campaign's ranking. */
-export const qualificationItem = /* @__PURE__ */ (() =>
-  z.pipe(
-    z.object({
-      campaignId: z.number(),
-      accountId: z.number(),
-      score: z._default(z.number(), 0),
-      signals: z._default(z.array(signal), []),
-      gsi1pk: z.optional(z.string()),
-      /** Newly listed and not yet announced in a New Opportunities event (shared/domain/webhook-events.ts). */
-      newOpportunity: z.optional(z.boolean()),
-    }),
-    z.transform(({ gsi1pk, newOpportunity, ...qualification }) => ({
-      ...qualification,
-      listed: gsi1pk !== undefined,
-      newOpportunity: newOpportunity === true,
-    })),
-  ))();
-export type QualificationRecord = z.output<typeof qualificationItem>;
-
-const domainItem = /* @__PURE__ */ (() => z.object({ accountId: z.number() }))();
 
 export function accountStore(table: TableSource = tableContext) {
   return {

@@ -1,12 +1,14 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import * as z from 'zod/mini';
-import '#definitions/zod-english.ts';
-import { API_KEY_SCOPES, type ApiKeyScope } from '#definitions/routes.ts';
+import type { ApiKeyScope } from '#definitions/routes.ts';
 import * as keys from './item-keys.ts';
+import type { ApiKeyIdentityItem, ApiKeyItem, ItemKey } from './item-schemas/api-keys.ts';
+import { apiKeyIdentityItem, apiKeyItem, itemKey } from './item-validators/api-keys.ts';
 import { queryAll } from './query.ts';
 import { type TableSource, tableContext } from './table-context.ts';
 import type { TransactItem } from './transactions.ts';
+
+export type { ApiKeyIdentityItem, ApiKeyItem };
 
 // Each schema and store below is built in a pure-annotated closure or call: a bundle keeps only those
 // its function uses (esbuild cannot tell that zod's builders have no side effects; docs/architecture.md, Bundles).
@@ -15,30 +17,6 @@ import type { TransactItem } from './transactions.ts';
  * API keys, addressed by the hash of their secret (the authorizer's one
  * GetItem) and listed per organization on gsi1.
  */
-
-/** What the authorizer reads of a key (on every cache miss: only these fields). */
-export const apiKeyIdentityItem = /* @__PURE__ */ (() =>
-  z.object({
-    orgId: z.number(),
-    keyId: z.number(),
-    // Keys written before scopes existed have none: they could always do everything.
-    scope: z._default(z.enum(API_KEY_SCOPES), 'read-write'),
-    lastUsedAt: z._default(z.nullable(z.string()), null),
-    revokedAt: z._default(z.nullable(z.string()), null),
-    expiresAt: z._default(z.nullable(z.string()), null),
-  }))();
-export type ApiKeyIdentityItem = z.infer<typeof apiKeyIdentityItem>;
-
-/** A key as listed and revoked. */
-export const apiKeyItem = /* @__PURE__ */ (() =>
-  z.extend(apiKeyIdentityItem, {
-    createdAt: z.string(),
-    name: z._default(z.nullable(z.string()), null),
-  }))();
-export type ApiKeyItem = z.infer<typeof apiKeyItem>;
-
-const itemKey = /* @__PURE__ */ (() => z.object({ pk: z.string(), sk: z.string() }))();
-type ItemKey = z.infer<typeof itemKey>;
 
 export function apiKeyStore(table: TableSource = tableContext) {
   return {

@@ -1,9 +1,15 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import * as z from 'zod/mini';
-import '#definitions/zod-english.ts';
 import * as keys from './item-keys.ts';
+import type { AssistantGrantItem } from './item-schemas/assistant-grants.ts';
+import { assistantGrantItem } from './item-validators/assistant-grants.ts';
 import { type TableSource, tableContext } from './table-context.ts';
+
+export { CLIENT_KINDS } from '#definitions/item-fields.ts';
+
+import type { CLIENT_KINDS } from '#definitions/item-fields.ts';
+
+export type { AssistantGrantItem };
 
 // Each schema and store below is built in a pure-annotated closure or call: a bundle keeps only those
 // its function uses (esbuild cannot tell that zod's builders have no side effects; docs/architecture.md, Bundles).
@@ -16,24 +22,7 @@ import { type TableSource, tableContext } from './table-context.ts';
  * the tokens issued before it for good.
  */
 
-/** Where a client comes from: an operator's (bound to one organization), a registration, or a metadata document. */
-export const CLIENT_KINDS = ['operator', 'dynamic', 'metadata-document'] as const;
 export type ClientKind = (typeof CLIENT_KINDS)[number];
-
-export const assistantGrantItem = /* @__PURE__ */ (() =>
-  z.object({
-    orgId: z.number(),
-    clientId: z.string(),
-    clientName: z.string(),
-    kind: z.enum(CLIENT_KINDS),
-    /** Who approved it last (an email); null for an operator client's binding, recorded when it first got a token. */
-    approvedBy: z.nullable(z.string()),
-    createdAt: z.string(),
-    approvedAt: z.string(),
-    approvalId: z.string(),
-    revokedAt: z._default(z.nullable(z.string()), null),
-  }))();
-export type AssistantGrantItem = z.infer<typeof assistantGrantItem>;
 
 /** What an approval records. */
 export type Approval = Omit<AssistantGrantItem, 'createdAt' | 'approvalId' | 'revokedAt'>;

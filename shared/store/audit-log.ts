@@ -1,8 +1,10 @@
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import * as z from 'zod/mini';
-import '#definitions/zod-english.ts';
 import * as keys from './item-keys.ts';
+import type { AuditEntryItem } from './item-schemas/audit-log.ts';
+import { auditEntryItem } from './item-validators/audit-log.ts';
 import { type TableSource, tableContext } from './table-context.ts';
+
+export type { AuditEntryItem };
 
 // Each schema and store below is built in a pure-annotated closure or call: a bundle keeps only those
 // its function uses (esbuild cannot tell that zod's builders have no side effects; docs/architecture.md, Bundles).
@@ -13,19 +15,6 @@ import { type TableSource, tableContext } from './table-context.ts';
  */
 
 export const AUDIT_RETENTION_SECONDS = 365 * 24 * 3600;
-
-export const auditEntryItem = /* @__PURE__ */ (() =>
-  z.object({
-    entryId: z.string(),
-    at: z.string(),
-    /** Who: a member's email, or `operator` for the CLI. */
-    actor: z.string(),
-    /** What, as a short verb phrase (`api-key.create`). */
-    action: z.string(),
-    /** What it was done to, in words (`key 12 "CI"`). */
-    target: z.string(),
-  }))();
-export type AuditEntryItem = z.infer<typeof auditEntryItem>;
 
 export function auditLogStore(table: TableSource = tableContext) {
   return {

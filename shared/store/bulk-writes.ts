@@ -1,7 +1,7 @@
 import { BatchGetCommand, BatchWriteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import * as z from 'zod/mini';
-import '#definitions/zod-english.ts';
 import * as keys from './item-keys.ts';
+import type { BulkImportUnderWay } from './item-schemas/bulk-writes.ts';
+import { bulkImportItem } from './item-validators/bulk-writes.ts';
 import { type TableContext, type TableSource, tableContext } from './table-context.ts';
 import {
   MAX_TRANSACTION_ITEMS,
@@ -9,6 +9,8 @@ import {
   TransactionConflictError,
   transact,
 } from './transactions.ts';
+
+export type { BulkImportUnderWay };
 
 // Each schema and store below is built in a pure-annotated closure or call: a bundle keeps only those
 // its function uses (esbuild cannot tell that zod's builders have no side effects; docs/architecture.md, Bundles).
@@ -25,6 +27,7 @@ import {
  */
 
 type Item = Record<string, unknown>;
+
 export interface ItemKey {
   pk: string;
   sk: string;
@@ -49,6 +52,7 @@ function stored(value: unknown): unknown {
 }
 
 const keyString = (key: ItemKey): string => `${key.pk}\u0000${key.sk}`;
+
 const keyOf = (item: Record<string, unknown>): ItemKey => ({ pk: String(item.pk), sk: String(item.sk) });
 
 /** An expression the image cannot apply: a write the bulk path has no business sending. */
@@ -250,15 +254,20 @@ function applyClause(
 
 /** DynamoDB's limits per BatchWriteItem and BatchGetItem request. */
 const WRITE_BATCH = 25;
+
 const GET_BATCH = 100;
+
 /**
  * Requests in flight. DynamoDB Local on two cores is saturated by about this
  * many; DynamoDB spreads them over partitions, where more would only wait.
  */
 const REQUESTS_IN_FLIGHT = 8;
+
 /** Tries of a request's unprocessed part (DynamoDB throttled it), the wait doubling from 50 ms up to 2 s. */
 const UNPROCESSED_ATTEMPTS = 10;
+
 const UNPROCESSED_BASE_DELAY_MS = 50;
+
 const UNPROCESSED_MAX_DELAY_MS = 2_000;
 
 const backoff = (attempt: number) =>
@@ -339,10 +348,6 @@ export async function putItems(
     );
   });
 }
-
-/** What an interrupted bulk import needs to be finished the same way: the message ids it allocated. */
-const bulkImportItem = /* @__PURE__ */ (() => z.object({ messageIds: z.array(z.number()) }))();
-export type BulkImportUnderWay = z.infer<typeof bulkImportItem>;
 
 /** DynamoDB's limit of items in one transaction, less the marker's delete. */
 const MAX_INCREMENTS = MAX_TRANSACTION_ITEMS - 1;

@@ -1,13 +1,26 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import * as z from 'zod/mini';
-import '#definitions/zod-english.ts';
-import { provider } from '#schemas/import.ts';
-import { channel } from '#schemas/resources.ts';
 import { CAMPAIGN_SHARDS, counterShard } from './counter-shards.ts';
 import * as keys from './item-keys.ts';
+import type { CampaignRecord, StoredSequence } from './item-schemas/campaigns.ts';
+import { campaignItem, campaignShardItem } from './item-validators/campaigns.ts';
 import { queryAll } from './query.ts';
 import { type TableContext, type TableSource, tableContext } from './table-context.ts';
 import { addCounters, type TransactItem } from './transactions.ts';
+
+export {
+  CAMPAIGN_COUNTERS,
+  type CampaignCounter,
+  SHARDED_COUNTERS,
+  type ShardedCampaignCounter,
+} from '#definitions/item-fields.ts';
+
+import {
+  type CampaignCounter,
+  SHARDED_COUNTERS,
+  type ShardedCampaignCounter,
+} from '#definitions/item-fields.ts';
+
+export type { CampaignRecord, StoredSequence };
 
 // Each schema and store below is built in a pure-annotated closure or call: a bundle keeps only those
 // its function uses (esbuild cannot tell that zod's builders have no side effects; docs/architecture.md, Bundles).
@@ -17,73 +30,10 @@ import { addCounters, type TransactItem } from './transactions.ts';
  * with its provider sequences and the aggregates kept on it at write time.
  */
 
-/** Counter attributes of a campaign item (CampaignSummary.stats and CampaignDetail.contacts; docs/decisions.md, Assignments). */
-export const CAMPAIGN_COUNTERS = [
-  'statSent',
-  'statOpened',
-  'statClicked',
-  'statBounced',
-  'statUnsubscribed',
-  'statBlocked',
-  'statusPendingApproval',
-  'statusScheduled',
-  'statusInProgress',
-  'statusCompleted',
-  'statusReplied',
-  'statusBounced',
-  'statusUnsubscribed',
-] as const;
-export type CampaignCounter = (typeof CAMPAIGN_COUNTERS)[number];
 export type CampaignCounts = Record<CampaignCounter, number>;
 
-/** A sequence as the campaign keeps it: what reads use of it (its steps are only counted). */
-export const storedSequence = /* @__PURE__ */ (() =>
-  z.object({
-    id: z.number(),
-    provider,
-    channel,
-    steps: z.array(z.unknown()),
-    /** The provider's campaign id, which its webhooks name (shared/store/sequence-links.ts); never shown by the API. */
-    external_id: z._default(z.nullable(z.string()), null),
-    /** The provider connection the campaign runs on, when known. */
-    connection_id: z._default(z.nullable(z.number()), null),
-  }))();
-export type StoredSequence = z.infer<typeof storedSequence>;
 /** What an assignment or a check needs of its sequence. */
 export type SequenceRef = Pick<StoredSequence, 'id' | 'provider' | 'channel'>;
-
-const counter = /* @__PURE__ */ (() => z._default(z.number(), 0))();
-
-/** A campaign as stored; counters never written are 0. */
-export const campaignItem = /* @__PURE__ */ (() =>
-  z.object({
-    orgId: z.number(),
-    campaignId: z.number(),
-    name: z.string(),
-    signals: z._default(z.array(z.string()), []),
-    createdAt: z._default(z.nullable(z.string()), null),
-    sequences: z._default(z.array(storedSequence), []),
-    accountsCount: counter,
-    messagesCount: counter,
-    ...(Object.fromEntries(CAMPAIGN_COUNTERS.map((name) => [name, counter])) as Record<
-      CampaignCounter,
-      typeof counter
-    >),
-  }))();
-export type CampaignRecord = z.infer<typeof campaignItem>;
-
-/** The counters an assignment's writes move, kept on the campaign's shards (and on its item). */
-export type ShardedCampaignCounter = CampaignCounter | 'messagesCount';
-const SHARDED_COUNTERS: readonly ShardedCampaignCounter[] = [...CAMPAIGN_COUNTERS, 'messagesCount'];
-
-/** A counter shard as stored: its counters only (`keys.campaignShard`). */
-const campaignShardItem = /* @__PURE__ */ (() =>
-  z.object(
-    Object.fromEntries(SHARDED_COUNTERS.map((name) => [name, counter])) as Record<
-      ShardedCampaignCounter,
-      typeof counter
-    >,
-  ))();
 
 const isShard = (item: Record<string, unknown>) => String(item.sk).includes('#SHARD#');
 

@@ -1,13 +1,15 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import * as z from 'zod/mini';
-import '#definitions/zod-english.ts';
-import { assignmentStatus, type ContactFields, channel } from '#schemas/resources.ts';
+import type { ContactFields } from '#schemas/resources.ts';
 import { batchGet } from './batch.ts';
 import * as keys from './item-keys.ts';
+import type { ContactAssignmentEntry, ContactRecord } from './item-schemas/contacts.ts';
+import { contactItem } from './item-validators/contacts.ts';
 import { normalizeLinkedinUrl } from './linkedin-urls.ts';
 import { type TableSource, tableContext } from './table-context.ts';
 import type { TransactItem } from './transactions.ts';
+
+export type { ContactAssignmentEntry, ContactRecord };
 
 // Each schema and store below is built in a pure-annotated closure or call: a bundle keeps only those
 // its function uses (esbuild cannot tell that zod's builders have no side effects; docs/architecture.md, Bundles).
@@ -56,45 +58,6 @@ export const CONTACT_FIELDS = [
   'company_name',
   'company_domain',
 ] as const satisfies readonly (keyof ContactFields)[];
-
-const optionalText = /* @__PURE__ */ (() => z._default(z.nullable(z.string()), null))();
-
-/** The contact fields as the API shows them, as a contact item or an assignment's copy holds them. */
-export const contactFieldsItem = /* @__PURE__ */ (() =>
-  z.object({
-    id: z.number(),
-    email: optionalText,
-    first_name: optionalText,
-    last_name: optionalText,
-    full_name: optionalText,
-    title: optionalText,
-    linkedin_url: optionalText,
-    company_name: optionalText,
-    company_domain: optionalText,
-  }))();
-
-/** One assignment as the contact's eligibility summary records it. */
-export const contactAssignmentEntry = /* @__PURE__ */ (() =>
-  z.object({
-    campaignId: z.number(),
-    sequenceId: z.number(),
-    channel,
-    status: assignmentStatus,
-    completedAt: z._default(z.nullable(z.string()), null),
-  }))();
-export type ContactAssignmentEntry = z.infer<typeof contactAssignmentEntry>;
-
-export const contactItem = /* @__PURE__ */ (() =>
-  z.extend(contactFieldsItem, {
-    blocked: z._default(z.boolean(), false),
-    /** Assignment id → summary entry. */
-    assignments: z._default(z.record(z.string(), contactAssignmentEntry), {}),
-    /** Sequence id → the contact's one assignment in it (the uniqueness guard). */
-    sequenceAssignments: z._default(z.record(z.string(), z.number()), {}),
-    /** How often assignments were added or withdrawn, or the contact blocked (0: never). */
-    eligibilityVersion: z._default(z.number(), 0),
-  }))();
-export type ContactRecord = z.infer<typeof contactItem>;
 
 /** The clause (and its value) every write that changes a contact's eligibility summary adds to its update. */
 export const ELIGIBILITY_CHANGE = {

@@ -1,8 +1,10 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import * as z from 'zod/mini';
-import '#definitions/zod-english.ts';
 import * as keys from './item-keys.ts';
+import type { SessionItem } from './item-schemas/dashboard-sessions.ts';
+import { sessionItem } from './item-validators/dashboard-sessions.ts';
 import { type TableSource, tableContext } from './table-context.ts';
+
+export type { SessionItem };
 
 // Each schema and store below is built in a pure-annotated closure or call: a bundle keeps only those
 // its function uses (esbuild cannot tell that zod's builders have no side effects; docs/architecture.md, Bundles).
@@ -13,22 +15,6 @@ import { type TableSource, tableContext } from './table-context.ts';
  * readers check the expiry because DynamoDB deletes lazily. The sign-ins
  * under way are dashboard-sign-ins.ts.
  */
-
-export const sessionItem = /* @__PURE__ */ (() =>
-  z.object({
-    subject: z.string(),
-    email: z.string(),
-    /** The organization picked after sign-in; null until one is. */
-    orgId: z.nullable(z.number()),
-    /** The token every form of the session carries (CSRF). */
-    csrfToken: z.string(),
-    createdAt: z.string(),
-    /** Epoch seconds: the session ends here whatever its use (12 hours after sign-in). */
-    endsAt: z.number(),
-    /** Epoch seconds: idle expiry, moved on by use and never past `endsAt`; also the item's TTL. */
-    expiresAt: z.number(),
-  }))();
-export type SessionItem = z.infer<typeof sessionItem>;
 
 export function dashboardSessionStore(table: TableSource = tableContext) {
   return {

@@ -1,8 +1,10 @@
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import * as z from 'zod/mini';
-import '#definitions/zod-english.ts';
 import * as keys from './item-keys.ts';
+import type { SignInItem } from './item-schemas/dashboard-sign-ins.ts';
+import { signInItem } from './item-validators/dashboard-sign-ins.ts';
 import { type TableSource, tableContext } from './table-context.ts';
+
+export type { SignInItem };
 
 // The schema and the store are built in a pure-annotated closure or call: a bundle keeps them only if its
 // function uses them (esbuild cannot tell that zod's builders have no side effects; docs/architecture.md, Bundles).
@@ -14,16 +16,6 @@ import { type TableSource, tableContext } from './table-context.ts';
  * deletes lazily. A store of its own, apart from the sessions
  * (dashboard-sessions.ts), which every request of a session reads.
  */
-
-export const signInItem = /* @__PURE__ */ (() =>
-  z.object({
-    codeVerifier: z.string(),
-    nonce: z.string(),
-    /** A path of this service to land on after sign-in. */
-    returnTo: z.string(),
-    expiresAt: z.number(),
-  }))();
-export type SignInItem = z.infer<typeof signInItem>;
 
 export function dashboardSignInStore(table: TableSource = tableContext) {
   return {

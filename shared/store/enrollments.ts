@@ -1,11 +1,12 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import * as z from 'zod/mini';
-import '#definitions/zod-english.ts';
-import { provider } from '#schemas/import.ts';
 import * as keys from './item-keys.ts';
+import type { EnrollmentFailureRecord } from './item-schemas/enrollments.ts';
+import { enrolledUnderDomainItem, enrollmentFailureItem } from './item-validators/enrollments.ts';
 import { type TableContext, type TableSource, tableContext } from './table-context.ts';
 import type { TransactItem } from './transactions.ts';
+
+export type { EnrollmentFailureRecord };
 
 // Each schema and store below is built in a pure-annotated closure or call: a bundle keeps only those
 // its function uses (esbuild cannot tell that zod's builders have no side effects; docs/architecture.md, Bundles).
@@ -19,18 +20,6 @@ import type { TransactItem } from './transactions.ts';
 
 /** How long a refused enrollment stays in the list (the assignment keeps its outcome for good). */
 export const ENROLLMENT_FAILURE_RETENTION_DAYS = 30;
-
-export const enrollmentFailureItem = /* @__PURE__ */ (() =>
-  z.object({
-    assignmentId: z.number(),
-    campaignId: z.number(),
-    connectionId: z.number(),
-    provider,
-    externalId: z.string(),
-    error: z.string(),
-    failedAt: z.string(),
-  }))();
-export type EnrollmentFailureRecord = z.infer<typeof enrollmentFailureItem>;
 
 /**
  * A page of the organization's refused enrollments, newest first, from `before` (the previous
@@ -112,9 +101,7 @@ export function enrollmentStore(table: TableSource = tableContext) {
           Limit: page.take,
         }),
       );
-      const assignmentIds = Items.map(
-        (item) => z.object({ assignmentId: z.number() }).parse(item).assignmentId,
-      );
+      const assignmentIds = Items.map((item) => enrolledUnderDomainItem.parse(item).assignmentId);
       const last = Items.at(-1);
       return { assignmentIds, next: LastEvaluatedKey && last ? String(last.sk) : null };
     },

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import * as z from 'zod/mini';
-import '#definitions/zod-english.ts';
 import { batchGet } from './batch.ts';
-import { type CampaignRecord, campaignItem } from './campaigns.ts';
+import type { CampaignRecord } from './campaigns.ts';
 import * as keys from './item-keys.ts';
+import { campaignItem } from './item-validators/campaigns.ts';
+import { cooldownSetting, shardItem } from './item-validators/exclusions.ts';
 import { type TableContext, type TableSource, tableContext } from './table-context.ts';
 
 // Each schema and store below is built in a pure-annotated closure or call: a bundle keeps only those
@@ -25,9 +25,6 @@ export const EXCLUSION_SHARDS = 16;
 /** The shard a value's membership is kept in. */
 export const shardOf = (value: string): number =>
   createHash('sha1').update(value).digest().readUInt16BE(0) % EXCLUSION_SHARDS;
-
-const shardItem = /* @__PURE__ */ (() =>
-  z.object({ sk: z.string(), values: z.optional(z.set(z.string())) }))();
 
 /** The members of shard items, by kind. */
 function membersOf(items: Record<string, unknown>[]): { emails: Set<string>; domains: Set<string> } {
@@ -63,9 +60,6 @@ function exclusionShardKeys(orgId: number, values: { emails: string[]; domains: 
   }
   return [...shards.values()];
 }
-
-const cooldownSetting = /* @__PURE__ */ (() =>
-  z.object({ cooldownDays: z._default(z.nullable(z.number()), null) }))();
 
 export function exclusionStore(table: TableSource = tableContext) {
   return {

@@ -1,9 +1,11 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import * as z from 'zod/mini';
-import '#definitions/zod-english.ts';
 import * as keys from './item-keys.ts';
+import type { IdempotencyRecord } from './item-schemas/idempotency.ts';
+import { idempotencyItem } from './item-validators/idempotency.ts';
 import { type TableSource, tableContext } from './table-context.ts';
+
+export type { IdempotencyRecord };
 
 // Each schema and store below is built in a pure-annotated closure or call: a bundle keeps only those
 // its function uses (esbuild cannot tell that zod's builders have no side effects; docs/architecture.md, Bundles).
@@ -13,17 +15,6 @@ import { type TableSource, tableContext } from './table-context.ts';
  * and a claim id), whether it is still running, and the response it replays
  * once done. Each expires by TTL.
  */
-
-export const idempotencyItem = /* @__PURE__ */ (() =>
-  z.object({
-    fingerprint: z.string(),
-    /** The claim id of the request that holds the key (absent on records written without one). */
-    claim: z.optional(z.string()),
-    state: z.string(),
-    /** The response of a request that is done (a JSON value). */
-    response: z.optional(z.unknown()),
-  }))();
-export type IdempotencyRecord = z.infer<typeof idempotencyItem>;
 
 export function idempotencyStore(table: TableSource = tableContext) {
   return {

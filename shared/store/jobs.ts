@@ -1,9 +1,11 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import * as z from 'zod/mini';
-import '#definitions/zod-english.ts';
 import { batchGet, batchPut } from './batch.ts';
 import * as keys from './item-keys.ts';
+import type { JobPosition, JobRecord } from './item-schemas/jobs.ts';
+import { jobItem, jobPosition, knownJob } from './item-validators/jobs.ts';
 import { type TableSource, tableContext } from './table-context.ts';
+
+export type { JobPosition, JobRecord };
 
 // Each schema and store below is built in a pure-annotated closure or call: a bundle keeps only those
 // its function uses (esbuild cannot tell that zod's builders have no side effects; docs/architecture.md, Bundles).
@@ -14,28 +16,6 @@ import { type TableSource, tableContext } from './table-context.ts';
  * by sequence), and gsi2 finds a job by its sequence number, the search's
  * page cursor.
  */
-
-export const jobItem = /* @__PURE__ */ (() =>
-  z.object({
-    jobId: z.string(),
-    sequence: z.number(),
-    domain: z.string(),
-    title: z.string(),
-    url: z.string(),
-    firstSeenAt: z.string(),
-    lastSeenAt: z.string(),
-    status: z.string(),
-    location: z.string(),
-    description: z.string(),
-  }))();
-export type JobRecord = z.infer<typeof jobItem>;
-
-/** Where a job sits in its domain's listing: a page that continues after it starts there. */
-const jobPosition = /* @__PURE__ */ (() =>
-  z.object({ pk: z.string(), sk: z.string(), gsi1pk: z.string(), gsi1sk: z.string() }))();
-export type JobPosition = z.infer<typeof jobPosition>;
-
-const knownJob = /* @__PURE__ */ (() => z.object({ jobId: z.string(), sequence: z.number() }))();
 
 export function jobStore(table: TableSource = tableContext) {
   return {

@@ -1,6 +1,7 @@
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import * as keys from './item-keys.ts';
-import { type MembershipItem, membershipItem } from './memberships.ts';
+import { membershipItem } from './item-validators/memberships.ts';
+import type { MembershipItem } from './memberships.ts';
 import { queryAll } from './query.ts';
 import { type TableSource, tableContext } from './table-context.ts';
 

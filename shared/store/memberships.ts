@@ -1,8 +1,14 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import * as z from 'zod/mini';
-import '#definitions/zod-english.ts';
 import * as keys from './item-keys.ts';
+import type { MembershipItem } from './item-schemas/memberships.ts';
+import { membershipItem } from './item-validators/memberships.ts';
 import { type TableContext, tableContext } from './table-context.ts';
+
+export { MEMBER_ROLES } from '#definitions/item-fields.ts';
+
+import type { MEMBER_ROLES } from '#definitions/item-fields.ts';
+
+export type { MembershipItem };
 
 // The schema is built in a pure-annotated closure: a bundle keeps it only if its function uses it
 // (esbuild cannot tell that zod's builders have no side effects; docs/architecture.md, Bundles).
@@ -16,20 +22,7 @@ import { type TableContext, tableContext } from './table-context.ts';
  * Bundles).
  */
 
-export const MEMBER_ROLES = ['admin', 'viewer'] as const;
 export type MemberRole = (typeof MEMBER_ROLES)[number];
-
-export const membershipItem = /* @__PURE__ */ (() =>
-  z.object({
-    orgId: z.number(),
-    /** The OpenID provider's subject of the person. */
-    subject: z.string(),
-    email: z.string(),
-    role: z.enum(MEMBER_ROLES),
-    addedAt: z.string(),
-    addedBy: z.string(),
-  }))();
-export type MembershipItem = z.infer<typeof membershipItem>;
 
 /** The person's membership of the organization; null when they are not a member. */
 export async function getMembership(

@@ -1,13 +1,13 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import * as z from 'zod/mini';
-import '#definitions/zod-english.ts';
 import type { MessageInput } from '#schemas/import.ts';
-import { provider } from '#schemas/import.ts';
-import { messageType } from '#schemas/resources.ts';
 import * as keys from './item-keys.ts';
+import type { MailState, MessageRecord, ReplyRecord } from './item-schemas/messages.ts';
+import { messageItem, replyItem } from './item-validators/messages.ts';
 import { queryFirst } from './query.ts';
 import { type TableContext, type TableSource, tableContext } from './table-context.ts';
 import type { TransactItem } from './transactions.ts';
+
+export type { MailState, MessageRecord, ReplyRecord };
 
 // Each schema and store below is built in a pure-annotated closure or call: a bundle keeps only those
 // its function uses (esbuild cannot tell that zod's builders have no side effects; docs/architecture.md, Bundles).
@@ -17,71 +17,8 @@ import type { TransactItem } from './transactions.ts';
  * across all its sequences. A reply also carries its mail delivery state.
  */
 
-const optionalText = /* @__PURE__ */ (() => z._default(z.nullable(z.string()), null))();
-const optionalNumber = /* @__PURE__ */ (() => z._default(z.nullable(z.number()), null))();
-
-export const messageItem = /* @__PURE__ */ (() =>
-  z.object({
-    messageId: z.number(),
-    assignmentId: z.number(),
-    messageType,
-    stepType: z.string(),
-    stepIndex: optionalNumber,
-    variantIndex: optionalNumber,
-    responseType: optionalText,
-    subject: optionalText,
-    body: optionalText,
-    openCount: z._default(z.number(), 0),
-    senderEmail: optionalText,
-    createdAt: optionalText,
-    /**
-     * Whether a classification (`reply_classified`) ever made or found the
-     * received message positive: Positive Reply is announced once per message,
-     * however often it is classified again.
-     */
-    everPositive: z._default(z.boolean(), false),
-  }))();
-export type MessageRecord = z.infer<typeof messageItem>;
-
 /** A message as it is written (the import's fields, its id known). */
 export type MessageFields = Omit<MessageInput, 'assignment_id'>;
-
-/** Where a reply's mail stands. */
-export const mailState = /* @__PURE__ */ (() =>
-  z.object({
-    from: z.string(),
-    to: z.array(z.string()),
-    cc: z.array(z.string()),
-    bcc: z.array(z.string()),
-    inReplyTo: z.nullable(z.string()),
-    state: z.string(),
-    /**
-     * Which way the reply leaves: by email (SES, or SMTP locally), or through the provider's own
-     * thread on a connection (docs/providers.md#replies): the mailbox or LinkedIn account that wrote.
-     */
-    route: z._default(
-      z.discriminatedUnion('via', [
-        z.object({ via: z.literal('email') }),
-        z.object({
-          via: z.literal('provider'),
-          provider,
-          connectionId: z.number(),
-          externalId: z.string(),
-          leadId: z.string(),
-          leadEmail: z.nullable(z.string()),
-          leadLinkedinUrl: z.nullable(z.string()),
-          replyThread: z.record(z.string(), z.string()),
-        }),
-      ]),
-      { via: 'email' },
-    ),
-  }))();
-export type MailState = z.input<typeof mailState>;
-
-/** A reply as the mail sender reads it. */
-export const replyItem = /* @__PURE__ */ (() =>
-  z.object({ subject: z.string(), body: z.string(), mail: mailState }))();
-export type ReplyRecord = z.infer<typeof replyItem>;
 
 /** The message attributes of an item (what `messageItem` reads). */
 function messageAttributes(

@@ -1,13 +1,20 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import * as z from 'zod/mini';
-import '#definitions/zod-english.ts';
 import { batchGet } from './batch.ts';
 import { ANALYTICS_SHARDS, counterShard } from './counter-shards.ts';
 import * as keys from './item-keys.ts';
-import { type OrganizationItem, organizationItem } from './organization-item.ts';
+import type { OrganizationItem } from './item-schemas/organization-item.ts';
+import type { AnalyticsItem } from './item-schemas/organizations.ts';
+import { organizationItem } from './item-validators/organization-item.ts';
+import { analyticsItem, demoSeedItem } from './item-validators/organizations.ts';
 import { type TableContext, type TableSource, tableContext } from './table-context.ts';
 import { addCounters, type TransactItem } from './transactions.ts';
+
+export { ORGANIZATION_COUNTERS, type OrganizationCounter } from '#definitions/item-fields.ts';
+
+import type { OrganizationCounter } from '#definitions/item-fields.ts';
+
+export type { AnalyticsItem };
 
 // Each schema and store below is built in a pure-annotated closure or call: a bundle keeps only those
 // its function uses (esbuild cannot tell that zod's builders have no side effects; docs/architecture.md, Bundles).
@@ -17,34 +24,9 @@ import { addCounters, type TransactItem } from './transactions.ts';
  * analytics counters, and the marker of the demo seed.
  */
 
-export { type OrganizationItem, organizationItem };
+export type { OrganizationItem };
 
-/** Counter attributes of the organization's analytics item (AnalyticsOverview). */
-export const ORGANIZATION_COUNTERS = [
-  'totalContactsSent',
-  'totalContactsOpened',
-  'totalContactsReplied',
-  'totalContactsScheduled',
-  'totalBounced',
-  'totalUnsubscribed',
-] as const;
-export type OrganizationCounter = (typeof ORGANIZATION_COUNTERS)[number];
 export type OrganizationCounts = Record<OrganizationCounter, number>;
-
-const counter = /* @__PURE__ */ (() => z._default(z.number(), 0))();
-
-/** The analytics item as read; counters never written are 0. */
-export const analyticsItem = /* @__PURE__ */ (() =>
-  z.object({
-    totalCampaigns: counter,
-    ...(Object.fromEntries(ORGANIZATION_COUNTERS.map((name) => [name, counter])) as Record<
-      OrganizationCounter,
-      typeof counter
-    >),
-  }))();
-export type AnalyticsItem = z.infer<typeof analyticsItem>;
-
-const demoSeedItem = /* @__PURE__ */ (() => z.object({ orgId: z.number() }))();
 
 /**
  * The update adding an assignment's `deltas` to an analytics shard (the

@@ -2,12 +2,14 @@ import { randomUUID } from 'node:crypto';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
-import * as z from 'zod/mini';
-import '#definitions/zod-english.ts';
 import type { QueueName } from '#definitions/queues.ts';
 import * as keys from './item-keys.ts';
+import type { OutboxItem } from './item-schemas/outbox.ts';
+import { outboxItem } from './item-validators/outbox.ts';
 import { type TableContext, tableContext } from './table-context.ts';
 import type { TransactItem } from './transactions.ts';
+
+export type { OutboxItem };
 
 // Each schema and store below is built in a pure-annotated closure or call: a bundle keeps only those
 // its function uses (esbuild cannot tell that zod's builders have no side effects; docs/architecture.md, Bundles).
@@ -82,21 +84,6 @@ export function webhookEventOutboxWrite(
     },
   };
 }
-
-/** An outbox item as the relay reads it from the table's stream. */
-export const outboxItem = /* @__PURE__ */ (() =>
-  z.object({
-    orgId: z.number(),
-    outboxId: z.string(),
-    queue: z.string(),
-    /** The queue message's body (a webhook event's payload). */
-    body: z.string(),
-    createdAt: z.string(),
-    /** `webhookEvent` for a webhook event, which the relay fans out; absent for a plain queue message. */
-    kind: z.optional(z.string()),
-    eventType: z.optional(z.string()),
-  }))();
-export type OutboxItem = z.infer<typeof outboxItem>;
 
 /**
  * The outbox item a stream record inserted: null for any other record (not

@@ -1,13 +1,18 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import * as z from 'zod/mini';
-import '#definitions/zod-english.ts';
-import { sealedSecret } from '#platform/secrets.ts';
-import { provider } from '#schemas/import.ts';
 import * as keys from './item-keys.ts';
+import type { ProviderConnectionRecord, UnmatchedEventRecord } from './item-schemas/provider-connections.ts';
+import {
+  connectionCountItem,
+  providerConnectionItem,
+  providerMessageItem,
+  unmatchedEventItem,
+} from './item-validators/provider-connections.ts';
 import { queryAll } from './query.ts';
 import { type TableContext, type TableSource, tableContext } from './table-context.ts';
 import type { TransactItem } from './transactions.ts';
+
+export type { ProviderConnectionRecord, UnmatchedEventRecord };
 
 // Each schema and store below is built in a pure-annotated closure or call: a bundle keeps only those
 // its function uses (esbuild cannot tell that zod's builders have no side effects; docs/architecture.md, Bundles).
@@ -20,41 +25,8 @@ import type { TransactItem } from './transactions.ts';
  * connection.
  */
 
-export const providerConnectionItem = /* @__PURE__ */ (() =>
-  z.object({
-    orgId: z.number(),
-    connectionId: z.number(),
-    provider,
-    baseUrl: z._default(z.nullable(z.string()), null),
-    apiKey: sealedSecret,
-    /** The last four characters of the API key, to tell connections apart (never the key). */
-    apiKeyHint: z.string(),
-    urlGeneration: z.number(),
-    createdAt: z.string(),
-  }))();
-export type ProviderConnectionRecord = z.infer<typeof providerConnectionItem>;
-
-const countItem = /* @__PURE__ */ (() => z.object({ connections: z._default(z.number(), 0) }))();
-
 /** How long an unmatched event is kept. */
 export const UNMATCHED_RETENTION_DAYS = 14;
-
-export const unmatchedEventItem = /* @__PURE__ */ (() =>
-  z.object({
-    connectionId: z.number(),
-    receivedAt: z.string(),
-    /** The native event type, when the payload names one. */
-    eventType: z.nullable(z.string()),
-    /** The provider event id it would have had, when it was mapped. */
-    eventId: z.nullable(z.string()),
-    /** What it would have become (`opened`, …), when it was mapped. */
-    kind: z.nullable(z.string()),
-    reason: z.string(),
-    campaignExternalId: z.nullable(z.string()),
-    leadEmail: z.nullable(z.string()),
-    leadLinkedinUrl: z.nullable(z.string()),
-  }))();
-export type UnmatchedEventRecord = z.infer<typeof unmatchedEventItem>;
 
 /**
  * Reads a connection consistently; null when the organization has none with
@@ -172,7 +144,7 @@ export function providerConnectionStore(table: TableSource = tableContext) {
       const { Item } = await client.send(
         new GetCommand({ TableName: name, Key: keys.providerConnectionCount(orgId), ConsistentRead: true }),
       );
-      return countItem.parse(Item ?? {}).connections;
+      return connectionCountItem.parse(Item ?? {}).connections;
     },
 
     /**
@@ -234,7 +206,7 @@ export function providerConnectionStore(table: TableSource = tableContext) {
       const { Item } = await client.send(
         new GetCommand({ TableName: name, Key: keys.providerMessage(orgId, provider, providerMessageId) }),
       );
-      return Item ? z.object({ messageId: z.number() }).parse(Item).messageId : null;
+      return Item ? providerMessageItem.parse(Item).messageId : null;
     },
 
     /**
@@ -258,7 +230,7 @@ export function providerConnectionStore(table: TableSource = tableContext) {
           ReturnValues: 'ALL_NEW',
         }),
       );
-      return z.object({ messageId: z.number() }).parse(Attributes).messageId;
+      return providerMessageItem.parse(Attributes).messageId;
     },
   };
 }

@@ -1,10 +1,12 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import * as z from 'zod/mini';
-import '#definitions/zod-english.ts';
-import { type Provider, provider } from '#schemas/import.ts';
+import type { Provider } from '#schemas/import.ts';
 import * as keys from './item-keys.ts';
+import type { SequenceLinkRecord } from './item-schemas/sequence-links.ts';
+import { sequenceLinkItem } from './item-validators/sequence-links.ts';
 import { type TableSource, tableContext } from './table-context.ts';
 import type { TransactItem } from './transactions.ts';
+
+export type { SequenceLinkRecord };
 
 // Each schema and store below is built in a pure-annotated closure or call: a bundle keeps only those
 // its function uses (esbuild cannot tell that zod's builders have no side effects; docs/architecture.md, Bundles).
@@ -16,17 +18,6 @@ import type { TransactItem } from './transactions.ts';
  * the truth: a link is written with it, and one the sequence no longer
  * carries (after a relink or a re-import) is stale and ignored by readers.
  */
-
-export const sequenceLinkItem = /* @__PURE__ */ (() =>
-  z.object({
-    orgId: z.number(),
-    provider,
-    externalId: z.string(),
-    campaignId: z.number(),
-    sequenceId: z.number(),
-    connectionId: z._default(z.nullable(z.number()), null),
-  }))();
-export type SequenceLinkRecord = z.infer<typeof sequenceLinkItem>;
 
 export function sequenceLinkStore(table: TableSource = tableContext) {
   return {

@@ -1,14 +1,16 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import * as z from 'zod/mini';
-import '#definitions/zod-english.ts';
-import { DELIVERY_STATUSES } from '#schemas/webhooks.ts';
 import { batchGet } from './batch.ts';
 import * as keys from './item-keys.ts';
 import { sortableNumber } from './item-keys.ts';
+import type { DeliveryRecord, EventRecord } from './item-schemas/webhook-deliveries.ts';
+import { deliveryItem, eventRecordItem } from './item-validators/webhook-deliveries.ts';
+import { webhookItem } from './item-validators/webhooks.ts';
 import { type TableSource, tableContext } from './table-context.ts';
 import type { TransactItem } from './transactions.ts';
-import { type WebhookRecord, webhookItem } from './webhooks.ts';
+import type { WebhookRecord } from './webhooks.ts';
+
+export type { DeliveryRecord, EventRecord };
 
 // Each schema and store below is built in a pure-annotated closure or call: a bundle keeps only those
 // its function uses (esbuild cannot tell that zod's builders have no side effects; docs/architecture.md, Bundles).
@@ -24,38 +26,6 @@ import { type WebhookRecord, webhookItem } from './webhooks.ts';
 const RETENTION_SECONDS = 30 * 24 * 60 * 60;
 
 const expiresAt = () => Math.floor(Date.now() / 1000) + RETENTION_SECONDS;
-
-const optionalText = /* @__PURE__ */ (() => z._default(z.nullable(z.string()), null))();
-const optionalNumber = /* @__PURE__ */ (() => z._default(z.nullable(z.number()), null))();
-
-export const deliveryItem = /* @__PURE__ */ (() =>
-  z.object({
-    orgId: z.number(),
-    webhookId: z.number(),
-    deliveryId: z.number(),
-    eventId: z.string(),
-    eventType: z.string(),
-    status: z.enum(DELIVERY_STATUSES),
-    attempts: z._default(z.number(), 0),
-    /** Raised by each redelivery: a queue message of an older generation is stale. */
-    generation: z._default(z.number(), 0),
-    responseCode: optionalNumber,
-    latencyMs: optionalNumber,
-    error: optionalText,
-    createdAt: z.string(),
-    lastAttemptAt: optionalText,
-    nextAttemptAt: optionalText,
-    deliveredAt: optionalText,
-  }))();
-export type DeliveryRecord = z.infer<typeof deliveryItem>;
-
-/** An event as fanned out: its payload and the deliveries made of it. */
-export const eventRecordItem = /* @__PURE__ */ (() =>
-  z.object({
-    payload: z.string(),
-    deliveries: z._default(z.array(z.object({ webhookId: z.number(), deliveryId: z.number() })), []),
-  }))();
-export type EventRecord = z.infer<typeof eventRecordItem>;
 
 /** What a delivery attempt reads: the delivery, its subscription and its event, each null when gone. */
 export interface DispatchState {

@@ -1,12 +1,13 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import * as z from 'zod/mini';
-import '#definitions/zod-english.ts';
-import { webhookEventType } from '#schemas/webhooks.ts';
 import * as keys from './item-keys.ts';
+import type { WebhookRecord } from './item-schemas/webhooks.ts';
+import { failureStreakItem, subscriptionCountItem, webhookItem } from './item-validators/webhooks.ts';
 import { queryAll } from './query.ts';
 import { type TableSource, tableContext } from './table-context.ts';
 import type { TransactItem } from './transactions.ts';
+
+export type { WebhookRecord };
 
 // Each schema and store below is built in a pure-annotated closure or call: a bundle keeps only those
 // its function uses (esbuild cannot tell that zod's builders have no side effects; docs/architecture.md, Bundles).
@@ -16,29 +17,6 @@ import type { TransactItem } from './transactions.ts';
  * (so the relay's fan-out and the list read them with one Query), beside the
  * count of them that holds the limit.
  */
-
-const optionalText = /* @__PURE__ */ (() => z._default(z.nullable(z.string()), null))();
-
-export const webhookItem = /* @__PURE__ */ (() =>
-  z.object({
-    orgId: z.number(),
-    webhookId: z.number(),
-    url: z.string(),
-    events: z._default(z.array(webhookEventType), []),
-    enabled: z._default(z.boolean(), false),
-    disabledReason: optionalText,
-    /** When the current streak of failed deliveries began; absent while deliveries succeed. */
-    failingSince: optionalText,
-    secret: z.string(),
-    previousSecret: optionalText,
-    previousSecretExpiresAt: optionalText,
-    createdAt: z.string(),
-    updatedAt: z.string(),
-  }))();
-export type WebhookRecord = z.infer<typeof webhookItem>;
-
-const countItem = /* @__PURE__ */ (() => z.object({ subscriptions: z._default(z.number(), 0) }))();
-const failureStreak = /* @__PURE__ */ (() => z.object({ failingSince: z.string() }))();
 
 export function webhookStore(table: TableSource = tableContext) {
   return {
@@ -71,7 +49,7 @@ export function webhookStore(table: TableSource = tableContext) {
       const { Item } = await client.send(
         new GetCommand({ TableName: name, Key: keys.webhookCount(orgId), ConsistentRead: true }),
       );
-      return countItem.parse(Item ?? {}).subscriptions;
+      return subscriptionCountItem.parse(Item ?? {}).subscriptions;
     },
 
     /** The put of a new subscription; null attributes are left out (the failure streak starts with if_not_exists). */
@@ -212,7 +190,7 @@ export function webhookStore(table: TableSource = tableContext) {
             ReturnValues: 'ALL_NEW',
           }),
         );
-        return failureStreak.parse(Attributes).failingSince;
+        return failureStreakItem.parse(Attributes).failingSince;
       } catch (error) {
         if (error instanceof ConditionalCheckFailedException) return null;
         throw error;

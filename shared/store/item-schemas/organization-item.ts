@@ -1,14 +1,7 @@
 import * as z from 'zod/mini';
-import '#definitions/zod-english.ts';
 
-// Built in pure-annotated closures: a bundle keeps them only if its function uses them
-// (esbuild cannot tell that zod's builders have no side effects; docs/architecture.md, Bundles).
-
-/**
- * The organization (tenant) item as read, in a module of its own: the
- * dashboard's session check names organizations without the rest of the
- * organizations store (organizations.ts re-exports it).
- */
+// The item schemas of organization-item.ts: the source the item validators are compiled from
+// (item-validators/organization-item.ts, written by `npm run build`). No function imports this module at run time.
 
 const throttle = /* @__PURE__ */ (() => z.object({ rateLimit: z.number(), burstLimit: z.number() }))();
 
@@ -21,4 +14,5 @@ export const organizationItem = /* @__PURE__ */ (() =>
     cooldownDays: z._default(z.nullable(z.number()), null),
     rateLimit: z._default(z.nullable(throttle), null),
   }))();
+
 export type OrganizationItem = z.infer<typeof organizationItem>;

@@ -1,0 +1,57 @@
+import * as z from 'zod/mini';
+import {
+  CAMPAIGN_COUNTERS,
+  type CampaignCounter,
+  SHARDED_COUNTERS,
+  type ShardedCampaignCounter,
+} from '#definitions/item-fields.ts';
+import { provider } from '#schemas/import.ts';
+import { channel } from '#schemas/resources.ts';
+
+// The item schemas of campaigns.ts: the source the item validators are compiled from
+// (item-validators/campaigns.ts, written by `npm run build`). No function imports this module at run time.
+
+/** A sequence as the campaign keeps it: what reads use of it (its steps are only counted). */
+export const storedSequence = /* @__PURE__ */ (() =>
+  z.object({
+    id: z.number(),
+    provider,
+    channel,
+    steps: z.array(z.unknown()),
+    /** The provider's campaign id, which its webhooks name (shared/store/sequence-links.ts); never shown by the API. */
+    external_id: z._default(z.nullable(z.string()), null),
+    /** The provider connection the campaign runs on, when known. */
+    connection_id: z._default(z.nullable(z.number()), null),
+  }))();
+
+export type StoredSequence = z.infer<typeof storedSequence>;
+
+const counter = /* @__PURE__ */ (() => z._default(z.number(), 0))();
+
+/** A campaign as stored; counters never written are 0. */
+export const campaignItem = /* @__PURE__ */ (() =>
+  z.object({
+    orgId: z.number(),
+    campaignId: z.number(),
+    name: z.string(),
+    signals: z._default(z.array(z.string()), []),
+    createdAt: z._default(z.nullable(z.string()), null),
+    sequences: z._default(z.array(storedSequence), []),
+    accountsCount: counter,
+    messagesCount: counter,
+    ...(Object.fromEntries(CAMPAIGN_COUNTERS.map((name) => [name, counter])) as Record<
+      CampaignCounter,
+      typeof counter
+    >),
+  }))();
+
+export type CampaignRecord = z.infer<typeof campaignItem>;
+
+/** A counter shard as stored: its counters only (`keys.campaignShard`). */
+export const campaignShardItem = /* @__PURE__ */ (() =>
+  z.object(
+    Object.fromEntries(SHARDED_COUNTERS.map((name) => [name, counter])) as Record<
+      ShardedCampaignCounter,
+      typeof counter
+    >,
+  ))();

@@ -1,0 +1,45 @@
+import * as z from 'zod/mini';
+import { sealedSecret } from '#platform/secrets.ts';
+import { provider } from '#schemas/import.ts';
+
+// The item schemas of provider-connections.ts: the source the item validators are compiled from
+// (item-validators/provider-connections.ts, written by `npm run build`). No function imports this module at run time.
+
+export const providerConnectionItem = /* @__PURE__ */ (() =>
+  z.object({
+    orgId: z.number(),
+    connectionId: z.number(),
+    provider,
+    baseUrl: z._default(z.nullable(z.string()), null),
+    apiKey: sealedSecret,
+    /** The last four characters of the API key, to tell connections apart (never the key). */
+    apiKeyHint: z.string(),
+    urlGeneration: z.number(),
+    createdAt: z.string(),
+  }))();
+
+export type ProviderConnectionRecord = z.infer<typeof providerConnectionItem>;
+
+export const connectionCountItem = /* @__PURE__ */ (() =>
+  z.object({ connections: z._default(z.number(), 0) }))();
+
+/** Our message id of a provider's message id. */
+export const providerMessageItem = /* @__PURE__ */ (() => z.object({ messageId: z.number() }))();
+
+export const unmatchedEventItem = /* @__PURE__ */ (() =>
+  z.object({
+    connectionId: z.number(),
+    receivedAt: z.string(),
+    /** The native event type, when the payload names one. */
+    eventType: z.nullable(z.string()),
+    /** The provider event id it would have had, when it was mapped. */
+    eventId: z.nullable(z.string()),
+    /** What it would have become (`opened`, …), when it was mapped. */
+    kind: z.nullable(z.string()),
+    reason: z.string(),
+    campaignExternalId: z.nullable(z.string()),
+    leadEmail: z.nullable(z.string()),
+    leadLinkedinUrl: z.nullable(z.string()),
+  }))();
+
+export type UnmatchedEventRecord = z.infer<typeof unmatchedEventItem>;
