@@ -1,5 +1,5 @@
 import { MCP_RATE_WINDOW_RETENTION_SECONDS } from '#definitions/mcp-limits.ts';
-import { oauth } from '#store/oauth.ts';
+import { admitClientRequest } from '#store/oauth-token-checks.ts';
 
 /**
  * Counts one request of an OAuth client against its rate: a fixed window per
@@ -10,7 +10,7 @@ import { oauth } from '#store/oauth.ts';
  */
 export async function admitMcpRequest(clientId: string, requestsPerSecond: number): Promise<boolean> {
   const second = Math.floor(Date.now() / 1000);
-  return oauth.admitRequest(
+  return admitClientRequest(
     clientId,
     second,
     requestsPerSecond,

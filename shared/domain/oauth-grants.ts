@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { ACCESS_TOKEN_TTL_SECONDS, REFRESH_TOKEN_TTL_SECONDS } from '#definitions/oauth-limits.ts';
 import { hashSecret } from '#platform/secret-hash.ts';
 import { type IssuedPair, oauth, type TokenRecord } from '#store/oauth.ts';
+import { getAccessToken, tokenStanding } from '#store/oauth-token-checks.ts';
 import { TransactionConflictError } from '#store/transactions.ts';
 import { approvalStands, standingApproval } from './assistant-grants.ts';
 import { isStoredClientId, type TokenEndpointClient } from './oauth-clients.ts';
@@ -117,11 +118,11 @@ export async function issueClientCredentialsToken(
  */
 export async function verifyAccessToken(token: string, resource: string): Promise<VerifiedToken | null> {
   if (!ACCESS_TOKEN.test(token)) return null;
-  const item = await oauth.getToken(hashSecret(token));
+  const item = await getAccessToken(hashSecret(token));
   // DynamoDB deletes expired items lazily, so expiry is checked here.
   if (!item || item.expiresAt <= now() || item.resource !== resource) return null;
   const storedClient = isStoredClientId(item.clientId);
-  const { client, grant, family } = await oauth.tokenStanding({
+  const { client, grant, family } = await tokenStanding({
     orgId: item.orgId,
     clientId: item.clientId,
     storedClient,
@@ -239,7 +240,7 @@ export async function refreshAccessToken(
   if (item.expiresAt <= now()) return null;
   if (client.kind === 'operator' && client.orgId !== item.orgId) return null;
   // The client itself was read when it authenticated or was identified.
-  const { grant, family } = await oauth.tokenStanding({
+  const { grant, family } = await tokenStanding({
     orgId: item.orgId,
     clientId: item.clientId,
     storedClient: false,

@@ -1,7 +1,4 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { AssistantGrantItem } from './assistant-grants.ts';
-import { batchGet } from './batch.ts';
 import * as keys from './item-keys.ts';
 import type {
   CodeItem,
@@ -11,19 +8,26 @@ import type {
   TokenFamilyItem,
   TokenItem,
 } from './item-schemas/oauth.ts';
-import { assistantGrantItem } from './item-validators/assistant-grants.ts';
+import { codeItem, oauthClientItem, refreshTokenItem } from './item-validators/oauth.ts';
 import {
-  codeItem,
-  dynamicClientItem,
-  oauthClientItem,
-  refreshTokenItem,
-  tokenFamilyItem,
-  tokenItem,
-} from './item-validators/oauth.ts';
+  isConditionFailure,
+  type StoredClientItem,
+  storedClientOf,
+  type TokenStanding,
+} from './oauth-token-checks.ts';
 import { type TableSource, tableContext } from './table-context.ts';
 import { type TransactItem, transact } from './transactions.ts';
 
-export type { CodeItem, DynamicClientItem, OAuthClientItem, RefreshTokenItem, TokenFamilyItem, TokenItem };
+export type {
+  CodeItem,
+  DynamicClientItem,
+  OAuthClientItem,
+  RefreshTokenItem,
+  StoredClientItem,
+  TokenFamilyItem,
+  TokenItem,
+  TokenStanding,
+};
 
 // Each schema and store below is built in a pure-annotated closure or call: a bundle keeps only those
 // its function uses (esbuild cannot tell that zod's builders have no side effects; docs/architecture.md, Bundles).
@@ -37,13 +41,6 @@ export type { CodeItem, DynamicClientItem, OAuthClientItem, RefreshTokenItem, To
  * limits (per client and second on /mcp, per address and hour of
  * registrations).
  */
-
-export type StoredClientItem = ({ kind: 'operator' } & OAuthClientItem) | DynamicClientItem;
-
-const storedClientOf = (item: Record<string, unknown>): StoredClientItem =>
-  item.kind === 'dynamic'
-    ? dynamicClientItem.parse(item)
-    : { kind: 'operator', ...oauthClientItem.parse(item) };
 
 /** A token to write: what it grants and stands on, and when it expires. */
 export interface TokenRecord {
@@ -63,15 +60,6 @@ export interface IssuedPair {
   /** Absent when the client may not hold refresh tokens. */
   refresh?: { hash: string; expiresAt: number };
 }
-
-/** What a token's validity depends on besides itself, read together. */
-export interface TokenStanding {
-  client: StoredClientItem | null;
-  grant: AssistantGrantItem | null;
-  family: TokenFamilyItem | null;
-}
-
-const isConditionFailure = (error: unknown) => error instanceof ConditionalCheckFailedException;
 
 export function oauthStore(table: TableSource = tableContext) {
   const tokenAttributes = (
@@ -221,51 +209,12 @@ export function oauthStore(table: TableSource = tableContext) {
       );
     },
 
-    async getToken(tokenHash: string): Promise<TokenItem | null> {
-      const { name, client } = table();
-      const { Item } = await client.send(
-        new GetCommand({ TableName: name, Key: keys.oauthGrant('token', tokenHash) }),
-      );
-      return Item ? tokenItem.parse(Item) : null;
-    },
-
     async getRefreshToken(tokenHash: string): Promise<RefreshTokenItem | null> {
       const { name, client } = table();
       const { Item } = await client.send(
         new GetCommand({ TableName: name, Key: keys.oauthGrant('refresh', tokenHash), ConsistentRead: true }),
       );
       return Item ? refreshTokenItem.parse(Item) : null;
-    },
-
-    /**
-     * What a token stands on, in one BatchGetItem (consistent, so a revocation
-     * counts at once): its client (not read for a metadata-document client,
-     * which has no item), its organization's grant, and its family (when it has one).
-     */
-    async tokenStanding(token: {
-      orgId: number;
-      clientId: string;
-      storedClient: boolean;
-      familyId?: string;
-    }): Promise<TokenStanding> {
-      const clientKey = keys.oauthClient(token.clientId);
-      const grantKey = keys.assistantGrant(token.orgId, token.clientId);
-      const familyKey = token.familyId === undefined ? null : keys.oauthTokenFamily(token.familyId);
-      const items = await batchGet(
-        [...(token.storedClient ? [clientKey] : []), grantKey, ...(familyKey ? [familyKey] : [])],
-        { consistent: true },
-        table(),
-      );
-      const find = (key: { pk: string; sk: string }) =>
-        items.find((item) => item.pk === key.pk && item.sk === key.sk);
-      const client = find(clientKey);
-      const grant = find(grantKey);
-      const family = familyKey && find(familyKey);
-      return {
-        client: client ? storedClientOf(client) : null,
-        grant: grant ? assistantGrantItem.parse(grant) : null,
-        family: family ? tokenFamilyItem.parse(family) : null,
-      };
     },
 
     async putCode(codeHash: string, grant: Omit<CodeItem, 'familyId'>): Promise<void> {
@@ -376,29 +325,6 @@ export function oauthStore(table: TableSource = tableContext) {
         );
       } catch (error) {
         if (!isConditionFailure(error)) throw error;
-      }
-    },
-
-    /**
-     * Counts one request in the client's window of this second, unless it
-     * holds `limit` already (false then). The window expires at `expiresAt`.
-     */
-    async admitRequest(clientId: string, second: number, limit: number, expiresAt: number): Promise<boolean> {
-      const { name, client } = table();
-      try {
-        await client.send(
-          new UpdateCommand({
-            TableName: name,
-            Key: keys.mcpRequestWindow(clientId, second),
-            UpdateExpression: 'ADD requests :one SET expiresAt = :expires',
-            ConditionExpression: 'attribute_not_exists(requests) OR requests < :limit',
-            ExpressionAttributeValues: { ':one': 1, ':limit': limit, ':expires': expiresAt },
-          }),
-        );
-        return true;
-      } catch (error) {
-        if (isConditionFailure(error)) return false;
-        throw error;
       }
     },
 
