@@ -1,11 +1,12 @@
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { queueDefinitions } from '#definitions/queues.ts';
 import { processProviderWork } from '#domain/enrollment.ts';
-import { type ProviderWorkMessage, providerWorkMessage } from '#domain/enrollment-outbox.ts';
 import { logger } from '#platform/logger.ts';
 import { observed } from '#platform/observability.ts';
 import { retryMessageAfter, sendDelayed } from '#platform/queue-retries.ts';
 import { backoffSeconds } from '#platform/retry.ts';
+import { providerWorkMessage } from '#schemas/compiled/provider-work-message.ts';
+import type { ProviderWorkMessage } from '#schemas/provider-work-message.ts';
 
 /**
  * The enrollment queue's consumer (docs/providers.md#enrollment): enrolls

@@ -1,9 +1,10 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { payloadMapper } from '#api/provider-webhooks/load-mapper.ts';
+import { PROVIDER_WEBHOOK_ATTRIBUTES } from '#definitions/queues.ts';
 import { WriterSlotLease } from '#domain/writer-slot-lease.ts';
 import { logger } from '#platform/logger.ts';
 import { count, observed } from '#platform/observability.ts';
-import { PROVIDER_WEBHOOK_ATTRIBUTES, providerWebhookMessage } from '#schemas/provider-webhook-message.ts';
+import { providerWebhookMessage } from '#schemas/compiled/provider-webhook-message.ts';
 import { recordProviderWebhook } from '#use-cases/record-provider-webhook.ts';
 
 /**

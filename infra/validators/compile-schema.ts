@@ -126,6 +126,7 @@ export class SchemaCompiler {
   /** The source text of the node of `schema`, naming the nodes inside it. */
   private nodeText(schema: Schema, path: string): string {
     const def = defOf(schema);
+    if (def.coerce && def.type !== 'number') this.refuse(path, `a coerced ${def.type}`);
     switch (def.type) {
       case 'string': {
         const checks = this.stringChecks(schema, path);
@@ -133,7 +134,11 @@ export class SchemaCompiler {
       }
       case 'number': {
         const { integer, checks } = this.numberChecks(schema, path);
-        const parts = [`kind: 'number'`, ...(integer ? ['integer: true'] : [])];
+        const parts = [
+          `kind: 'number'`,
+          ...(def.coerce ? ['coerce: true'] : []),
+          ...(integer ? ['integer: true'] : []),
+        ];
         if (checks.length) parts.push(`checks: [${checks.join(', ')}]`);
         return `{ ${parts.join(', ')} }`;
       }

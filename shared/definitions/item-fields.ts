@@ -48,3 +48,15 @@ export const CLIENT_KINDS = ['operator', 'dynamic', 'metadata-document'] as cons
 
 /** A member's role in an organization. */
 export const MEMBER_ROLES = ['admin', 'viewer'] as const;
+
+/** Statuses of an assignment (a contact in a campaign's sequence). */
+export const ASSIGNMENT_STATUSES = [
+  'pending-approval',
+  'scheduled',
+  'in-progress',
+  'completed',
+  'replied',
+  'bounced',
+  'unsubscribed',
+] as const;
+export type AssignmentStatus = (typeof ASSIGNMENT_STATUSES)[number];

@@ -131,3 +131,6 @@ export const DEAD_LETTER_RETENTION_DAYS = 14;
 /** The environment variable of a queue's dead-letter queue URL (the configuration's; redrive uses it). */
 export const deadLetterUrlVariable = (queue: QueueName): string =>
   `${QUEUE_URL_VARIABLES[queue].replace(/_URL$/, '')}_DEAD_LETTER_URL`;
+
+/** The message attributes of a queued provider webhook (#schemas/provider-webhook-message.ts), its body aside. */
+export const PROVIDER_WEBHOOK_ATTRIBUTES = ['orgId', 'connectionId', 'provider', 'receivedAt'] as const;

@@ -1,5 +1,5 @@
-import type { CampaignContact } from '#schemas/resources.ts';
-import { ASSIGNMENT_STATUSES, type AssignmentStatus, type CampaignMessage } from '#schemas/resources.ts';
+import { ASSIGNMENT_STATUSES, type AssignmentStatus } from '#definitions/item-fields.ts';
+import type { CampaignContact, CampaignMessage } from '#schemas/resources.ts';
 import { firstAssignmentsOfCampaign } from '#store/assignments.ts';
 import { statusCounter } from './aggregates.ts';
 import { toCampaignContact } from './assignments.ts';

@@ -1,5 +1,5 @@
+import { ASSIGNMENT_STATUSES, type AssignmentStatus } from '#definitions/item-fields.ts';
 import type { ProviderEventType } from '#schemas/import.ts';
-import { ASSIGNMENT_STATUSES, type AssignmentStatus } from '#schemas/resources.ts';
 
 /**
  * The assignment lifecycle (docs/decisions.md, Assignments) as data: which statuses each

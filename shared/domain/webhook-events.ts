@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { MAX_OPPORTUNITIES_PER_EVENT } from '#definitions/webhook-limits.ts';
 import type { Account, CampaignMessage } from '#schemas/resources.ts';
-import { MAX_OPPORTUNITIES_PER_EVENT, type WebhookPayload } from '#schemas/webhooks.ts';
+import type { WebhookPayload } from '#schemas/webhooks.ts';
 import { accounts } from '#store/accounts.ts';
 import { retryOnConflict } from '#store/conflicts.ts';
 import { webhookEventOutboxWrite } from '#store/outbox.ts';

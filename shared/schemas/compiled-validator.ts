@@ -1,3 +1,5 @@
+import type * as z from 'zod/mini';
+
 /**
  * Validators compiled at build time from zod schemas: `npm run build`
  * converts a schema into a `SchemaNode` (infra/validators/compile-schema.ts),
@@ -13,9 +15,9 @@
  * whole), and builds every schema at import. A node is plain data and this
  * interpreter a few hundred bytes (docs/architecture.md, Bundles).
  *
- * Failures name the first mismatch only: these validators check what the
- * service wrote itself (items), where a mismatch is a fault, not a user's
- * input to explain.
+ * A failure names the first mismatch only: enough for what the service wrote
+ * itself (items), where a mismatch is a fault. Where a refusal is explained to
+ * someone, `refusal` words it with the zod schema, loaded then.
  */
 
 type Primitive = string | number | boolean | null;
@@ -34,7 +36,13 @@ export type LengthCheck = { readonly minLength: number } | { readonly maxLength:
 
 export type SchemaNode =
   | { readonly kind: 'string'; readonly checks?: readonly StringCheck[] }
-  | { readonly kind: 'number'; readonly integer?: true; readonly checks?: readonly NumberCheck[] }
+  | {
+      readonly kind: 'number';
+      /** `z.coerce.number()`: the input goes through `Number()` first. */
+      readonly coerce?: true;
+      readonly integer?: true;
+      readonly checks?: readonly NumberCheck[];
+    }
   | { readonly kind: 'boolean' }
   | { readonly kind: 'unknown' }
   | { readonly kind: 'values'; readonly values: readonly Primitive[] }
@@ -69,7 +77,17 @@ export interface CompiledValidator<T> {
   /** The value as the schema outputs it; throws `ValueMismatchError` when it does not match. */
   parse(value: unknown): T;
   safeParse(value: unknown): { success: true; data: T } | { success: false; error: ValueMismatchError };
+  /**
+   * Why the schema refuses a value, in zod's own words: loads the zod schema it
+   * was compiled from (a chunk of its own, with zod), so only a refusal that
+   * is explained to someone pays for it. Only validators compiled with their
+   * source have it (shared/schemas/compiled/).
+   */
+  refusal(value: unknown): Promise<z.core.$ZodError>;
 }
+
+/** The zod schema a validator was compiled from, loaded on demand. */
+export type SchemaSource = () => Promise<z.ZodMiniType>;
 
 /** Thrown inside a run to stop at the first mismatch (zod collects them all; only pass or fail matters here). */
 class Mismatch {
@@ -171,6 +189,15 @@ function checkAll(
     );
 }
 
+/** zod's coercion to a number: `Number()`, or the input as it was where that throws (a symbol). */
+function coerced(input: unknown): unknown {
+  try {
+    return Number(input);
+  } catch {
+    return input;
+  }
+}
+
 /** The object's output, key by key as zod's `handlePropertyResult` decides. */
 function runObject(
   node: Extract<SchemaNode, { kind: 'object' }>,
@@ -226,6 +253,7 @@ function run(node: SchemaNode, input: unknown, path: (string | number)[]): unkno
       checkAll(input, input.length, node.checks ?? [], path);
       return input;
     case 'number':
+      if (node.coerce) input = coerced(input);
       if (typeof input !== 'number' || !Number.isFinite(input)) return fail(path, 'a number');
       if (node.integer && !Number.isSafeInteger(input)) return fail(path, 'a safe integer');
       checkAll(input, input, node.checks ?? [], path);
@@ -293,7 +321,7 @@ function run(node: SchemaNode, input: unknown, path: (string | number)[]): unkno
 }
 
 /** A validator for a node `npm run build` wrote; `T` is the source schema's output type. */
-export function compiledValidator<T>(node: SchemaNode): CompiledValidator<T> {
+export function compiledValidator<T>(node: SchemaNode, source?: SchemaSource): CompiledValidator<T> {
   const safeParse = (value: unknown) => {
     try {
       return { success: true as const, data: run(node, value, []) as T };
@@ -310,5 +338,12 @@ export function compiledValidator<T>(node: SchemaNode): CompiledValidator<T> {
       throw result.error;
     },
     safeParse,
+    async refusal(value) {
+      if (!source) throw new Error('This validator was compiled without its source schema');
+      const { error } = (await source()).safeParse(value);
+      // The two agree (test/unit/compiled-validators.test.ts); a value both accept has no refusal.
+      if (!error) throw new Error('The schema accepts the value its compiled validator refused');
+      return error;
+    },
   };
 }

@@ -1,6 +1,7 @@
 import '#definitions/zod-english.ts';
 import * as z from 'zod/mini';
 import { assignmentStatus, channel, messageType, responseType, signal } from './resources.ts';
+import { canonicalTimestamp } from './transforms.ts';
 import { snippetVariables } from './variables.ts';
 
 // Each schema is built in a pure-annotated closure: a bundle keeps only those its function uses
@@ -16,10 +17,7 @@ import { snippetVariables } from './variables.ts';
 const id = /* @__PURE__ */ (() => z.int().check(z.positive(), z.lte(Number.MAX_SAFE_INTEGER)))();
 /** Any ISO 8601 date-time with an offset; stored in the one canonical form, UTC with milliseconds. */
 const timestamp = /* @__PURE__ */ (() =>
-  z.pipe(
-    z.iso.datetime({ offset: true }),
-    z.transform((value: string) => new Date(value).toISOString()),
-  ))();
+  z.pipe(z.iso.datetime({ offset: true }), z.transform(canonicalTimestamp)))();
 const text = (max: number) => z.string().check(z.maxLength(max));
 /** Text of at most `max` characters, and at least one. */
 const nonEmptyText = (max: number) => text(max).check(z.minLength(1));

@@ -1,5 +1,6 @@
 import '#definitions/zod-english.ts';
 import * as z from 'zod/mini';
+import { ASSIGNMENT_STATUSES, type AssignmentStatus } from '#definitions/item-fields.ts';
 
 // Each schema is built in a pure-annotated closure: a bundle keeps only those its function uses
 // (esbuild cannot tell that zod's builders have no side effects; docs/architecture.md, Bundles).
@@ -11,17 +12,8 @@ import * as z from 'zod/mini';
  */
 
 /** Statuses of an assignment (a contact in a campaign's sequence). */
-export const ASSIGNMENT_STATUSES = [
-  'pending-approval',
-  'scheduled',
-  'in-progress',
-  'completed',
-  'replied',
-  'bounced',
-  'unsubscribed',
-] as const;
+export { ASSIGNMENT_STATUSES, type AssignmentStatus };
 export const assignmentStatus = /* @__PURE__ */ z.enum(ASSIGNMENT_STATUSES);
-export type AssignmentStatus = z.infer<typeof assignmentStatus>;
 
 /** The contact list's `status` filter values: every status but `pending-approval` (docs/decisions.md). */
 export const CONTACT_STATUS_FILTERS = [

@@ -1,5 +1,6 @@
 import '#definitions/zod-english.ts';
 import * as z from 'zod/mini';
+import { MAX_OPPORTUNITIES_PER_EVENT } from '#definitions/webhook-limits.ts';
 import type { EndpointSchemas } from './endpoint.ts';
 import { DEFAULT_PAGE_SIZE, idParam, integerQuery, MAX_PAGE_SIZE } from './params.ts';
 import { account, campaignMessage, contactFields } from './resources.ts';
@@ -21,9 +22,6 @@ export type WebhookEventType = z.infer<typeof webhookEventType>;
 
 /** The type of the event `POST /webhooks/{id}/test` sends; every subscription receives it when asked. */
 export const TEST_EVENT_TYPE = 'test';
-
-/** At most this many accounts in one New Opportunities event. */
-export const MAX_OPPORTUNITIES_PER_EVENT = 100;
 
 /** The Standard Webhooks body: the event type, when it happened (ISO 8601 UTC), and its data. */
 const envelope = <T extends string, D extends z.core.$ZodType>(type: T, data: D) =>

@@ -1,10 +1,8 @@
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
+import { PROVIDER_WEBHOOK_ATTRIBUTES } from '#definitions/queues.ts';
 import { connectionOfWebhook } from '#domain/provider-connections.ts';
 import { queueUrl, sqs } from '#platform/queue-client.ts';
-import {
-  PROVIDER_WEBHOOK_ATTRIBUTES,
-  type ProviderWebhookMessage,
-} from '#schemas/provider-webhook-message.ts';
+import type { ProviderWebhookMessage } from '#schemas/provider-webhook-message.ts';
 
 /** What the inbound endpoint was sent: the URL's parts and the body as text. */
 export interface ProviderWebhookDelivery {
