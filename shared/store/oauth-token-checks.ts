@@ -10,10 +10,11 @@ import { type TableSource, tableContext } from './table-context.ts';
 
 /**
  * What checking a presented access token reads, and the request window it
- * counts on /mcp: functions of their own, which the OAuth store (oauth.ts)
- * also answers with, so the MCP function, which does nothing else with the
- * OAuth items, carries neither the rest of the store nor the validators of
- * the items it never reads (docs/architecture.md, Bundles).
+ * counts on /mcp (`countInWindow`, which the OAuth store's registration
+ * window uses too): functions of their own, so the MCP function, which does
+ * nothing else with the OAuth items, carries neither the OAuth store
+ * (oauth.ts) nor the validators of the items it never reads
+ * (docs/architecture.md, Bundles).
  */
 
 export type StoredClientItem = ({ kind: 'operator' } & OAuthClientItem) | DynamicClientItem;
@@ -83,14 +84,12 @@ export async function tokenStanding(
 }
 
 /**
- * Counts one request in the client's window of this second, unless it
- * holds `limit` already (false then). The window expires at `expiresAt`.
+ * Counts one more in a fixed window's counter item, unless it holds `limit`
+ * already (false then): a conditional UpdateItem, so the limit holds however
+ * many instances count. The window expires at `expiresAt`.
  */
-export async function admitClientRequest(
-  clientId: string,
-  second: number,
-  limit: number,
-  expiresAt: number,
+export async function countInWindow(
+  window: { key: { pk: string; sk: string }; counter: string; limit: number; expiresAt: number },
   table: TableSource = tableContext,
 ): Promise<boolean> {
   const { name, client } = table();
@@ -98,10 +97,11 @@ export async function admitClientRequest(
     await client.send(
       new UpdateCommand({
         TableName: name,
-        Key: keys.mcpRequestWindow(clientId, second),
-        UpdateExpression: 'ADD requests :one SET expiresAt = :expires',
-        ConditionExpression: 'attribute_not_exists(requests) OR requests < :limit',
-        ExpressionAttributeValues: { ':one': 1, ':limit': limit, ':expires': expiresAt },
+        Key: window.key,
+        UpdateExpression: 'ADD #counter :one SET expiresAt = :expires',
+        ConditionExpression: 'attribute_not_exists(#counter) OR #counter < :limit',
+        ExpressionAttributeNames: { '#counter': window.counter },
+        ExpressionAttributeValues: { ':one': 1, ':limit': window.limit, ':expires': window.expiresAt },
       }),
     );
     return true;
@@ -110,3 +110,16 @@ export async function admitClientRequest(
     throw error;
   }
 }
+
+/** Counts one request in the client's window of this second on /mcp, unless it holds `limit` already. */
+export const admitClientRequest = (
+  clientId: string,
+  second: number,
+  limit: number,
+  expiresAt: number,
+  table: TableSource = tableContext,
+): Promise<boolean> =>
+  countInWindow(
+    { key: keys.mcpRequestWindow(clientId, second), counter: 'requests', limit, expiresAt },
+    table,
+  );

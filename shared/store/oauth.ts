@@ -10,6 +10,7 @@ import type {
 } from './item-schemas/oauth.ts';
 import { codeItem, oauthClientItem, refreshTokenItem } from './item-validators/oauth.ts';
 import {
+  countInWindow,
   isConditionFailure,
   type StoredClientItem,
   storedClientOf,
@@ -332,29 +333,16 @@ export function oauthStore(table: TableSource = tableContext) {
      * Counts one registration in the source address's window of this hour,
      * unless it holds `limit` already (false then). The window expires at `expiresAt`.
      */
-    async admitRegistration(
-      sourceAddress: string,
-      hour: number,
-      limit: number,
-      expiresAt: number,
-    ): Promise<boolean> {
-      const { name, client } = table();
-      try {
-        await client.send(
-          new UpdateCommand({
-            TableName: name,
-            Key: keys.oauthRegistrationWindow(sourceAddress, hour),
-            UpdateExpression: 'ADD registrations :one SET expiresAt = :expires',
-            ConditionExpression: 'attribute_not_exists(registrations) OR registrations < :limit',
-            ExpressionAttributeValues: { ':one': 1, ':limit': limit, ':expires': expiresAt },
-          }),
-        );
-        return true;
-      } catch (error) {
-        if (isConditionFailure(error)) return false;
-        throw error;
-      }
-    },
+    admitRegistration: (sourceAddress: string, hour: number, limit: number, expiresAt: number) =>
+      countInWindow(
+        {
+          key: keys.oauthRegistrationWindow(sourceAddress, hour),
+          counter: 'registrations',
+          limit,
+          expiresAt,
+        },
+        table,
+      ),
   };
 }
 
