@@ -6,14 +6,15 @@ import type * as z from 'zod/mini';
  * and `compiledValidator` checks values against it with zod's semantics for
  * that subset: the same values pass, and a passing value comes out the same
  * (defaults put in, unknown keys dropped, transforms applied). The zod schema
- * stays the single source: test/unit/item-validators.test.ts keeps every
- * generated node equal to a fresh conversion and compares both on generated
+ * stays the single source: test/unit/compiled-validators.test.ts keeps every
+ * generated module equal to a fresh conversion and compares both on generated
  * values.
  *
- * Why: reading zod at run time brings its core into a function's first chunk
- * with the modules the function's lazy chunks use of it (esbuild places modules
- * whole), and builds every schema at import. A node is plain data and this
- * interpreter a few hundred bytes (docs/architecture.md, Bundles).
+ * Why: a module on a function's static path that imports zod makes its entry
+ * import zod's core with everything the function's lazy chunks use of zod
+ * (esbuild places modules whole), and builds its schemas at import. A node is
+ * plain data and this interpreter about 4 KiB minified (docs/architecture.md,
+ * Bundles).
  *
  * A failure names the first mismatch only: enough for what the service wrote
  * itself (items), where a mismatch is a fault. Where a refusal is explained to
