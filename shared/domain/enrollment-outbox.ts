@@ -5,8 +5,9 @@ import { outboxWrite } from '#store/outbox.ts';
 import type { TransactItem } from '#store/transactions.ts';
 
 /**
- * The outbox writes that queue work on the enrollment queue (what it carries:
- * #schemas/provider-work-message.ts) (shared/domain/enrollment.ts does the work; docs/providers.md#enrollment).
+ * The outbox writes that queue work on the enrollment queue, whose messages
+ * #schemas/provider-work-message.ts describes; shared/domain/enrollment.ts
+ * does the work (docs/providers.md#enrollment).
  * A module of its own: what schedules or stops assignments writes these in its
  * transactions, and needs none of the provider clients, stores and URL checks
  * the work itself does (docs/architecture.md, Bundles).

@@ -17,8 +17,8 @@ import type { ENROLLMENT_STATUSES } from '#definitions/item-fields.ts';
 
 export type { AssignmentRecord, EnrollmentState, EnrollTarget };
 
-// Each schema and store below is built in a pure-annotated closure or call: a bundle keeps only those
-// its function uses (esbuild cannot tell that zod's builders have no side effects; docs/architecture.md, Bundles).
+// The store is built in a pure-annotated call: a bundle keeps it only if its function uses it
+// (esbuild cannot tell that a call has no side effects; docs/architecture.md, Bundles).
 
 /**
  * Assignments: a contact in one of a campaign's sequences, with a copy of the

@@ -6,8 +6,8 @@ import { type TableSource, tableContext } from './table-context.ts';
 
 export type { SessionItem };
 
-// Each schema and store below is built in a pure-annotated closure or call: a bundle keeps only those
-// its function uses (esbuild cannot tell that zod's builders have no side effects; docs/architecture.md, Bundles).
+// The store is built in a pure-annotated call: a bundle keeps it only if its function uses it
+// (esbuild cannot tell that a call has no side effects; docs/architecture.md, Bundles).
 
 /**
  * Dashboard sessions. A session is addressed by the hash of the opaque value

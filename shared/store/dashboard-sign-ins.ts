@@ -6,8 +6,8 @@ import { type TableSource, tableContext } from './table-context.ts';
 
 export type { SignInItem };
 
-// The schema and the store are built in a pure-annotated closure or call: a bundle keeps them only if its
-// function uses them (esbuild cannot tell that zod's builders have no side effects; docs/architecture.md, Bundles).
+// The store is built in a pure-annotated call: a bundle keeps it only if its function uses it
+// (esbuild cannot tell that a call has no side effects; docs/architecture.md, Bundles).
 
 /**
  * The dashboard's sign-ins under way, each addressed by the hash of its

@@ -7,8 +7,8 @@ import { campaignItem } from './item-validators/campaigns.ts';
 import { cooldownSetting, shardItem } from './item-validators/exclusions.ts';
 import { type TableContext, type TableSource, tableContext } from './table-context.ts';
 
-// Each schema and store below is built in a pure-annotated closure or call: a bundle keeps only those
-// its function uses (esbuild cannot tell that zod's builders have no side effects; docs/architecture.md, Bundles).
+// The store is built in a pure-annotated call: a bundle keeps it only if its function uses it
+// (esbuild cannot tell that a call has no side effects; docs/architecture.md, Bundles).
 
 /**
  * The organization's exclusion list: each excluded email or domain has its

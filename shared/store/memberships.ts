@@ -10,9 +10,6 @@ import type { MEMBER_ROLES } from '#definitions/item-fields.ts';
 
 export type { MembershipItem };
 
-// The schema is built in a pure-annotated closure: a bundle keeps it only if its function uses it
-// (esbuild cannot tell that zod's builders have no side effects; docs/architecture.md, Bundles).
-
 /**
  * Memberships, one item per person and organization (members.ts writes them
  * and lists an organization's), read by key and by person: what every request

@@ -9,8 +9,8 @@ import type { TransactItem } from './transactions.ts';
 
 export type { MailState, MessageRecord, ReplyRecord };
 
-// Each schema and store below is built in a pure-annotated closure or call: a bundle keeps only those
-// its function uses (esbuild cannot tell that zod's builders have no side effects; docs/architecture.md, Bundles).
+// The stores are built in pure-annotated calls: a bundle keeps only those its function uses
+// (esbuild cannot tell that a call has no side effects; docs/architecture.md, Bundles).
 
 /**
  * Messages of assignments. gsi1 lists a campaign's messages newest first

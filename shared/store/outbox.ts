@@ -11,9 +11,6 @@ import type { TransactItem } from './transactions.ts';
 
 export type { OutboxItem };
 
-// Each schema and store below is built in a pure-annotated closure or call: a bundle keeps only those
-// its function uses (esbuild cannot tell that zod's builders have no side effects; docs/architecture.md, Bundles).
-
 /**
  * The transactional outbox: a message for a queue is written as an item in the
  * same transaction as the change that causes it; the table's stream relays it

@@ -5,8 +5,8 @@ import { assignmentItem } from './item-validators/assignments.ts';
 import { type TableSource, tableContext } from './table-context.ts';
 import type { TransactItem } from './transactions.ts';
 
-// Each schema and store below is built in a pure-annotated closure or call: a bundle keeps only those
-// its function uses (esbuild cannot tell that zod's builders have no side effects; docs/architecture.md, Bundles).
+// The store is built in a pure-annotated call: a bundle keeps it only if its function uses it
+// (esbuild cannot tell that a call has no side effects; docs/architecture.md, Bundles).
 
 /**
  * Markers of applied provider events: one item per event id, written in the

@@ -8,8 +8,8 @@ import type { TransactItem } from './transactions.ts';
 
 export type { SequenceLinkRecord };
 
-// Each schema and store below is built in a pure-annotated closure or call: a bundle keeps only those
-// its function uses (esbuild cannot tell that zod's builders have no side effects; docs/architecture.md, Bundles).
+// The store is built in a pure-annotated call: a bundle keeps it only if its function uses it
+// (esbuild cannot tell that a call has no side effects; docs/architecture.md, Bundles).
 
 /**
  * Sequence links: which sequence a provider's campaign id is, one item per

@@ -12,8 +12,8 @@ import type { WebhookRecord } from './webhooks.ts';
 
 export type { DeliveryRecord, EventRecord };
 
-// Each schema and store below is built in a pure-annotated closure or call: a bundle keeps only those
-// its function uses (esbuild cannot tell that zod's builders have no side effects; docs/architecture.md, Bundles).
+// The store is built in a pure-annotated call: a bundle keeps it only if its function uses it
+// (esbuild cannot tell that a call has no side effects; docs/architecture.md, Bundles).
 
 /**
  * Webhook deliveries: one per (event, subscription), in the subscription's

@@ -1,7 +1,8 @@
 import * as z from 'zod/mini';
 
-// The item schemas of organization-item.ts: the source the item validators are compiled from
-// (item-validators/organization-item.ts, written by `npm run build`). No function imports this module at run time.
+// The organization item's schema, the source its validator is compiled from (item-validators/organization-item.ts,
+// written by `npm run build`): a module apart from the organizations store's other items, so the dashboard's session
+// check reads organizations without their validators. No function imports this module at run time.
 
 const throttle = /* @__PURE__ */ (() => z.object({ rateLimit: z.number(), burstLimit: z.number() }))();
 
