@@ -21,7 +21,6 @@ import {
 } from '#schemas/import.ts';
 import { signal } from '#schemas/resources.ts';
 import { PROJECT_ROOT } from './paths.ts';
-import { writeValidatorModules } from './validators/validator-modules.ts';
 
 /**
  * `npm run build`: generates the documents derived from the
@@ -38,10 +37,11 @@ import { writeValidatorModules } from './validators/validator-modules.ts';
  * - shared/api/mcp/tool-list.json, what the MCP server's `tools/list`
  *   answers, converted from its tools' zod schemas, so the mcp function
  *   carries the listing and not zod's JSON Schema converter;
- * - shared/store/item-validators/ and shared/schemas/compiled/, the item
- *   schemas and the schemas parsed on a function's static path compiled into
- *   validators (infra/validators/), so no function parses them with zod at
- *   run time.
+ * - before these (its own step, infra/validators/validator-modules.ts, as
+ *   the modules above import what it writes): shared/store/item-validators/
+ *   and shared/schemas/compiled/, the item schemas and the schemas parsed on a
+ *   function's static path compiled into validators, so no function parses
+ *   them with zod at run time.
  */
 
 export const IMPORT_SCHEMA_FILE = resolve(PROJECT_ROOT, 'docs/import.schema.json');
@@ -140,5 +140,4 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   console.log(`Wrote ${MCP_TOOL_LIST_FILE}`);
   writeImportJsonSchema();
   console.log(`Wrote ${IMPORT_SCHEMA_FILE}`);
-  for (const folder of await writeValidatorModules()) console.log(`Wrote ${folder}`);
 }

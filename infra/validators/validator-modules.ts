@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type * as z from 'zod/mini';
 import { PROJECT_ROOT } from '../paths.ts';
-import { type NamedTransform, SchemaCompiler } from './compile-schema.ts';
+import { type NamedFunction, SchemaCompiler } from './compile-schema.ts';
 
 /**
  * The modules of compiled validators (shared/schemas/compiled-validator.ts)
@@ -22,15 +22,34 @@ import { type NamedTransform, SchemaCompiler } from './compile-schema.ts';
 
 const SHARED = resolve(PROJECT_ROOT, 'shared');
 
-/** The schemas of shared/schemas/ parsed on a function's static path, by module. */
+/**
+ * The schemas of shared/schemas/ parsed on a function's static path, by
+ * module. `endpoint.part` names a part of an endpoint's schemas
+ * (shared/schemas/endpoint.ts): the generated module exports the endpoint as
+ * an object of validators, which the HTTP edge takes in place of the schemas
+ * (shared/api/http/endpoint.ts).
+ */
 const COMPILED_SCHEMAS: Record<string, string[]> = {
   'import.ts': ['providerEvent'],
+  'mcp-messages.ts': [
+    'jsonRpcMessage',
+    'initializeRequest',
+    'listToolsRequest',
+    'callToolRequest',
+    'taskAugmentedParams',
+  ],
   'provider-webhook-message.ts': ['providerWebhookMessage'],
   'provider-work-message.ts': ['providerWorkMessage'],
+  'raw.ts': [
+    'rawContact',
+    'pushContactsEndpoint.path',
+    'pushContactsEndpoint.body',
+    'pushContactsEndpoint.response',
+  ],
 };
 
-/** The modules whose exported functions a compiled transform may call, by import alias. */
-const TRANSFORM_MODULES = ['#store/item-transforms.ts', '#schemas/transforms.ts'];
+/** The modules whose exported functions a compiled transform may call or a refinement test with, by import alias. */
+const FUNCTION_MODULES = ['#store/item-transforms.ts', '#schemas/transforms.ts', '#schemas/refinements.ts'];
 
 type Schema = z.core.$ZodType;
 
@@ -89,7 +108,9 @@ export const SCHEMA_VALIDATORS: ValidatorSet = {
       const exports = await load(alias);
       const schemas = new Map(
         names.map((name) => {
-          const schema = exports[name];
+          const schema = name
+            .split('.')
+            .reduce<unknown>((value, key) => (value as Record<string, unknown>)?.[key], exports);
           if (!isSchema(schema)) throw new Error(`${alias} exports no schema named ${name}`);
           return [name, schema] as const;
         }),
@@ -100,31 +121,53 @@ export const SCHEMA_VALIDATORS: ValidatorSet = {
   },
 };
 
-async function namedTransforms(): Promise<Map<unknown, NamedTransform>> {
-  const transforms = new Map<unknown, NamedTransform>();
-  for (const module of TRANSFORM_MODULES) {
+async function namedFunctions(): Promise<Map<unknown, NamedFunction>> {
+  const functions = new Map<unknown, NamedFunction>();
+  for (const module of FUNCTION_MODULES) {
     for (const [name, value] of Object.entries(await load(module))) {
-      if (typeof value === 'function') transforms.set(value, { name, module });
+      if (typeof value === 'function') functions.set(value, { name, module });
     }
   }
-  return transforms;
+  return functions;
+}
+
+/**
+ * The export of each validator: a schema's under its name, an endpoint's
+ * parts in one object under the endpoint's. Typed with the schema's output
+ * and input (what a response's producer gives).
+ */
+function exportsOf(validators: [name: string, text: string][]): string[] {
+  const lines: string[] = [];
+  const endpoints = new Map<string, string[]>();
+  for (const [name, text] of validators) {
+    const [endpoint, part] = name.split('.') as [string, string | undefined];
+    if (part === undefined) lines.push(`export const ${name} = ${text};`);
+    else endpoints.set(endpoint, [...(endpoints.get(endpoint) ?? []), `  ${part}: ${text},`]);
+  }
+  for (const [endpoint, parts] of endpoints) lines.push(`export const ${endpoint} = {`, ...parts, '};');
+  return lines;
 }
 
 /** The text of each of a set's modules, by file name. */
 export async function validatorSources(set: ValidatorSet): Promise<Map<string, string>> {
-  const transforms = await namedTransforms();
+  const functions = await namedFunctions();
   const sources = new Map<string, string>();
   for (const [file, { alias, schemas }] of await set.modules()) {
-    const compiler = new SchemaCompiler(transforms);
-    const validators = [...schemas].map(([name, schema]) => {
+    const compiler = new SchemaCompiler(functions);
+    const validators = [...schemas].map(([name, schema]): [string, string] => {
       const node = compiler.node(schema, `${alias} ${name}`);
       const source = set.withSource ? `, () => import('${alias}').then((module) => module.${name})` : '';
-      return `export const ${name} = /* @__PURE__ */ compiledValidator<z.output<typeof ${name}Schema>>(${node}${source});`;
+      const [root = name, part] = name.split('.');
+      // An endpoint's part also carries its input type: what an operation gives its response to shape.
+      const type = `typeof ${root}Schema${part ? `['${part}']` : ''}`;
+      const types = part ? `z.output<${type}>, z.input<${type}>` : `z.output<${type}>`;
+      return [name, `/* @__PURE__ */ compiledValidator<${types}>(${node}${source})`];
     });
-    const transformImports = new Map<string, string[]>();
-    for (const { name, module } of compiler.usedTransforms.values()) {
-      transformImports.set(module, [...(transformImports.get(module) ?? []), name]);
+    const functionImports = new Map<string, string[]>();
+    for (const { name, module } of compiler.usedFunctions.values()) {
+      if (module) functionImports.set(module, [...(functionImports.get(module) ?? []), name]);
     }
+    const roots = [...new Set([...schemas.keys()].map((name) => name.split('.')[0]))];
     sources.set(
       file,
       [
@@ -133,12 +176,12 @@ export async function validatorSources(set: ValidatorSet): Promise<Map<string, s
         '// a fresh generation and checks each validator against its schema.',
         "import type * as z from 'zod/mini';",
         "import { compiledValidator, type SchemaNode } from '#schemas/compiled-validator.ts';",
-        ...[...transformImports].map(([module, names]) => `import { ${names.join(', ')} } from '${module}';`),
-        `import type { ${[...schemas.keys()].map((name) => `${name} as ${name}Schema`).join(', ')} } from '${alias}';`,
+        ...[...functionImports].map(([module, names]) => `import { ${names.join(', ')} } from '${module}';`),
+        `import type { ${roots.map((name) => `${name} as ${name}Schema`).join(', ')} } from '${alias}';`,
         '',
         ...compiler.declarations(),
         '',
-        ...validators,
+        ...exportsOf(validators),
         '',
       ].join('\n'),
     );
@@ -146,6 +189,7 @@ export async function validatorSources(set: ValidatorSet): Promise<Map<string, s
   return sources;
 }
 
+/** Writes every set's modules afresh; the first step of `npm run build`. */
 export async function writeValidatorModules(): Promise<string[]> {
   const folders: string[] = [];
   for (const set of [ITEM_VALIDATORS, SCHEMA_VALIDATORS]) {
@@ -156,4 +200,8 @@ export async function writeValidatorModules(): Promise<string[]> {
     folders.push(set.folder);
   }
   return folders;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  for (const folder of await writeValidatorModules()) console.log(`Wrote ${folder}`);
 }

@@ -1,5 +1,5 @@
+import { INELIGIBILITY_REASONS, type IneligibilityReason } from '#definitions/raw-operations.ts';
 import { emailDomain } from '#schemas/domain-names.ts';
-import { INELIGIBILITY_REASONS, type IneligibilityReason } from '#schemas/raw.ts';
 import type { AssignmentStatus } from '#schemas/resources.ts';
 import type { CampaignRecord, SequenceRef } from '#store/campaigns.ts';
 import { readPushSettings } from '#store/exclusions.ts';

@@ -1,4 +1,4 @@
-import { INELIGIBILITY_REASONS, type IneligibilityReason } from '#schemas/raw.ts';
+import { INELIGIBILITY_REASONS, type IneligibilityReason } from '#definitions/raw-operations.ts';
 import type { SnippetVariables } from '#schemas/variables.ts';
 import { variablesWrite } from '#store/assignments.ts';
 import type { CampaignRecord, StoredSequence } from '#store/campaigns.ts';

@@ -1,4 +1,5 @@
 import type * as z from 'zod/mini';
+import type { TransformContext } from './transform-issue.ts';
 
 /**
  * Validators compiled at build time from zod schemas: `npm run build`
@@ -27,13 +28,18 @@ export type StringCheck =
   | { readonly minLength: number }
   | { readonly maxLength: number }
   | { readonly pattern: RegExp }
-  | { readonly startsWith: string };
+  | { readonly startsWith: string }
+  /** `z.trim()`: replaces the value with itself trimmed, for the checks after it and the output. */
+  | { readonly trim: true };
 
 export type NumberCheck =
   | { readonly min: number; readonly inclusive: boolean }
   | { readonly max: number; readonly inclusive: boolean };
 
 export type LengthCheck = { readonly minLength: number } | { readonly maxLength: number };
+
+/** A refinement (`z.refine`, `z.custom`): a named function of a zod-free module, true when the value passes. */
+export type Rule = (value: never) => unknown;
 
 export type SchemaNode =
   | { readonly kind: 'string'; readonly checks?: readonly StringCheck[] }
@@ -50,7 +56,13 @@ export type SchemaNode =
   | { readonly kind: 'nullable'; readonly inner: SchemaNode }
   | { readonly kind: 'optional'; readonly inner: SchemaNode }
   | { readonly kind: 'default'; readonly inner: SchemaNode; readonly value: unknown }
-  | { readonly kind: 'object'; readonly shape: Readonly<Record<string, SchemaNode>>; readonly strict?: true }
+  | {
+      readonly kind: 'object';
+      readonly shape: Readonly<Record<string, SchemaNode>>;
+      readonly strict?: true;
+      /** What keys beyond the shape's are checked with and kept (`z.looseObject`: anything). */
+      readonly catchall?: SchemaNode;
+    }
   | { readonly kind: 'array'; readonly element: SchemaNode; readonly checks?: readonly LengthCheck[] }
   | { readonly kind: 'set'; readonly element: SchemaNode }
   | { readonly kind: 'record'; readonly key: SchemaNode; readonly value: SchemaNode }
@@ -61,7 +73,13 @@ export type SchemaNode =
       readonly options: readonly { readonly values: readonly unknown[]; readonly node: SchemaNode }[];
     }
   | { readonly kind: 'pipe'; readonly in: SchemaNode; readonly out: SchemaNode }
-  | { readonly kind: 'transform'; readonly apply: (value: never) => unknown };
+  | { readonly kind: 'transform'; readonly apply: (value: never, context: TransformContext) => unknown }
+  /** The inner node's checks, then these rules on its output. */
+  | { readonly kind: 'refined'; readonly inner: SchemaNode; readonly rules: readonly Rule[] }
+  /** `z.prefault`: an absent value is taken to be `value`, and checked as if given. */
+  | { readonly kind: 'prefault'; readonly inner: SchemaNode; readonly value: unknown }
+  /** Both nodes accept the value; the output is their outputs merged, as zod's `mergeValues`. */
+  | { readonly kind: 'intersection'; readonly left: SchemaNode; readonly right: SchemaNode };
 
 /** A value that does not match its compiled schema: the first mismatch's path and what was expected there. */
 export class ValueMismatchError extends Error {
@@ -74,7 +92,9 @@ export class ValueMismatchError extends Error {
   }
 }
 
-export interface CompiledValidator<T> {
+export interface CompiledValidator<T, I = T> {
+  /** The schema's output and input types, for the type checker: no value carries them. */
+  readonly '~types'?: { readonly output: T; readonly input: I };
   /** The value as the schema outputs it; throws `ValueMismatchError` when it does not match. */
   parse(value: unknown): T;
   safeParse(value: unknown): { success: true; data: T } | { success: false; error: ValueMismatchError };
@@ -108,8 +128,10 @@ function optIn(node: SchemaNode): 'optional' | 'defaulted' | undefined {
     case 'optional':
       return optIn(node.inner) === 'defaulted' ? 'defaulted' : 'optional';
     case 'default':
+    case 'prefault':
       return 'defaulted';
     case 'nullable':
+    case 'refined':
       return optIn(node.inner);
     case 'pipe':
       return optIn(node.in);
@@ -135,6 +157,7 @@ function optOut(node: SchemaNode): 'optional' | undefined {
       return 'optional';
     case 'default':
     case 'nullable':
+    case 'refined':
       return optOut(node.inner);
     case 'pipe':
       return optOut(node.out);
@@ -164,8 +187,10 @@ function shallowCopy(value: unknown): unknown {
   return value;
 }
 
+type Bound = Exclude<StringCheck, { trim: true }> | NumberCheck;
+
 /** Whether a value meets one check; `size` is a string's or an array's length, or the number itself. */
-function meets(check: StringCheck | NumberCheck, value: unknown, size: number): boolean {
+function meets(check: Bound, value: unknown, size: number): boolean {
   if ('minLength' in check) return size >= check.minLength;
   if ('maxLength' in check) return size <= check.maxLength;
   if ('min' in check) return check.inclusive ? size >= check.min : size > check.min;
@@ -176,18 +201,62 @@ function meets(check: StringCheck | NumberCheck, value: unknown, size: number): 
   return check.pattern.test(value as string);
 }
 
-function checkAll(
-  value: unknown,
-  size: number,
-  checks: readonly (StringCheck | NumberCheck)[],
-  path: (string | number)[],
-): void {
+const failCheck = (path: (string | number)[], check: Bound): never =>
+  fail(
+    path,
+    JSON.stringify(check, (_, v) => (v instanceof RegExp ? String(v) : v)),
+  );
+
+function checkAll(value: unknown, size: number, checks: readonly Bound[], path: (string | number)[]): void {
   const failed = checks.find((check) => !meets(check, value, size));
-  if (failed)
-    fail(
-      path,
-      JSON.stringify(failed, (_, v) => (v instanceof RegExp ? String(v) : v)),
-    );
+  if (failed) failCheck(path, failed);
+}
+
+/** A string through its checks in order: a `trim` changes what the checks after it, and the output, see. */
+function checkedString(input: string, checks: readonly StringCheck[], path: (string | number)[]): string {
+  let value = input;
+  for (const check of checks) {
+    if ('trim' in check) value = value.trim();
+    else if (!meets(check, value, value.length)) failCheck(path, check);
+  }
+  return value;
+}
+
+/**
+ * zod's `mergeValues`, which an intersection's output is: equal values are
+ * one, plain objects merge key by key, arrays of one length element by
+ * element; any other pair cannot merge.
+ */
+function merged(
+  a: unknown,
+  b: unknown,
+): { valid: true; data: unknown } | { valid: false; at: PropertyKey[] } {
+  if (a === b) return { valid: true, data: a };
+  if (a instanceof Date && b instanceof Date && +a === +b) return { valid: true, data: a };
+  if (isPlainObject(a) && isPlainObject(b)) {
+    const bKeys = Object.keys(b);
+    const output: Record<string, unknown> = { ...a, ...b };
+    // A spread copies an own `__proto__` key as data; zod drops it from the merge.
+    Reflect.deleteProperty(output, '__proto__');
+    for (const key of Object.keys(a).filter((k) => bKeys.includes(k))) {
+      if (key === '__proto__') continue;
+      const shared = merged(a[key], b[key]);
+      if (!shared.valid) return { valid: false, at: [key, ...shared.at] };
+      output[key] = shared.data;
+    }
+    return { valid: true, data: output };
+  }
+  if (Array.isArray(a) && Array.isArray(b)) {
+    if (a.length !== b.length) return { valid: false, at: [] };
+    const output: unknown[] = [];
+    for (const [index, element] of a.entries()) {
+      const shared = merged(element, b[index]);
+      if (!shared.valid) return { valid: false, at: [index, ...shared.at] };
+      output.push(shared.data);
+    }
+    return { valid: true, data: output };
+  }
+  return { valid: false, at: [] };
 }
 
 /** zod's coercion to a number: `Number()`, or the input as it was where that throws (a symbol). */
@@ -227,6 +296,13 @@ function runObject(
   if (node.strict) {
     for (const key in input) if (!Object.hasOwn(node.shape, key)) fail([...path, key], 'no such key');
   }
+  if (node.catchall) {
+    // zod walks every enumerable key (`for…in`), and never copies a `__proto__` into the output.
+    for (const key in input) {
+      if (Object.hasOwn(node.shape, key) || key === '__proto__') continue;
+      output[key] = run(node.catchall, input[key], [...path, key]);
+    }
+  }
   return output;
 }
 
@@ -251,8 +327,7 @@ function run(node: SchemaNode, input: unknown, path: (string | number)[]): unkno
   switch (node.kind) {
     case 'string':
       if (typeof input !== 'string') return fail(path, 'a string');
-      checkAll(input, input.length, node.checks ?? [], path);
-      return input;
+      return checkedString(input, node.checks ?? [], path);
     case 'number':
       if (node.coerce) input = coerced(input);
       if (typeof input !== 'number' || !Number.isFinite(input)) return fail(path, 'a number');
@@ -316,13 +391,33 @@ function run(node: SchemaNode, input: unknown, path: (string | number)[]): unkno
     }
     case 'pipe':
       return run(node.out, run(node.in, input, path), path);
-    case 'transform':
-      return node.apply(input as never);
+    case 'transform': {
+      const context: TransformContext = { value: input, issues: [] };
+      const output = node.apply(input as never, context);
+      return context.issues.length > 0 ? fail(path, 'a value its transform takes') : output;
+    }
+    case 'refined': {
+      const output = run(node.inner, input, path);
+      for (const rule of node.rules) if (!rule(output as never)) fail(path, `a value ${rule.name} accepts`);
+      return output;
+    }
+    case 'prefault':
+      // zod gives each parse its own copy of the value, as of a default.
+      return run(node.inner, input === undefined ? shallowCopy(node.value) : input, path);
+    case 'intersection': {
+      // zod runs both sides; either failing fails the value. Two that pass must merge, or zod throws.
+      const both = merged(run(node.left, input, path), run(node.right, input, path));
+      if (!both.valid) throw new Error(`Unmergable intersection. Error path: ${JSON.stringify(both.at)}`);
+      return both.data;
+    }
   }
 }
 
-/** A validator for a node `npm run build` wrote; `T` is the source schema's output type. */
-export function compiledValidator<T>(node: SchemaNode, source?: SchemaSource): CompiledValidator<T> {
+/** A validator for a node `npm run build` wrote; `T` and `I` are the source schema's output and input types. */
+export function compiledValidator<T, I = T>(
+  node: SchemaNode,
+  source?: SchemaSource,
+): CompiledValidator<T, I> {
   const safeParse = (value: unknown) => {
     try {
       return { success: true as const, data: run(node, value, []) as T };

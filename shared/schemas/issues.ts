@@ -56,13 +56,16 @@ function problemOf(location: InputLocation, issue: z.core.$ZodIssue): InputProbl
 }
 
 /** Every zod issue of a value as a problem, in zod's order (at least one). */
-export function problemsOf(location: InputLocation, error: z.core.$ZodError): InputProblem[] {
-  if (error.issues.length === 0) return [{ path: location.root, message: `Invalid ${location.whole}` }];
-  return error.issues.map((issue) => problemOf(location, issue));
+export function problemsOf(location: InputLocation, issues: readonly z.core.$ZodIssue[]): InputProblem[] {
+  if (issues.length === 0) return [{ path: location.root, message: `Invalid ${location.whole}` }];
+  return issues.map((issue) => problemOf(location, issue));
 }
 
 /** Formats the first zod issue as a message naming the offending field. */
-export function describeIssue(location: InputLocation, error: z.core.$ZodError): string {
+export function describeIssue(
+  location: InputLocation,
+  error: { readonly issues: readonly z.core.$ZodIssue[] },
+): string {
   const issue = error.issues[0];
   return issue ? problemOf(location, issue).message : `Invalid ${location.whole}`;
 }

@@ -1,7 +1,6 @@
 import '#definitions/zod-english.ts';
 import * as z from 'zod/mini';
-import { normalizeDomain } from './domain-names.ts';
-import { addTransformIssue } from './transform-issue.ts';
+import { normalizedDomain } from './transforms.ts';
 
 // Each schema is built in a pure-annotated closure: a bundle keeps only those its function uses
 // (esbuild cannot tell that zod's builders have no side effects; docs/architecture.md, Bundles).
@@ -53,14 +52,7 @@ export const DEFAULT_PAGE_SIZE = 25;
 export const domainString = /* @__PURE__ */ (() =>
   z.pipe(
     z.string().check(z.maxLength(2048, 'must be at most 2048 characters')),
-    z.transform((value: string, context) => {
-      const domain = normalizeDomain(value);
-      if (domain === null) {
-        addTransformIssue(context, { code: 'custom', message: 'is not a usable domain' });
-        return z.NEVER;
-      }
-      return domain;
-    }),
+    z.transform(normalizedDomain),
   ))();
 
 /** An ISO 8601 date-time with offset, in its canonical UTC form. */

@@ -1,5 +1,6 @@
 import '#definitions/zod-english.ts';
 import * as z from 'zod/mini';
+import { INELIGIBILITY_REASONS, MAX_CONTACTS_PER_REQUEST } from '#definitions/raw-operations.ts';
 import type { EndpointSchemas } from './endpoint.ts';
 import { domainString, emailAddress, idParam } from './params.ts';
 import { snippetVariables } from './variables.ts';
@@ -10,24 +11,12 @@ import { snippetVariables } from './variables.ts';
 /**
  * The raw operations. The push validates its envelope as a whole (400) but
  * each contact on its own: a bad contact lands in `errors` and the others
- * proceed. Limits: 1,000 contacts or emails per request; snippet variables
- * as `./variables.ts` says (names, count and sizes).
+ * proceed. Limits: 1,000 contacts or emails per request
+ * (shared/definitions/raw-operations.ts); snippet variables as
+ * `./variables.ts` says (names, count and sizes). The push parses with
+ * validators compiled from `rawContact` and `pushContactsEndpoint`
+ * (shared/schemas/compiled/raw.ts).
  */
-
-/** Why a contact may not be pushed, in the order responses list them (docs/decisions.md, Raw operations). */
-export const INELIGIBILITY_REASONS = [
-  'cooldown_same_sequence',
-  'cooldown_other_sequences',
-  'unapproved',
-  'replied',
-  'blocked',
-  'globally_excluded',
-] as const;
-export type IneligibilityReason = (typeof INELIGIBILITY_REASONS)[number];
-
-export const MAX_CONTACTS_PER_REQUEST = 1000;
-/** Longest `Idempotency-Key` header a push accepts. */
-export const MAX_IDEMPOTENCY_KEY = 255;
 
 /** One contact of a push. */
 export const rawContact = /* @__PURE__ */ (() =>

@@ -1,14 +1,23 @@
-import type * as z from 'zod/mini';
+/**
+ * What a transform is handed beside its input: zod's parse payload (zod/mini
+ * gives a transform the bare payload), or the compiled validator's context of
+ * the same shape (shared/schemas/compiled-validator.ts). An issue added to it
+ * fails the value.
+ */
+export interface TransformContext {
+  value: unknown;
+  issues: unknown[];
+}
 
 /**
  * An issue a transform reports about its input, as classic zod's transform
- * context did with `addIssue` (zod/mini hands a transform the bare parse
- * payload, without it): a `custom` issue whose `input` is the value being
- * transformed unless given. The transform returns `z.NEVER` after it.
+ * context did with `addIssue`: a `custom` issue whose `input` is the value
+ * being transformed unless given. What the transform returns after it is
+ * discarded (zod stops at the issue).
  */
 export function addTransformIssue(
-  payload: z.core.ParsePayload,
+  context: TransformContext,
   issue: { code: 'custom'; message: string; path?: PropertyKey[]; input?: unknown },
 ): void {
-  payload.issues.push({ ...issue, input: 'input' in issue ? issue.input : payload.value });
+  context.issues.push({ ...issue, input: 'input' in issue ? issue.input : context.value });
 }

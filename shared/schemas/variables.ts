@@ -1,6 +1,14 @@
 import '#definitions/zod-english.ts';
 import * as z from 'zod/mini';
-import { addTransformIssue } from './transform-issue.ts';
+import {
+  MAX_VARIABLE_BYTES,
+  MAX_VARIABLES,
+  MAX_VARIABLES_TOTAL_BYTES,
+  VARIABLE_NAME_PATTERN,
+  VARIABLE_NAME_RULE,
+} from '#definitions/snippet-variables.ts';
+import { withinVariableBytes, withinVariableCount, withinVariablesTotalBytes } from './refinements.ts';
+import { variablesMap, variablesWithoutProto } from './transforms.ts';
 
 // Each schema is built in a pure-annotated closure: a bundle keeps only those its function uses
 // (esbuild cannot tell that zod's builders have no side effects; docs/architecture.md, Bundles).
@@ -15,50 +23,27 @@ import { addTransformIssue } from './transform-issue.ts';
  * plain object from other values by its `constructor` property) and to every
  * reader: no name is ever looked up on a prototype. `__proto__` cannot be a
  * name: it fails the pattern, and is refused explicitly because zod's record
- * and the marshaller both drop that key without a word.
+ * and the marshaller both drop that key without a word. The bounds are in
+ * shared/definitions/snippet-variables.ts; the refinements and transforms are
+ * named functions (refinements.ts, transforms.ts), so the raw push's compiled
+ * validator runs the same code.
  */
-
-export const VARIABLE_NAME_PATTERN = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
-const VARIABLE_NAME_RULE = 'variable names are a letter, then up to 63 letters, digits or underscores';
-
-export const MAX_VARIABLES = 50;
-export const MAX_VARIABLE_BYTES = 10 * 1024;
-/**
- * A contact's variables are stored on its assignment, and a push updates up to
- * 100 assignments in one transaction: 16 kB each (beside the contact's details)
- * keeps an item far below DynamoDB's 400 KB and such a transaction below its
- * 4 MB. Fifty values of 10 kB would fit neither.
- */
-export const MAX_VARIABLES_TOTAL_BYTES = 16 * 1024;
 
 /** Parsed snippet variables: name → value. */
 export type SnippetVariables = ReadonlyMap<string, string>;
-
-const variablesBytes = (variables: Record<string, string>): number =>
-  Object.entries(variables).reduce(
-    (total, [name, value]) => total + Buffer.byteLength(name) + Buffer.byteLength(value),
-    0,
-  );
 
 const variableRecord = /* @__PURE__ */ (() =>
   z
     .record(
       z.string().check(z.regex(VARIABLE_NAME_PATTERN, VARIABLE_NAME_RULE)),
-      z
-        .string()
-        .check(
-          z.refine(
-            (value) => Buffer.byteLength(value) <= MAX_VARIABLE_BYTES,
-            `must be at most ${MAX_VARIABLE_BYTES} bytes`,
-          ),
-        ),
+      z.string().check(z.refine(withinVariableBytes, `must be at most ${MAX_VARIABLE_BYTES} bytes`)),
       // A name that fails the pattern is reported with the rule, not zod's bare "Invalid key in record".
       { error: (issue) => (issue.code === 'invalid_key' ? VARIABLE_NAME_RULE : undefined) },
     )
     .check(
-      z.refine((value) => Object.keys(value).length <= MAX_VARIABLES, `at most ${MAX_VARIABLES} variables`),
+      z.refine(withinVariableCount, `at most ${MAX_VARIABLES} variables`),
       z.refine(
-        (value) => variablesBytes(value) <= MAX_VARIABLES_TOTAL_BYTES,
+        withinVariablesTotalBytes,
         `at most ${MAX_VARIABLES_TOTAL_BYTES} bytes of names and values in all`,
       ),
     ))();
@@ -68,24 +53,8 @@ export const snippetVariables = /* @__PURE__ */ (() =>
   z
     .pipe(
       // Classic zod's `z.preprocess`: a transform piped into the record.
-      z.pipe(
-        z.transform((input: unknown, context) => {
-          // zod's record skips an own `__proto__` key before checking names: refuse it here, naming it.
-          if (typeof input === 'object' && input !== null && Object.hasOwn(input, '__proto__')) {
-            addTransformIssue(context, {
-              code: 'custom',
-              message: VARIABLE_NAME_RULE,
-              path: ['__proto__'],
-              input,
-            });
-          }
-          return input;
-        }),
-        variableRecord,
-      ),
-      z.transform(
-        (variables: Record<string, string>): SnippetVariables => new Map(Object.entries(variables)),
-      ),
+      z.pipe(z.transform(variablesWithoutProto), variableRecord),
+      z.transform(variablesMap),
     )
     .check(
       z.meta({

@@ -1,9 +1,11 @@
+import { MAX_IDEMPOTENCY_KEY } from '#definitions/raw-operations.ts';
 import { normalizeEmail } from '#domain/contacts.ts';
 import { IdempotencyKeyMalformed } from '#domain/errors.ts';
 import { type ContactError, type PushContact, pushContacts } from '#domain/raw-push.ts';
 import { count } from '#platform/observability.ts';
+import { rawContact } from '#schemas/compiled/raw.ts';
 import { BODY_INPUT, describeIssue } from '#schemas/issues.ts';
-import { MAX_IDEMPOTENCY_KEY, type pushContactsEndpoint, rawContact } from '#schemas/raw.ts';
+import type { pushContactsEndpoint } from '#schemas/raw.ts';
 import type { OperationInput, OperationOutput } from './operation.ts';
 
 type Endpoint = typeof pushContactsEndpoint;
@@ -46,7 +48,8 @@ export async function pushRawContacts({
         errors.push({
           index,
           email: typeof email === 'string' ? email : null,
-          message: describeIssue(BODY_INPUT, parsed.error),
+          // Worded by the contact's zod schema, loaded once a contact is refused.
+          message: describeIssue(BODY_INPUT, await rawContact.refusal(raw)),
         });
         continue;
       }

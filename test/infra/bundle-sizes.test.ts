@@ -17,18 +17,11 @@ import { FUNCTION_ENTRIES, functionBundles } from '../support/bundles.ts';
  * chunks it imports statically), against the floor: a bare DynamoDB function
  * built with the same settings (bench/floor-function). Sizes are exact for
  * given sources and dependencies, so this holds where the bench's timings
- * cannot. Every function must stay within MAX_RATIO of the floor; the ones
- * that are not there yet are held at their present size until they are, and
- * docs/architecture.md (Bundles) says what keeps each of them above.
+ * cannot. Every function must stay within MAX_RATIO of the floor
+ * (docs/architecture.md, Bundles, says how they got there).
  */
 
 const MAX_RATIO = 1.15;
-
-/** The functions above MAX_RATIO, each with the ratio it may not exceed. */
-const ABOVE_MAX_RATIO: Record<string, number> = {
-  'functions/push-raw-contacts/handler.ts': 1.24,
-  'functions/mcp/handler.ts': 1.19,
-};
 
 /** Bytes read at init, by entry, from each build's metafile. */
 const initSizes = new Map<string, number>();
@@ -64,16 +57,7 @@ const ratioOf = (entry: string) => initSizes.get(entry)! / initSizes.get(FLOOR_E
 describe('what a cold start reads, beside a bare DynamoDB function', () => {
   it.each(FUNCTION_ENTRIES.map((entry) => [entry]))('%s', (entry) => {
     const ratio = ratioOf(entry);
-    const ceiling = ABOVE_MAX_RATIO[entry];
-    if (ceiling === undefined) {
-      expect(ratio, `${entry} is ${ratio.toFixed(3)}× the floor`).toBeLessThanOrEqual(MAX_RATIO);
-    } else {
-      expect(ratio, `${entry} is ${ratio.toFixed(3)}× the floor`).toBeLessThanOrEqual(ceiling);
-      // Once there, a function leaves the list, and no longer has room to grow back.
-      expect(ratio, `${entry} is within ${MAX_RATIO}× now: remove it from ABOVE_MAX_RATIO`).toBeGreaterThan(
-        MAX_RATIO,
-      );
-    }
+    expect(ratio, `${entry} is ${ratio.toFixed(3)}× the floor`).toBeLessThanOrEqual(MAX_RATIO);
   });
 
   it.each(FUNCTION_ENTRIES.map((entry) => [entry]))(
@@ -100,9 +84,5 @@ describe('what a cold start reads, beside a bare DynamoDB function', () => {
     }
     expect([...bareImports]).toEqual(['#definitions/zod-english.ts']);
     expect(sideEffects).toEqual(['./shared/definitions/zod-english.ts']);
-  });
-
-  it('names only functions of the stack among the exceptions', () => {
-    for (const entry of Object.keys(ABOVE_MAX_RATIO)) expect(FUNCTION_ENTRIES).toContain(entry);
   });
 });

@@ -63,6 +63,7 @@ function valuesOf(schema: Schema): fc.Arbitrary<unknown> {
       return fc.oneof(fc.constant(null), valuesOf(def.innerType as Schema));
     case 'optional':
     case 'default':
+    case 'prefault':
       return fc.oneof(fc.constant(undefined), valuesOf(def.innerType as Schema));
     case 'object': {
       const fields = Object.fromEntries(
@@ -75,12 +76,31 @@ function valuesOf(schema: Schema): fc.Arbitrary<unknown> {
       return fc.array(valuesOf(def.element as Schema), { maxLength: 4 });
     case 'set':
       return fc.array(valuesOf(def.valueType as Schema), { maxLength: 4 }).map((values) => new Set(values));
-    case 'record':
-      return fc.dictionary(fc.string({ maxLength: 8 }), valuesOf(def.valueType as Schema), { maxKeys: 4 });
+    case 'record': {
+      const keys = fc.oneof(
+        fc.string({ maxLength: 8 }),
+        valuesOf(def.keyType as Schema) as fc.Arbitrary<string>,
+      );
+      return fc.dictionary(keys, valuesOf(def.valueType as Schema), { maxKeys: 4 });
+    }
     case 'union':
       return fc.oneof(...(def.options as Schema[]).map(valuesOf));
-    case 'pipe':
-      return valuesOf(def.in as Schema);
+    case 'intersection':
+      // Both sides' values, merged when both are objects: mostly one each side accepts.
+      return fc
+        .tuple(valuesOf(def.left as Schema), valuesOf(def.right as Schema))
+        .map(([left, right]) =>
+          typeof left === 'object' && left !== null && typeof right === 'object' && right !== null
+            ? { ...right, ...left }
+            : left,
+        );
+    case 'custom':
+      return fc.oneof(fc.jsonValue(), fc.object(), fc.func(fc.anything()));
+    case 'pipe': {
+      // A preprocessing pipe (a transform first) takes what its schema takes.
+      const input = def.in as Schema;
+      return valuesOf(defOf(input).type === 'transform' ? (def.out as Schema) : input);
+    }
     default:
       throw new Error(`No values for a ${def.type}`);
   }
@@ -116,10 +136,16 @@ const SETS: [string, ValidatorSet][] = [
 ];
 
 const validatorsOf = async (set: ValidatorSet, module: string) =>
-  (await import(pathToFileURL(resolve(set.folder, module)).href)) as Record<
-    string,
-    CompiledValidator<unknown>
-  >;
+  (await import(pathToFileURL(resolve(set.folder, module)).href)) as Record<string, unknown>;
+
+/** The validator of a schema by its name in the set (`endpoint.part` for an endpoint's part). */
+const validatorOf = async (set: ValidatorSet, module: string, name: string) =>
+  name
+    .split('.')
+    .reduce<unknown>(
+      (value, key) => (value as Record<string, unknown>)[key],
+      await validatorsOf(set, module),
+    ) as CompiledValidator<unknown>;
 
 /** What a parse gives, or the error a transform threw (zod lets those through, as the validators do). */
 function outcome<T>(parse: () => T): T | { threw: string } {
@@ -145,7 +171,7 @@ for (const [title, set] of SETS) {
     for (const [module, { schemas }] of modules) {
       for (const [name, schema] of schemas) {
         it(`${module} ${name}: accepts what the schema accepts, with the same output`, async () => {
-          const validator = (await validatorsOf(set, module))[name]!;
+          const validator = await validatorOf(set, module, name);
           await fc.assert(
             fc.asyncProperty(flawed(valuesOf(schema)), async (value) => {
               const expected = outcome(() => z.safeParse(schema, value));
@@ -168,10 +194,81 @@ for (const [title, set] of SETS) {
   });
 }
 
+/**
+ * Values the generated ones rarely reach: each refinement's and transform's
+ * edge (sizes, counts, `__proto__`, domains, blanks around an email), and the
+ * MCP SDK's preprocessing and intersections. Each must get the same answer,
+ * and a refusal the same issues.
+ */
+const EDGES: [module: string, name: string, values: unknown[]][] = [
+  [
+    'raw.ts',
+    'rawContact',
+    [
+      { email: '  ada@example.com ' },
+      { email: 'ada@example.com', companyDomain: 'https://www.Example.com/about' },
+      { email: 'ada@example.com', companyDomain: 'not a domain' },
+      { email: 'ada@example.com', variables: { first_name: 'Ada', constructor: 'x' } },
+      { email: 'ada@example.com', variables: JSON.parse('{"__proto__": "x"}') },
+      { email: 'ada@example.com', variables: { '1st': 'x' } },
+      { email: 'ada@example.com', variables: { big: 'é'.repeat(5121) } },
+      { email: 'ada@example.com', variables: { big: 'x'.repeat(10 * 1024) } },
+      {
+        email: 'ada@example.com',
+        variables: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`v${i}`, 'x'])),
+      },
+      {
+        email: 'ada@example.com',
+        variables: { a: 'x'.repeat(10 * 1024), b: 'x'.repeat(6 * 1024) },
+      },
+      { email: 'ada@example.com', variables: null },
+      { email: `${'a'.repeat(310)}@example.com` },
+    ],
+  ],
+  ['raw.ts', 'pushContactsEndpoint.path', [{ id: '007' }, { id: '0' }, { id: '9007199254740992' }, {}]],
+  [
+    'raw.ts',
+    'pushContactsEndpoint.body',
+    [{ contacts: [] }, { contacts: Array(1001).fill({}) }, { contacts: [], sequenceId: 0 }],
+  ],
+  [
+    'mcp-messages.ts',
+    'initializeRequest',
+    [
+      { capabilities: {}, elicitation: {} },
+      ...[{}, { form: {} }, { form: { applyDefaults: true, extra: 1 } }, { url: 1 }, { url: {} }, []].map(
+        (elicitation) => ({
+          method: 'initialize',
+          params: {
+            protocolVersion: '2025-11-25',
+            capabilities: { elicitation, experimental: { a: {} }, tasks: { list: {}, more: 1 } },
+            clientInfo: { name: 'c', version: '1' },
+          },
+        }),
+      ),
+    ],
+  ],
+];
+
+describe('compiled validators at the edges', () => {
+  it.each(EDGES)('%s %s: the same answers as the schema', async (module, name, values) => {
+    const { schemas } = (await SCHEMA_VALIDATORS.modules()).get(module)!;
+    const schema = schemas.get(name)!;
+    const validator = await validatorOf(SCHEMA_VALIDATORS, module, name);
+    for (const value of values) {
+      const expected = z.safeParse(schema, value);
+      const actual = validator.safeParse(value);
+      expect(actual.success, JSON.stringify(value)?.slice(0, 80)).toBe(expected.success);
+      if (actual.success && expected.success) expect(actual.data).toStrictEqual(expected.data);
+      if (!actual.success) expect((await validator.refusal(value)).issues).toEqual(expected.error!.issues);
+    }
+  });
+});
+
 describe('compiled validators', () => {
   it('throw a ValueMismatchError that names where the value differs', async () => {
-    const { replyItem } = await validatorsOf(ITEM_VALIDATORS, 'messages.ts');
-    expect(() => replyItem!.parse({ subject: 'Hi', body: 1 })).toThrow(
+    const replyItem = await validatorOf(ITEM_VALIDATORS, 'messages.ts', 'replyItem');
+    expect(() => replyItem.parse({ subject: 'Hi', body: 1 })).toThrow(
       expect.objectContaining({ name: 'ValueMismatchError', path: ['body'], expected: 'a string' }),
     );
   });
@@ -201,9 +298,24 @@ describe('the schema compiler', () => {
       ),
     ],
     ['a default computed per parse', z._default(z.string(), () => String(Math.random()))],
-    ['an object with a catchall', z.looseObject({ a: z.string() })],
+    ['an intersection with a strict side', z.intersection(z.strictObject({ a: z.string() }), z.object({}))],
+    [
+      'a check written as a function',
+      z.string().check((payload) => {
+        if (payload.value === 'x') payload.issues.push({ code: 'custom', message: 'x', input: 'x' });
+      }),
+    ],
   ])('refuses %s rather than check less than the schema says', (_, schema) => {
     expect(() => compile(schema as Schema)).toThrow(UncompilableSchemaError);
+  });
+
+  it('refuses a refinement before an overwrite, which would see the value before it', () => {
+    const named = (value: string) => value.length > 0;
+    const compiler = new SchemaCompiler(new Map([[named, { name: 'named', module: '#test' }]]));
+    expect(() => compiler.node(z.string().check(z.refine(named), z.trim()), 'test')).toThrow(
+      UncompilableSchemaError,
+    );
+    expect(() => compiler.node(z.string().check(z.trim(), z.refine(named)), 'test')).not.toThrow();
   });
 
   it('checks bounds, patterns and integers as zod does', () => {

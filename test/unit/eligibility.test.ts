@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import type { IneligibilityReason } from '#definitions/raw-operations.ts';
 import type { ContactAssignmentEntry, ContactRecord } from '#domain/contacts.ts';
 import { type Bypass, evaluate } from '#domain/eligibility.ts';
 import type { SequenceInput } from '#schemas/import.ts';
-import type { IneligibilityReason } from '#schemas/raw.ts';
 
 /** The eligibility rules of docs/decisions.md (Raw operations), one reason at a time, in combination, and with each bypass. */
 

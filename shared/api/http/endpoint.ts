@@ -1,12 +1,12 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import * as z from 'zod/mini';
+import type * as z from 'zod/mini';
 import { MAX_BODY_BYTES } from '#definitions/request-limits.ts';
 import type { ApiKeyScope } from '#definitions/routes.ts';
 import { DomainError, type DomainErrorKind, type InputField } from '#domain/domain-error.ts';
 import { logger } from '#platform/logger.ts';
 import { type Middleware, withMiddlewares } from '#platform/middleware.ts';
 import { observability } from '#platform/observability.ts';
-import type { EndpointSchemas } from '#schemas/endpoint.ts';
+import type { CompiledValidator } from '#schemas/compiled-validator.ts';
 import {
   BODY_INPUT,
   type InputLocation,
@@ -36,12 +36,45 @@ import { bodyText, lowerCaseHeaders } from './request.ts';
  * maps every error to a `{message}` response (with `errors`, every request
  * value at fault, on a 4xx, and the `request_id` of the logs). Handlers stay a
  * few lines long.
+ *
+ * It imports no zod at run time: it calls the schemas' own Standard Schema
+ * interface, or validators compiled from them (shared/schemas/compiled/), so
+ * a function whose schemas are compiled carries no zod on its static path
+ * (docs/architecture.md, Bundles).
  */
 
-type Parsed<T> = T extends z.core.$ZodType ? z.output<T> : undefined;
+/**
+ * What validates one part of a request, or shapes a response: an endpoint's
+ * zod schema (shared/schemas/endpoint.ts), or the validator compiled from it.
+ */
+export type PartValidator = z.core.$ZodType | CompiledValidator<unknown, unknown>;
+
+/** An endpoint's schemas (`EndpointSchemas`), or their compiled validators. */
+export interface ValidatedEndpoint {
+  path?: PartValidator;
+  query?: PartValidator;
+  body?: PartValidator;
+  response: PartValidator;
+  /** `none` for the few unauthenticated routes; default `apiKey` (the authorizer's organization). */
+  auth?: 'apiKey' | 'none';
+}
+
+/** What a part's validator outputs. */
+type Parsed<T> = T extends z.core.$ZodType
+  ? z.output<T>
+  : T extends CompiledValidator<infer Output, infer _Input>
+    ? Output
+    : undefined;
+
+/** What an operation gives the response's validator to shape. */
+type Produced<T> = T extends z.core.$ZodType
+  ? z.input<T>
+  : T extends CompiledValidator<infer _Output, infer Input>
+    ? Input
+    : never;
 
 /** What an operation receives: validated input and the caller's identity. */
-export interface EndpointInput<S extends EndpointSchemas> {
+export interface EndpointInput<S extends ValidatedEndpoint> {
   orgId: S['auth'] extends 'none' ? undefined : number;
   path: Parsed<S['path']>;
   query: Parsed<S['query']>;
@@ -94,17 +127,49 @@ export function httpErrorOf(error: DomainError): HttpError {
   return new HttpError(STATUS_OF[error.kind], message, {}, problems);
 }
 
+/**
+ * A value as its validator outputs it, or the issues zod words for it: a zod
+ * schema's through its Standard Schema interface (whose issues are zod's own,
+ * worded), a compiled validator's by loading its schema once it refused.
+ */
+async function validated(
+  validator: PartValidator,
+  value: unknown,
+): Promise<{ value: unknown } | { issues: readonly z.core.$ZodIssue[] }> {
+  if ('refusal' in validator) {
+    const result = validator.safeParse(value);
+    return result.success ? { value: result.data } : { issues: (await validator.refusal(value)).issues };
+  }
+  const result = await validator['~standard'].validate(value);
+  return result.issues ? { issues: result.issues as readonly z.core.$ZodIssue[] } : { value: result.value };
+}
+
 /** Validates one part of the request: its value, or `undefined` with its problems added to `problems`. */
-function check<T extends z.core.$ZodType>(
-  schema: T,
+async function check(
+  validator: PartValidator,
   value: unknown,
   location: InputLocation,
   problems: InputProblem[],
-): z.output<T> | undefined {
-  const result = z.safeParse(schema, value);
-  if (result.success) return result.data;
-  problems.push(...problemsOf(location, result.error));
+): Promise<unknown> {
+  const result = await validated(validator, value);
+  if ('value' in result) return result.value;
+  problems.push(...problemsOf(location, result.issues));
   return undefined;
+}
+
+/** An operation's result that its response schema refuses: a fault of the service, answered 500. */
+export class ResponseMismatchError extends Error {
+  override readonly name = 'ResponseMismatchError';
+}
+
+/** The response as its schema shapes it. */
+async function shapedResponse(validator: PartValidator, result: unknown): Promise<unknown> {
+  // A compiled validator's parse throws ValueMismatchError, naming where.
+  if ('refusal' in validator) return validator.parse(result);
+  const shaped = await validator['~standard'].validate(result);
+  if (!shaped.issues) return shaped.value;
+  const where = shaped.issues.map((issue) => `/${(issue.path ?? []).map(String).join('/')}`);
+  throw new ResponseMismatchError(`The response does not match its schema at ${where.join(', ')}`);
 }
 
 function parseBody(event: APIGatewayProxyEvent): unknown {
@@ -128,11 +193,11 @@ function parseBody(event: APIGatewayProxyEvent): unknown {
  * JSON, is one, at `body`). A body too large is 413 on its own, and one more
  * problem when the path or query failed already (whose 400 it always was).
  */
-function checkBody<T extends z.core.$ZodType>(
-  schema: T,
+async function checkBody(
+  validator: PartValidator,
   event: APIGatewayProxyEvent,
   problems: InputProblem[],
-): z.output<T> | undefined {
+): Promise<unknown> {
   let value: unknown;
   try {
     value = parseBody(event);
@@ -145,7 +210,7 @@ function checkBody<T extends z.core.$ZodType>(
     problems.push(unreadable);
     return undefined;
   }
-  return check(schema, value, BODY_INPUT, problems);
+  return check(validator, value, BODY_INPUT, problems);
 }
 
 /** The request's id: API Gateway's (`requestContext.requestId`), which every log record of it carries, else Lambda's. */
@@ -268,22 +333,22 @@ export function defineHttpHandler(run: ApiHandler): ApiHandler {
   return wrapped(run, false);
 }
 
-/** Builds a Lambda handler for an API endpoint from its schemas and domain operation. */
-export function defineEndpoint<S extends EndpointSchemas>(
+/** Builds a Lambda handler for an API endpoint from its schemas (or their compiled validators) and its operation. */
+export function defineEndpoint<S extends ValidatedEndpoint>(
   schemas: S,
-  operation: (input: EndpointInput<S>) => Promise<z.input<S['response']>>,
+  operation: (input: EndpointInput<S>) => Promise<Produced<S['response']>>,
 ): ApiHandler {
   const run = async (event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> => {
     const orgId = schemas.auth === 'none' ? undefined : await authorizedOrganizationOf(event);
     // Path, query and body are all checked before answering, so a 400 names every problem of the request.
     const problems: InputProblem[] = [];
     const path = schemas.path
-      ? check(schemas.path, event.pathParameters ?? {}, PATH_INPUT, problems)
+      ? await check(schemas.path, event.pathParameters ?? {}, PATH_INPUT, problems)
       : undefined;
     const query = schemas.query
-      ? check(schemas.query, event.queryStringParameters ?? {}, QUERY_INPUT, problems)
+      ? await check(schemas.query, event.queryStringParameters ?? {}, QUERY_INPUT, problems)
       : undefined;
-    const body = schemas.body ? checkBody(schemas.body, event, problems) : undefined;
+    const body = schemas.body ? await checkBody(schemas.body, event, problems) : undefined;
     if (problems.length > 0) throw new InvalidRequestError(problems);
     const input = {
       orgId,
@@ -295,7 +360,7 @@ export function defineEndpoint<S extends EndpointSchemas>(
       baseUrl: () => publicBaseUrl(event),
     } as EndpointInput<S>;
     const result = await operation(input);
-    return jsonResponse(200, z.parse(schemas.response, result));
+    return jsonResponse(200, await shapedResponse(schemas.response, result));
   };
   return wrapped(run, true);
 }

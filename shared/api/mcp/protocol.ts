@@ -1,5 +1,13 @@
-import * as z from 'zod/mini';
-import { type JsonRpcMessage, messageSchemas } from './messages.ts';
+import type * as z from 'zod/mini';
+import {
+  callToolRequest,
+  initializeRequest,
+  jsonRpcMessage,
+  listToolsRequest,
+  taskAugmentedParams,
+} from '#schemas/compiled/mcp-messages.ts';
+import type { CompiledValidator } from '#schemas/compiled-validator.ts';
+import type { JsonRpcMessage } from '#schemas/mcp-messages.ts';
 
 /**
  * The Model Context Protocol as this endpoint speaks it: the server side of
@@ -10,7 +18,10 @@ import { type JsonRpcMessage, messageSchemas } from './messages.ts';
  * `WebStandardStreamableHTTPServerTransport` with `enableJsonResponse` and no
  * session, its `McpServer`), statuses, headers, bodies and error texts
  * included, without the SDK's weight at run time (docs/mcp.md, "Protocol").
- * test/unit/mcp-protocol.test.ts holds the two side by side.
+ * test/unit/mcp-protocol.test.ts holds the two side by side. Messages are
+ * parsed with validators compiled from the SDK's schemas as rebuilt in
+ * shared/schemas/mcp-messages.ts; zod itself is loaded only to word a refusal
+ * and with the tools.
  */
 
 /** The protocol versions the SDK supported, newest first: a client naming another gets the latest. */
@@ -171,25 +182,28 @@ class RequestError extends Error {
   }
 }
 
-/** The SDK's `getParseErrorMessage`: each issue's message and the dotted path it is at, one per line. */
-function issuesText(error: z.core.$ZodError): string {
+/**
+ * The SDK's `getParseErrorMessage`: each issue's message and the dotted path
+ * it is at, one per line. (The SDK fell back on the error's message for an
+ * error of no issues, which a refusal never is.)
+ */
+function issuesText(issues: readonly z.core.$ZodIssue[]): string {
   const dotted = (path: PropertyKey[]) =>
     path.reduce<string>((text, segment, index) => {
       if (index === 0) return String(segment);
       return typeof segment === 'number' ? `${text}[${segment}]` : `${text}.${String(segment)}`;
     }, '');
-  if (error.issues.length === 0) return error.message;
-  return error.issues
+  return issues
     .map((issue) => (issue.path.length ? `${issue.message} at ${dotted(issue.path)}` : issue.message))
     .join('\n');
 }
 
 /** A request parsed with its method's schema, as the SDK parsed every request before its handler ran. */
-function parsed<S extends z.core.$ZodType>(schema: S, request: JsonRpcMessage): z.output<S> {
-  const result = z.safeParse(schema, request);
-  // A zod error has no JSON-RPC code: it is answered -32603 with the issues as JSON, the SDK's answer.
-  if (!result.success) throw new RequestError(INTERNAL_ERROR, result.error.message);
-  return result.data;
+async function parsed<T>(validator: CompiledValidator<T, unknown>, request: JsonRpcMessage): Promise<T> {
+  const result = validator.safeParse(request);
+  if (result.success) return result.data;
+  // A zod error has no JSON-RPC code: it is answered -32603 with the issues as JSON (its message), the SDK's answer.
+  throw new RequestError(INTERNAL_ERROR, (await validator.refusal(request)).message);
 }
 
 /**
@@ -213,16 +227,20 @@ async function callTool<C>(
         mcpErrorMessage(INVALID_PARAMS, `Tool ${name} ${inherited ? 'disabled' : 'not found'}`),
       );
     }
-    const input = await z.safeParseAsync(tool.inputSchema, args ?? {});
-    if (!input.success) {
+    // The schema's Standard Schema interface: zod's parse, with its issues worded (zod came with the tools).
+    const input = await tool.inputSchema['~standard'].validate(args ?? {});
+    if (input.issues) {
       throw new Error(
         mcpErrorMessage(
           INVALID_PARAMS,
-          `Input validation error: Invalid arguments for tool ${name}: ${issuesText(input.error)}`,
+          `Input validation error: Invalid arguments for tool ${name}: ${issuesText(input.issues as readonly z.core.$ZodIssue[])}`,
         ),
       );
     }
-    const { content, structuredContent, isError } = await tool.run(input.data, context);
+    const { content, structuredContent, isError } = await tool.run(
+      input.value as z.output<typeof tool.inputSchema>,
+      context,
+    );
     // The members in the order the SDK's result schema gave them back.
     return {
       content,
@@ -247,8 +265,8 @@ type RequestHandler = <C>(
 const HANDLERS = new Map<string, RequestHandler>([
   [
     'initialize',
-    (request, server) => {
-      const { params } = parsed(messageSchemas().initializeRequest, request);
+    async (request, server) => {
+      const { params } = await parsed(initializeRequest, request);
       return {
         protocolVersion: SUPPORTED_PROTOCOL_VERSIONS.includes(params.protocolVersion)
           ? params.protocolVersion
@@ -265,14 +283,14 @@ const HANDLERS = new Map<string, RequestHandler>([
     'tools/list',
     async (request, server) => {
       // `cursor` is checked, and ignored: one page holds every tool.
-      parsed(messageSchemas().listToolsRequest, request);
+      await parsed(listToolsRequest, request);
       return { tools: await server.toolList() };
     },
   ],
   [
     'tools/call',
-    (request, server, context) => {
-      const { params } = parsed(messageSchemas().callToolRequest, request);
+    async (request, server, context) => {
+      const { params } = await parsed(callToolRequest, request);
       return callTool(server, params.name, params.arguments, context);
     },
   ],
@@ -289,7 +307,7 @@ async function respond<C>(
     return { jsonrpc: '2.0', id: request.id, error: { code: METHOD_NOT_FOUND, message: 'Method not found' } };
   try {
     // Params asking for a task (2025-11-25) are refused for any method: the server creates none.
-    const task = z.safeParse(messageSchemas().taskAugmentedParams, request.params);
+    const task = taskAugmentedParams.safeParse(request.params);
     if (task.success && task.data.task)
       throw new Error(`Server does not support task creation (required for ${request.method})`);
     const result = await handler(request, server, context);
@@ -337,16 +355,13 @@ export async function answerMcpMessage<C>(
       'Unsupported Media Type: Content-Type must be application/json',
     );
   }
-  const schemas = messageSchemas();
-  const read = z.safeParse(schemas.message, body);
+  const read = jsonRpcMessage.safeParse(body);
   if (!read.success) return transportError(400, PARSE_ERROR, 'Parse error: Invalid JSON-RPC message');
   const message = read.data;
 
   // Version negotiation is initialize's business; everything else must name a version the server speaks, or none.
   const initializing =
-    'method' in message &&
-    message.method === 'initialize' &&
-    z.safeParse(schemas.initializeRequest, message).success;
+    'method' in message && message.method === 'initialize' && initializeRequest.safeParse(message).success;
   if (!initializing) {
     const version = headerValue(headers, 'mcp-protocol-version');
     if (version !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {

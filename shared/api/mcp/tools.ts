@@ -1,5 +1,6 @@
 import '#definitions/zod-english.ts';
 import * as z from 'zod/mini';
+import { MAX_CONTACTS_PER_REQUEST } from '#definitions/raw-operations.ts';
 import { DomainError } from '#domain/errors.ts';
 import { lookupAccountEndpoint } from '#schemas/accounts.ts';
 import {
@@ -12,7 +13,7 @@ import {
 import { normalizeDomain } from '#schemas/domain-names.ts';
 import { MAX_JOBS_PAGE, searchJobsEndpoint } from '#schemas/jobs.ts';
 import { DEFAULT_PAGE_SIZE, dateTimeQuery, MAX_PAGE_SIZE } from '#schemas/params.ts';
-import { checkEligibilityEndpoint, MAX_CONTACTS_PER_REQUEST } from '#schemas/raw.ts';
+import { checkEligibilityEndpoint } from '#schemas/raw.ts';
 import { CONTACT_STATUS_FILTERS } from '#schemas/resources.ts';
 import { type CallToolResult, defineTool, type McpTool } from './protocol.ts';
 

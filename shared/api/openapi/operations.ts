@@ -7,6 +7,7 @@ import {
   REFRESH_TOKEN_TTL_SECONDS,
 } from '#definitions/oauth-limits.ts';
 import { MCP_SCOPE } from '#definitions/oauth-scope.ts';
+import { MAX_CONTACTS_PER_REQUEST, MAX_IDEMPOTENCY_KEY } from '#definitions/raw-operations.ts';
 import { MAX_PROVIDER_WEBHOOK_BYTES } from '#definitions/request-limits.ts';
 import { API_KEY_HEADER, type routes } from '#definitions/routes.ts';
 import { excludeAccountEndpoint, lookupAccountEndpoint } from '#schemas/accounts.ts';
@@ -35,12 +36,7 @@ import {
   listProviderUnmatchedEndpoint,
   rotateProviderWebhookUrlEndpoint,
 } from '#schemas/provider-connections.ts';
-import {
-  checkEligibilityEndpoint,
-  MAX_CONTACTS_PER_REQUEST,
-  MAX_IDEMPOTENCY_KEY,
-  pushContactsEndpoint,
-} from '#schemas/raw.ts';
+import { checkEligibilityEndpoint, pushContactsEndpoint } from '#schemas/raw.ts';
 import { replyEndpoint } from '#schemas/replies.ts';
 import {
   createWebhookEndpoint,

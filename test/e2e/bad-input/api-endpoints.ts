@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import { JSON_TOO_DEEP_MESSAGE } from '#api/http/json-depth.ts';
+import { MAX_CONTACTS_PER_REQUEST } from '#definitions/raw-operations.ts';
 import { MAX_PROVIDER_CONNECTIONS_PER_ORGANIZATION } from '#domain/provider-connections.ts';
 import { MAX_WEBHOOKS_PER_ORGANIZATION } from '#domain/webhooks.ts';
 import { MAX_JOBS_PAGE } from '#schemas/jobs.ts';
 import { MAX_PAGE_SIZE } from '#schemas/params.ts';
-import { MAX_CONTACTS_PER_REQUEST } from '#schemas/raw.ts';
 import { MAX_RECIPIENTS, MAX_REPLY_BODY } from '#schemas/replies.ts';
 import { API_PREFIX, type ApiEndpoint, type BodyField, type PathParameter, urlOf } from './api-cases.ts';
 import {

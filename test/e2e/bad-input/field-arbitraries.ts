@@ -1,7 +1,7 @@
 import fc from 'fast-check';
+import { MAX_VARIABLE_BYTES, MAX_VARIABLES } from '#definitions/snippet-variables.ts';
 import { PROVIDERS } from '#schemas/import.ts';
 import { MAX_PROVIDER_API_KEY_LENGTH, MAX_PROVIDER_BASE_URL_LENGTH } from '#schemas/provider-connections.ts';
-import { MAX_VARIABLE_BYTES, MAX_VARIABLES } from '#schemas/variables.ts';
 import { MAX_WEBHOOK_URL_LENGTH, WEBHOOK_EVENT_TYPES } from '#schemas/webhooks.ts';
 import {
   badDomainText,

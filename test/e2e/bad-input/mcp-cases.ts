@@ -1,7 +1,7 @@
 import fc from 'fast-check';
+import { MAX_CONTACTS_PER_REQUEST } from '#definitions/raw-operations.ts';
 import { MAX_JOBS_PAGE } from '#schemas/jobs.ts';
 import { MAX_PAGE_SIZE } from '#schemas/params.ts';
-import { MAX_CONTACTS_PER_REQUEST } from '#schemas/raw.ts';
 import { validRequest, validToolArguments } from '../../../infra/local/route-requests.ts';
 import { requestFlaws } from './api-cases.ts';
 import {

@@ -1,8 +1,13 @@
 import '#definitions/zod-english.ts';
 import * as z from 'zod/mini';
+import { isObjectLike } from './refinements.ts';
+import { formElicitationByDefault } from './transforms.ts';
+
+// Each schema is built in a pure-annotated closure: a bundle keeps only those its function uses
+// (esbuild cannot tell that zod's builders have no side effects; docs/architecture.md, Bundles).
 
 /**
- * The JSON-RPC and MCP message schemas the endpoint checks requests with: those
+ * The JSON-RPC and MCP message schemas the /mcp endpoint checks requests with: those
  * of `@modelcontextprotocol/sdk` 1.32.2 (`dist/esm/types.js`), which served
  * /mcp before this server spoke the protocol itself, rebuilt with zod/mini
  * shape for shape, wrapper for wrapper. So a message is taken or refused
@@ -13,27 +18,34 @@ import * as z from 'zod/mini';
  * messages). Only what this server reads is rebuilt: the messages a client
  * sends, and the params of the four requests it answers.
  *
- * Built on first use, once per instance: a cold start that answers a 401
- * builds none of them.
+ * The endpoint parses with validators compiled from them
+ * (shared/schemas/compiled/mcp-messages.ts); a refusal the client reads is
+ * worded by these schemas, loaded then. The SDK's preprocessing and object
+ * test are named functions (transforms.ts, refinements.ts), which both run.
  */
 
 /** The SDK's `AssertObjectSchema`: anything but null that `typeof` calls an object or a function. */
-const assertObject = () =>
-  z.custom<object>((v) => v !== null && (typeof v === 'object' || typeof v === 'function'));
+const assertObject = () => z.custom<object>(isObjectLike);
 /** Classic zod's `z.number().int()`: a number checked by the safe-integer format (mini's `z.int()` is a different wrapper). */
 const integer = () => z.number().check(z.int());
 
-function build() {
-  const requestId = z.union([z.string(), integer()]);
-  const requestMeta = z.looseObject({
-    progressToken: z.optional(z.union([z.string(), integer()])),
-    'io.modelcontextprotocol/related-task': z.optional(z.object({ taskId: z.string() })),
-  });
-  const meta = { _meta: z.optional(requestMeta) };
-  const taskMetadata = z.object({ ttl: z.optional(z.number()) });
+const requestId = /* @__PURE__ */ (() => z.union([z.string(), integer()]))();
 
-  /** `JSONRPCMessageSchema`: a request, a notification, a result or an error, none with a member of another. */
-  const message = z.union([
+/** The `_meta` every params object may carry. */
+const meta = /* @__PURE__ */ (() => ({
+  _meta: z.optional(
+    z.looseObject({
+      progressToken: z.optional(z.union([z.string(), integer()])),
+      'io.modelcontextprotocol/related-task': z.optional(z.object({ taskId: z.string() })),
+    }),
+  ),
+}))();
+
+const taskMetadata = /* @__PURE__ */ (() => z.object({ ttl: z.optional(z.number()) }))();
+
+/** `JSONRPCMessageSchema`: a request, a notification, a result or an error, none with a member of another. */
+export const jsonRpcMessage = /* @__PURE__ */ (() =>
+  z.union([
     z.strictObject({
       jsonrpc: z.literal('2.0'),
       id: requestId,
@@ -51,20 +63,20 @@ function build() {
       id: z.optional(requestId),
       error: z.object({ code: integer(), message: z.string(), data: z.optional(z.unknown()) }),
     }),
-  ]);
+  ]))();
 
-  // InitializeRequestSchema, with ClientCapabilitiesSchema and ImplementationSchema.
+/** A JSON-RPC message as the message schema gives it back. */
+export type JsonRpcMessage = z.output<typeof jsonRpcMessage>;
+
+/** `InitializeRequestSchema`, with `ClientCapabilitiesSchema` and `ImplementationSchema`. */
+export const initializeRequest = /* @__PURE__ */ (() => {
   const formElicitation = z.intersection(
     z.object({ applyDefaults: z.optional(z.boolean()) }),
     z.record(z.string(), z.unknown()),
   );
   const elicitation = z.pipe(
     // Classic `z.preprocess(fn, schema)` is this pipe: `{}` means form elicitation.
-    z.transform((value: unknown) =>
-      value && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 0
-        ? { form: {} }
-        : value,
-    ),
+    z.transform(formElicitationByDefault),
     z.intersection(
       z.object({ form: z.optional(formElicitation), url: z.optional(assertObject()) }),
       z.optional(z.record(z.string(), z.unknown())),
@@ -105,7 +117,7 @@ function build() {
     websiteUrl: z.optional(z.string()),
     description: z.optional(z.string()),
   });
-  const initializeRequest = z.object({
+  return z.object({
     method: z.literal('initialize'),
     params: z.object({
       ...meta,
@@ -114,12 +126,18 @@ function build() {
       clientInfo: implementation,
     }),
   });
+})();
 
-  const listToolsRequest = z.object({
+/** `ListToolsRequestSchema`. */
+export const listToolsRequest = /* @__PURE__ */ (() =>
+  z.object({
     method: z.literal('tools/list'),
     params: z.optional(z.object({ ...meta, cursor: z.optional(z.string()) })),
-  });
-  const callToolRequest = z.object({
+  }))();
+
+/** `CallToolRequestSchema`. */
+export const callToolRequest = /* @__PURE__ */ (() =>
+  z.object({
     method: z.literal('tools/call'),
     params: z.object({
       ...meta,
@@ -127,20 +145,8 @@ function build() {
       name: z.string(),
       arguments: z.optional(z.record(z.string(), z.unknown())),
     }),
-  });
-  /** `TaskAugmentedRequestParamsSchema`: params asking for a task (which this server cannot create). */
-  const taskAugmentedParams = z.object({ ...meta, task: z.optional(taskMetadata) });
+  }))();
 
-  return { message, initializeRequest, listToolsRequest, callToolRequest, taskAugmentedParams };
-}
-
-let built: ReturnType<typeof build> | undefined;
-
-/** The schemas, built on first use. */
-export const messageSchemas = (): ReturnType<typeof build> => {
-  built ??= build();
-  return built;
-};
-
-/** A JSON-RPC message as the message schema gives it back. */
-export type JsonRpcMessage = z.output<ReturnType<typeof build>['message']>;
+/** `TaskAugmentedRequestParamsSchema`: params asking for a task (which this server cannot create). */
+export const taskAugmentedParams = /* @__PURE__ */ (() =>
+  z.object({ ...meta, task: z.optional(taskMetadata) }))();
