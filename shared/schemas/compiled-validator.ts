@@ -14,7 +14,7 @@ import type { TransformContext } from './transform-issue.ts';
  * Why: a module on a function's static path that imports zod makes its entry
  * import zod's core with everything the function's lazy chunks use of zod
  * (esbuild places modules whole), and builds its schemas at import. A node is
- * plain data and this interpreter about 4 KiB minified (docs/architecture.md,
+ * plain data and this interpreter about 5 KiB minified (docs/architecture.md,
  * Bundles).
  *
  * A failure names the first mismatch only: enough for what the service wrote
