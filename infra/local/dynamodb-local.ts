@@ -15,7 +15,6 @@ import { createRequire } from 'node:module';
 import { basename, delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { freePort } from './ports.ts';
 
 /**
  * DynamoDB Local's process. This module loads nothing but Node's own: `npm
@@ -31,6 +30,9 @@ export interface DynamoDbLocal {
 }
 
 const STARTUP_TIMEOUT_MS = 30_000;
+
+/** The line on which the launcher reports the port it bound (`PORT_LINE` of the launcher). */
+const PORT_LINE = /LoopbackDynamoDbLocal listening on port (\d+)\r?\n/;
 
 const LAUNCHER_CLASS = 'LoopbackDynamoDbLocal';
 const LAUNCHER_SOURCE = fileURLToPath(new URL(`java/${LAUNCHER_CLASS}.java`, import.meta.url));
@@ -233,7 +235,6 @@ async function launch(options: {
   dataDir?: string;
   extraJvmOptions?: string[];
 }): Promise<DynamoDbLocal & { child: ChildProcess }> {
-  const port = await freePort();
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
   const home = dynamoDbLocalHome();
   const storage = options.dataDir ? ['-dbPath', options.dataDir] : ['-inMemory'];
@@ -245,16 +246,29 @@ async function launch(options: {
       `-Djava.library.path=${dynamoDbLocalLibrary(home)}`,
       ...launcherArguments(home),
       ...storage,
-      ...['-port', String(port), '-sharedDb', '-disableTelemetry'],
+      // Any free port, which the launcher reports once bound: a port probed free beforehand could be taken
+      // by another server meanwhile (the JVM takes a second to bind).
+      ...['-port', '0', '-sharedDb', '-disableTelemetry'],
       // No browser origin may read it (the default allows every origin).
       ...['-cors', 'null'],
     ],
     { stdio: ['pipe', 'ignore', 'pipe'] },
   );
-  // The launcher's stderr explains a failed start (no JDK, a compile error); it is drained, never kept.
+  // The launcher's stderr names the port it bound, or explains a failed start (no JDK, a compile
+  // error); it is drained, never kept.
   let startupErrors = '';
+  let tail = '';
+  let reportPort: (port: number) => void = () => undefined;
+  const bound = new Promise<number>((resolve) => {
+    reportPort = resolve;
+  });
   child.stderr?.on('data', (chunk: Buffer) => {
-    if (startupErrors.length < 4096) startupErrors += chunk.toString('utf8');
+    const text = chunk.toString('utf8');
+    if (startupErrors.length < 4096) startupErrors += text;
+    // The line may come in pieces, after any amount of other output.
+    tail = (tail + text).slice(-256);
+    const port = PORT_LINE.exec(tail)?.[1];
+    if (port) reportPort(Number(port));
   });
   const exited = new Promise<Error>((resolve) => {
     child.once('error', (error: NodeJS.ErrnoException) =>
@@ -268,39 +282,51 @@ async function launch(options: {
       ),
     );
   });
-  const endpoint = `http://127.0.0.1:${port}`;
   const stop = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
     const gone = new Promise((resolve) => child.once('exit', resolve));
     child.kill('SIGTERM');
     await gone;
   };
-  const ready = waitUntilAnswering(endpoint);
-  const outcome = await Promise.race([ready.then(() => null), exited]);
-  if (outcome) {
+  const ready = waitUntilAnswering(bound);
+  // A JVM that exits first leaves it waiting for a port, until its deadline.
+  ready.catch(() => undefined);
+  const outcome = await Promise.race([ready, exited]).catch((error: Error) => error);
+  if (outcome instanceof Error) {
     await stop();
     throw outcome;
   }
+  const endpoint = outcome;
   startupErrors = '';
   return { endpoint, child, stop };
 }
 
-async function waitUntilAnswering(endpoint: string): Promise<void> {
-  // Loaded while the JVM starts (see the module's comment).
-  const [{ ListTablesCommand }, { localDynamoDbClient }] = await Promise.all([
+/** The endpoint once the launcher reported its port and DynamoDB Local answers there. */
+async function waitUntilAnswering(bound: Promise<number>): Promise<string> {
+  const deadline = Date.now() + STARTUP_TIMEOUT_MS;
+  const late = () => new Error(`DynamoDB Local did not answer within ${STARTUP_TIMEOUT_MS} ms`);
+  let timer: NodeJS.Timeout | undefined;
+  const [{ ListTablesCommand }, { localDynamoDbClient }, port] = await Promise.all([
+    // Loaded while the JVM starts (see the module's comment).
     import('@aws-sdk/client-dynamodb'),
     import('./dynamodb.ts'),
+    Promise.race([
+      bound,
+      new Promise<never>((_, reject) => {
+        // Unreferenced: a JVM that exited first leaves nothing to wait for.
+        timer = setTimeout(() => reject(late()), STARTUP_TIMEOUT_MS).unref();
+      }),
+    ]).finally(() => clearTimeout(timer)),
   ]);
+  const endpoint = `http://127.0.0.1:${port}`;
   const client = localDynamoDbClient(endpoint);
-  const deadline = Date.now() + STARTUP_TIMEOUT_MS;
   try {
     for (;;) {
       try {
         await client.send(new ListTablesCommand({ Limit: 1 }));
-        return;
+        return endpoint;
       } catch {
-        if (Date.now() > deadline)
-          throw new Error(`DynamoDB Local did not answer within ${STARTUP_TIMEOUT_MS} ms`);
+        if (Date.now() > deadline) throw late();
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     }

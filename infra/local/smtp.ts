@@ -1,7 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SMTPServer } from 'smtp-server';
-import { freePort } from './ports.ts';
 
 /**
  * The local SMTP sink: a real SMTP server on loopback that accepts every
@@ -59,11 +58,14 @@ export async function startSmtpSink(options: { saveTo?: string } = {}): Promise<
       });
     },
   });
-  const port = await freePort();
+  // Any free port, read back once bound (a port probed free beforehand could be taken meanwhile).
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => resolve());
+    server.listen(0, '127.0.0.1', () => resolve());
   });
+  const address = server.server.address();
+  if (typeof address !== 'object' || address === null) throw new Error('The SMTP sink did not bind a port');
+  const { port } = address;
   return {
     url: `smtp://127.0.0.1:${port}`,
     messages,

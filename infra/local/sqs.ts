@@ -10,7 +10,6 @@ import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { buildApp } from 'fauxqs';
 import { localCredentials } from '#admin/local-credentials.ts';
 import { DEAD_LETTER_RETENTION_DAYS, type QueueName, queueDefinitions } from '#definitions/queues.ts';
-import { freePort } from './ports.ts';
 
 /**
  * Local SQS: fauxqs (the SQS JSON protocol with visibility timeouts, long
@@ -33,9 +32,11 @@ export interface LocalQueues {
  */
 export async function startLocalQueues(region: string): Promise<LocalQueues> {
   const app = buildApp({ logger: false, defaultRegion: region });
-  const port = await freePort();
-  await app.listen({ port, host: '127.0.0.1' });
-  const endpoint = `http://127.0.0.1:${port}`;
+  // Any free port, read back once bound (a port probed free beforehand could be taken meanwhile).
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  if (typeof address !== 'object' || address === null) throw new Error('The local SQS did not bind a port');
+  const endpoint = `http://127.0.0.1:${address.port}`;
   const client = new SQSClient({ endpoint, region, credentials: localCredentials() });
   const urls = {} as Record<QueueName, string>;
   const deadLetterUrls = {} as Record<QueueName, string>;

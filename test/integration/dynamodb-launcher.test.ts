@@ -1,6 +1,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
+import { localDynamoDbClient } from '../../infra/local/dynamodb.ts';
 import {
   archiveLauncherClasses,
   compileLauncher,
@@ -14,17 +16,19 @@ import {
  * run from there by every start.
  */
 
-/** The JVM of a DynamoDB Local this process started (Linux's /proc): its pid and command line. */
-function jvmOf(local: DynamoDbLocal): { pid: string; args: string } {
-  const children = readdirSync('/proc/self/task').flatMap((task) =>
+/** This process's children (Linux's /proc). */
+const childPids = () =>
+  readdirSync('/proc/self/task').flatMap((task) =>
     readFileSync(`/proc/self/task/${task}/children`, 'utf8').trim().split(' ').filter(Boolean),
   );
-  const port = new URL(local.endpoint).port;
-  const jvm = children
-    .map((pid) => ({ pid, args: readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ') }))
-    .find(({ args }) => args.includes(`-port ${port} `));
-  if (!jvm) throw new Error(`No child process serves port ${port}`);
-  return jvm;
+
+/** Starts a DynamoDB Local, with its JVM: the child process the start added, its pid and command line. */
+async function startWithJvm(): Promise<{ local: DynamoDbLocal; pid: string; args: string }> {
+  const before = new Set(childPids());
+  const local = await startDynamoDbLocal();
+  const [pid, ...others] = childPids().filter((child) => !before.has(child));
+  if (!pid || others.length > 0) throw new Error('Expected one new child process: the JVM');
+  return { local, pid, args: readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ') };
 }
 
 describe('the DynamoDB Local launcher', () => {
@@ -38,11 +42,10 @@ describe('the DynamoDB Local launcher', () => {
 
   it('starts DynamoDB Local from the compiled class, bound to loopback', async () => {
     const directory = await compileLauncher();
-    const local = await startDynamoDbLocal();
+    const { local, args } = await startWithJvm();
     try {
       expect(local.endpoint).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       // The JVM runs the class from the cache, not the source.
-      const { args } = jvmOf(local);
       expect(args).toContain(directory);
       expect(args).toMatch(/ LoopbackDynamoDbLocal /);
       expect(args).not.toContain('LoopbackDynamoDbLocal.java');
@@ -56,9 +59,8 @@ describe('the DynamoDB Local launcher', () => {
     const archive = await archiveLauncherClasses();
     expect(dirname(archive)).toBe(await compileLauncher());
     expect(await archiveLauncherClasses()).toBe(archive);
-    const local = await startDynamoDbLocal();
+    const { local, pid, args } = await startWithJvm();
     try {
-      const { pid, args } = jvmOf(local);
       expect(args).toContain(`-XX:SharedArchiveFile=${archive} `);
       // A JVM maps an archive only when it matches its build and class path; else it starts without it.
       expect(readFileSync(`/proc/${pid}/maps`, 'utf8')).toContain(archive);
@@ -66,4 +68,19 @@ describe('the DynamoDB Local launcher', () => {
       await local.stop();
     }
   }, 120_000);
+
+  it('binds a port of its own choosing and names it, so that starts at once never collide', async () => {
+    // A port probed free and bound a second later (the JVM's start) could be taken meanwhile.
+    const locals = await Promise.all([startDynamoDbLocal(), startDynamoDbLocal(), startDynamoDbLocal()]);
+    try {
+      expect(new Set(locals.map((local) => local.endpoint)).size).toBe(3);
+      for (const local of locals) {
+        const client = localDynamoDbClient(local.endpoint);
+        await expect(client.send(new ListTablesCommand({}))).resolves.toMatchObject({ TableNames: [] });
+        client.destroy();
+      }
+    } finally {
+      await Promise.all(locals.map((local) => local.stop()));
+    }
+  });
 });

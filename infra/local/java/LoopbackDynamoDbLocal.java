@@ -18,13 +18,26 @@ import software.amazon.dynamodb.services.local.server.DynamoDBProxyServer;
  * Run with Java's source launcher (`java -cp <DynamoDB Local jars> LoopbackDynamoDbLocal.java ...`).
  */
 public class LoopbackDynamoDbLocal {
+  /** What precedes the bound port on standard error. */
+  static final String PORT_LINE = "LoopbackDynamoDbLocal listening on port ";
+
   public static void main(String[] args) throws Exception {
-    DynamoDBProxyServer proxy = ServerRunner.createServerFromCommandLineArgs(args);
+    // DynamoDB Local refuses `-port 0`: it parses a placeholder, and its connector is given 0 below.
+    String[] options = args.clone();
+    boolean anyPort = false;
+    for (int i = 0; i + 1 < options.length; i++) {
+      if (options[i].equals("-port") && options[i + 1].equals("0")) {
+        options[i + 1] = "8000";
+        anyPort = true;
+      }
+    }
+    DynamoDBProxyServer proxy = ServerRunner.createServerFromCommandLineArgs(options);
     Field serverField = DynamoDBProxyServer.class.getDeclaredField("server");
     serverField.setAccessible(true);
     Server server = (Server) serverField.get(proxy);
     for (Connector connector : server.getConnectors()) {
       ((ServerConnector) connector).setHost("127.0.0.1");
+      if (anyPort) ((ServerConnector) connector).setPort(0);
     }
     Thread parentWatch = new Thread(() -> {
       try {
@@ -39,5 +52,8 @@ public class LoopbackDynamoDbLocal {
     parentWatch.setDaemon(true);
     parentWatch.start();
     proxy.start();
+    // The port bound, on a line of its own for the parent to read (dynamodb-local.ts).
+    ServerConnector bound = (ServerConnector) server.getConnectors()[0];
+    System.err.println(PORT_LINE + bound.getLocalPort());
   }
 }
