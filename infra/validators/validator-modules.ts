@@ -92,7 +92,8 @@ export const ITEM_VALIDATORS: ValidatorSet = {
         owner.set(name, file);
         schemas.set(name, value);
       }
-      modules.set(file, { alias, schemas });
+      // A helper of the schemas (counter-fields.ts) has no validators of its own.
+      if (schemas.size > 0) modules.set(file, { alias, schemas });
     }
     return modules;
   },

@@ -16,14 +16,10 @@ export { ASSIGNMENT_STATUSES, type AssignmentStatus };
 export const assignmentStatus = /* @__PURE__ */ z.enum(ASSIGNMENT_STATUSES);
 
 /** The contact list's `status` filter values: every status but `pending-approval` (docs/decisions.md). */
-export const CONTACT_STATUS_FILTERS = [
-  'scheduled',
-  'in-progress',
-  'completed',
-  'replied',
-  'bounced',
-  'unsubscribed',
-] as const satisfies readonly AssignmentStatus[];
+export const CONTACT_STATUS_FILTERS = /* @__PURE__ */ (() =>
+  ASSIGNMENT_STATUSES.filter(
+    (status): status is Exclude<AssignmentStatus, 'pending-approval'> => status !== 'pending-approval',
+  ))();
 
 export const CHANNELS = ['email', 'linkedin'] as const;
 export const channel = /* @__PURE__ */ z.enum(CHANNELS);

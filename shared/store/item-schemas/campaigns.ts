@@ -1,12 +1,8 @@
 import * as z from 'zod/mini';
-import {
-  CAMPAIGN_COUNTERS,
-  type CampaignCounter,
-  SHARDED_COUNTERS,
-  type ShardedCampaignCounter,
-} from '#definitions/item-fields.ts';
+import { CAMPAIGN_COUNTERS, SHARDED_COUNTERS } from '#definitions/item-fields.ts';
 import { provider } from '#schemas/import.ts';
 import { channel } from '#schemas/resources.ts';
+import { counterFields } from './counter-fields.ts';
 
 // The item schemas of campaigns.ts: the source the item validators are compiled from
 // (item-validators/campaigns.ts, written by `npm run build`). No function imports this module at run time.
@@ -26,8 +22,6 @@ export const storedSequence = /* @__PURE__ */ (() =>
 
 export type StoredSequence = z.infer<typeof storedSequence>;
 
-const counter = /* @__PURE__ */ (() => z._default(z.number(), 0))();
-
 /** A campaign as stored; counters never written are 0. */
 export const campaignItem = /* @__PURE__ */ (() =>
   z.object({
@@ -37,21 +31,11 @@ export const campaignItem = /* @__PURE__ */ (() =>
     signals: z._default(z.array(z.string()), []),
     createdAt: z._default(z.nullable(z.string()), null),
     sequences: z._default(z.array(storedSequence), []),
-    accountsCount: counter,
-    messagesCount: counter,
-    ...(Object.fromEntries(CAMPAIGN_COUNTERS.map((name) => [name, counter])) as Record<
-      CampaignCounter,
-      typeof counter
-    >),
+    ...counterFields(['accountsCount', 'messagesCount']),
+    ...counterFields(CAMPAIGN_COUNTERS),
   }))();
 
 export type CampaignRecord = z.infer<typeof campaignItem>;
 
 /** A counter shard as stored: its counters only (`keys.campaignShard`). */
-export const campaignShardItem = /* @__PURE__ */ (() =>
-  z.object(
-    Object.fromEntries(SHARDED_COUNTERS.map((name) => [name, counter])) as Record<
-      ShardedCampaignCounter,
-      typeof counter
-    >,
-  ))();
+export const campaignShardItem = /* @__PURE__ */ (() => z.object(counterFields(SHARDED_COUNTERS)))();
