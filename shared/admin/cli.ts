@@ -12,6 +12,7 @@ import { TargetError, targetConfiguration } from './target.ts';
  * the usage (of the CLI, or of one command) on stdout and exit 0. Usage errors
  * exit 2, failures 1 (an invalid import, rejected events, an unknown
  * organization); with `--json` an error is one `CliError` object on stderr.
+ * A reader that closes the pipe ends the output quietly (`processIo`).
  * bin/outreach-admin.mjs runs `main` and exits with its code.
  */
 
@@ -47,10 +48,31 @@ export interface CliIo {
   stderr: (text: string) => void;
 }
 
-const processIo: CliIo = {
-  stdout: (text) => process.stdout.write(text),
-  stderr: (text) => process.stderr.write(text),
-};
+let closedPipesQuiet = false;
+
+/**
+ * The process's own streams. A reader that stops reading (`outreach-admin … |
+ * head -1`, `| true`) closes its end of the pipe, and the next write there
+ * fails with EPIPE, emitted as an `error` event that, unheard, would end the
+ * process with a stack trace and exit 1. As most CLIs do, the output just
+ * ends there: nothing more is written to that stream, and the exit code stays
+ * the command's (0 when it did what was asked: the reader's going away is no
+ * failure of the command). Any other write error still ends the process.
+ */
+function processIo(): CliIo {
+  if (!closedPipesQuiet) {
+    closedPipesQuiet = true;
+    for (const stream of [process.stdout, process.stderr]) {
+      stream.on('error', (error: NodeJS.ErrnoException) => {
+        if (error.code !== 'EPIPE') throw error;
+      });
+    }
+  }
+  return {
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+  };
+}
 
 const globalUsage = () =>
   [
@@ -100,7 +122,7 @@ function commandNamed(words: string[]): string | undefined {
  * target (`targetConfiguration`), installed for the command and put back
  * after it.
  */
-export async function main(argv: string[], io: CliIo = processIo): Promise<number> {
+export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
   const print = (text: string) => io.stdout(`${text}\n`);
   // Known before the flags are parsed, so that a bad flag is answered as JSON too.
   const json = argv.includes('--json');

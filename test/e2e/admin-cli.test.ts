@@ -13,7 +13,7 @@ import { searchJobs } from '#domain/jobs.ts';
 import { listOAuthClients } from '#domain/oauth-clients.ts';
 import { createOrganization, getOrganization } from '#domain/organizations.ts';
 import type { LocalStack } from '../../infra/local/stack.ts';
-import { type AdminRun, admin as adminInProcess, runAdmin } from '../support/cli.ts';
+import { type AdminRun, admin as adminInProcess, runAdmin, runAdminIntoClosedPipe } from '../support/cli.ts';
 import { smallDocument } from '../support/fixtures.ts';
 import { startTestStack } from '../support/local-stack.ts';
 
@@ -497,6 +497,22 @@ describe('outreach-admin help', () => {
       expect({ args, code: run.code, stdout: run.stdout }).toEqual({ args, code: 2, stdout: '' });
       expect(run.stderr).toContain('Usage: outreach-admin ');
     }
+  });
+});
+
+describe('a reader that closes the pipe (`outreach-admin … | true`)', () => {
+  // Each run is the binary in a process of its own: EPIPE is a matter of the process's own streams.
+  it('ends the CLI quietly with the exit code of the command: 0 for a result or help nobody read', async () => {
+    const { orgId } = await createOrganization('Closed Pipe');
+    for (const args of [['webhook', 'list', '--org', String(orgId), '--json'], ['--help']]) {
+      const run = await runAdminIntoClosedPipe(localDir, args, 'stdout');
+      expect({ args, ...run }).toEqual({ args, code: 0, signal: null, other: '' });
+    }
+  });
+
+  it('keeps the exit code of an error whose report on stderr nobody read', async () => {
+    const run = await runAdminIntoClosedPipe(localDir, ['frobnicate'], 'stderr');
+    expect(run).toEqual({ code: 2, signal: null, other: '' });
   });
 });
 

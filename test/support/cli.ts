@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { main } from '#admin/cli.ts';
 import { configuration, useConfiguration } from '#platform/config.ts';
 import { PROJECT_ROOT } from '../../infra/paths.ts';
@@ -58,5 +58,34 @@ export function runAdmin(localDir: string, args: string[]): Promise<AdminRun> {
         resolve({ code, stdout, stderr });
       },
     );
+  });
+}
+
+/**
+ * Runs `outreach-admin` in its own process with one of its output pipes
+ * closed by the reader before anything is written, as `outreach-admin … |
+ * head -0` does: the CLI's writes there fail with EPIPE. Answers the exit
+ * code and what the other stream got.
+ */
+export function runAdminIntoClosedPipe(
+  localDir: string,
+  args: string[],
+  closed: 'stdout' | 'stderr',
+): Promise<{ code: number | null; signal: NodeJS.Signals | null; other: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['bin/outreach-admin.mjs', ...args], {
+      cwd: PROJECT_ROOT,
+      env: { ...process.env, OUTREACH_LOCAL_DIR: localDir },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    // The reader goes away: its end of the pipe is closed, so the child's writes meet no reader.
+    child[closed].destroy();
+    let other = '';
+    const open = closed === 'stdout' ? child.stderr : child.stdout;
+    open.setEncoding('utf8').on('data', (text: string) => {
+      other += text;
+    });
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code, signal, other }));
   });
 }
