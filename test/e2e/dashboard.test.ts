@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -5,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyImport, validateImport } from '#admin/import.ts';
 import { createApiKey, listApiKeys } from '#domain/api-keys.ts';
 import { listPendingApprovals } from '#domain/approvals.ts';
-import { resumeSession, SESSION_IDLE_SECONDS } from '#domain/dashboard-sessions.ts';
+import { openSession, resumeSession, SESSION_IDLE_SECONDS } from '#domain/dashboard-sessions.ts';
+import { addMember } from '#domain/members.ts';
 import { createOrganization } from '#domain/organizations.ts';
 import { hashSecret } from '#platform/secret-hash.ts';
 import { dashboardSessions } from '#store/dashboard-sessions.ts';
@@ -114,6 +116,38 @@ describe('signing in', () => {
       expect(landingPath(hostile)).toBe('/dashboard');
     expect(landingPath('/dashboard/webhooks?x=1')).toBe('/dashboard/webhooks?x=1');
     expect(landingPath('/oauth/authorize?client_id=x')).toBe('/oauth/authorize?client_id=x');
+  });
+
+  it('lands on /dashboard when return_to or next holds a control character, never in the Location header', async () => {
+    const { landingPath } = await import('#api/dashboard/sign-in.ts');
+    const subject = randomUUID();
+    const email = `landing-${subject.slice(0, 8)}@members.example`;
+    await addMember(orgA, { subject, email }, 'admin', 'operator');
+    for (const control of ['\r\n', '\n', '\r', '\0', '\x01', '\x1f', '\t', '\x7f']) {
+      for (const raw of [`/dashboard/api-keys${control}x: y`, `/oauth/authorize?client_id=a${control}b`]) {
+        const shown = JSON.stringify(raw);
+        // The picker's form (next in the body) ...
+        const picked = await adminA.post('/dashboard/organizations', { orgId: String(orgA), next: raw });
+        expect([picked.status, picked.headers.get('location')], shown).toEqual([
+          303,
+          `${stack.apiUrl}/dashboard`,
+        ]);
+        // ... and its automatic pick (next in the query), where a callback lands a session that picked none yet.
+        const unpicked = `${SESSION_COOKIE}=${await openSession({ subject, email })}`;
+        const landed = await fetch(
+          `${stack.apiUrl}/dashboard/organizations?next=${encodeURIComponent(raw)}`,
+          { headers: { cookie: unpicked }, redirect: 'manual' },
+        );
+        expect([landed.status, landed.headers.get('location')], shown).toEqual([
+          303,
+          `${stack.apiUrl}/dashboard`,
+        ]);
+        expect(landingPath(raw), shown).toBe('/dashboard');
+      }
+    }
+    // Nor a space or what is not ASCII: a path of this service comes percent-encoded.
+    for (const raw of ['/dashboard/a b', '/dashboard/caf\u00e9', '/dashboard?q=\u20ac', '/dashboard/\u2028'])
+      expect(landingPath(raw), JSON.stringify(raw)).toBe('/dashboard');
   });
 });
 

@@ -39,11 +39,17 @@ function openIdClient(base: string): OpenIdClient | null {
   };
 }
 
-/** A landing path of the dashboard or the consent page; anything else lands on the dashboard. */
+/**
+ * A landing path of the dashboard or the consent page; anything else lands on
+ * the dashboard. Every `return_to` and `next` (sign-in, its callback, the
+ * organization picker, the consent page's sign-in) goes through here.
+ */
 export function landingPath(raw: string | undefined): string {
   if (!raw || raw.length > 4096) return '/dashboard';
-  // Only absolute paths of this service: `//host` and `/\host` would leave it.
-  if (!/^\/(dashboard|oauth\/authorize)(?:[/?]|$)/.test(raw)) return '/dashboard';
+  // Only absolute paths of this service (`//host` and `/\host` would leave it), and only in a URL's own
+  // characters, printable ASCII: a control character (CR, LF, anything below 0x20, DEL) would reach the
+  // Location header, and the paths this service sends here come percent-encoded.
+  if (!/^\/(dashboard|oauth\/authorize)(?:[/?][!-~]*)?$/.test(raw)) return '/dashboard';
   return raw;
 }
 
