@@ -1,13 +1,5 @@
-import { isIP } from 'node:net';
 import { httpClientFor } from './http-client.ts';
-import {
-  classifyAddress,
-  guardedLookup,
-  isAllowedAddress,
-  type Resolver,
-  systemResolver,
-  type UrlPolicy,
-} from './ssrf.ts';
+import { connectLookup, type Resolver, requestUrlRefusal, type UrlPolicy } from './ssrf.ts';
 
 /**
  * Outbound HTTP under the SSRF policy (./ssrf.ts): one webhook attempt (a
@@ -74,7 +66,7 @@ export function postWebhook(request: WebhookRequest): Promise<AttemptResult> {
       {
         method: 'POST',
         agent: false,
-        lookup: lookupFor(url, request.policy, request.resolve),
+        lookup: connectLookup(url, request.policy, request.resolve),
         headers: {
           ...request.headers,
           'content-type': 'application/json',
@@ -101,11 +93,7 @@ export function postWebhook(request: WebhookRequest): Promise<AttemptResult> {
   });
 }
 
-/**
- * The URL when a request may be sent to it under the policy, else why not:
- * https (http only to loopback, where the policy allows it), and an IP literal
- * (connected to without a lookup, so checked here) of an allowed class.
- */
+/** The URL when a request may be sent to it under the policy (./ssrf.ts), else why not. */
 function reachableUrl(raw: string, policy: UrlPolicy): URL | string {
   let url: URL;
   try {
@@ -113,25 +101,9 @@ function reachableUrl(raw: string, policy: UrlPolicy): URL | string {
   } catch {
     return 'invalid URL';
   }
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && policy.allowLoopback)) {
-    return 'refused: not https';
-  }
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (isIP(host) !== 0 && !isAllowedAddress(host, policy)) {
-    return `address refused: the host is a ${classifyAddress(host)} address`;
-  }
-  if (url.protocol === 'http:' && isIP(host) !== 0 && classifyAddress(host) !== 'loopback') {
-    return 'refused: not https';
-  }
-  return url;
-}
-
-/** The connect-time lookup of a request to `url`: the policy's, and loopback only for http. */
-function lookupFor(url: URL, policy: UrlPolicy, resolve: Resolver = systemResolver) {
-  // http is for loopback only: a name must resolve to loopback, never to a public address.
-  return url.protocol === 'http:'
-    ? guardedLookup({ allowLoopback: true }, loopbackOnly(resolve))
-    : guardedLookup(policy, resolve);
+  const refusal = requestUrlRefusal(url, policy);
+  if (refusal === null) return url;
+  return refusal.address ? `address refused: ${refusal.reason}` : `refused: ${refusal.reason}`;
 }
 
 /** A GET of a small document: where, under which policy, how large it may be and how long it may take. */
@@ -172,7 +144,7 @@ export function getDocument(request: DocumentRequest): Promise<DocumentResult> {
       {
         method: 'GET',
         agent: false,
-        lookup: lookupFor(target, request.policy, request.resolve),
+        lookup: connectLookup(target, request.policy, request.resolve),
         headers: { accept: 'application/json', 'user-agent': DOCUMENT_USER_AGENT },
       },
       (response) => {
@@ -209,20 +181,4 @@ export function getDocument(request: DocumentRequest): Promise<DocumentResult> {
     );
     outgoing.end();
   });
-}
-
-/** For http (local stack only): a name must resolve to loopback addresses only. */
-function loopbackOnly(resolve: Resolver): Resolver {
-  return async (hostname) => {
-    const addresses = await resolve(hostname);
-    const outside = addresses.find((entry) => classifyAddress(entry.address) !== 'loopback');
-    if (outside) {
-      const error = new Error(
-        `http reaches loopback only, ${hostname} resolves to ${outside.address}`,
-      ) as NodeJS.ErrnoException;
-      error.code = 'EADDRREFUSED';
-      throw error;
-    }
-    return addresses;
-  };
 }

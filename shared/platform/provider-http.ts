@@ -1,22 +1,16 @@
-import { isIP } from 'node:net';
 import { httpClientFor } from './http-client.ts';
 import type { ProviderHttp, ProviderRequest, ProviderResponse } from './provider-apis/types.ts';
 import { ProviderApiError } from './provider-apis/types.ts';
-import {
-  classifyAddress,
-  guardedLookup,
-  isAllowedAddress,
-  type Resolver,
-  systemResolver,
-  type UrlPolicy,
-} from './ssrf.ts';
+import { connectLookup, type Resolver, requestUrlRefusal, type UrlPolicy } from './ssrf.ts';
 
 /**
  * The transport of the provider clients: HTTP requests to one connection's
  * API base URL only (the provider's public API, or the `base_url` checked
  * when the connection was made), with the SSRF checks of webhook deliveries
  * at connect time (a name that resolves to a private address is refused),
- * https only (http to loopback in the local stack, for the emulators), no
+ * https only (http to loopback in the local stack, for the emulators: every
+ * address the name resolves to when the socket connects must be loopback,
+ * or the request fails before a byte of it, API key included, is sent), no
  * redirects followed, a deadline, and a bounded response body. It never logs a
  * request: the API key travels in it.
  */
@@ -56,19 +50,11 @@ export function providerHttp(baseUrl: string, options: ProviderHttpOptions): Pro
   };
 }
 
-function refusedUrl(url: URL, policy: UrlPolicy): string | null {
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && policy.allowLoopback)) return 'not https';
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (isIP(host) !== 0 && !isAllowedAddress(host, policy))
-    return `the host is a ${classifyAddress(host)} address`;
-  if (url.protocol === 'http:' && isIP(host) !== 0 && classifyAddress(host) !== 'loopback')
-    return 'not https';
-  return null;
-}
-
 function send(url: URL, request: ProviderRequest, options: ProviderHttpOptions): Promise<ProviderResponse> {
-  const refusal = refusedUrl(url, options.policy);
-  if (refusal) return Promise.reject(new ProviderApiError('refused', `provider URL refused: ${refusal}`));
+  const refusal = requestUrlRefusal(url, options.policy);
+  if (refusal) {
+    return Promise.reject(new ProviderApiError('refused', `provider URL refused: ${refusal.reason}`));
+  }
   const body = request.body === undefined ? undefined : JSON.stringify(request.body);
   const client = httpClientFor(url);
   return new Promise((resolve, reject) => {
@@ -84,10 +70,7 @@ function send(url: URL, request: ProviderRequest, options: ProviderHttpOptions):
       {
         method: request.method,
         agent: false,
-        lookup: guardedLookup(
-          url.protocol === 'http:' ? { allowLoopback: true } : options.policy,
-          options.resolve ?? systemResolver,
-        ),
+        lookup: connectLookup(url, options.policy, options.resolve),
         headers: {
           ...request.headers,
           accept: 'application/json',

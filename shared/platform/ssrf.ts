@@ -13,6 +13,11 @@ import { type Configuration, configuration } from './config.ts';
  *
  * https only; the local stack (and only it) configures
  * `webhooks.allowHttpLoopback` so that http to a receiver on this machine works.
+ * Every outbound transport (webhook deliveries, client metadata documents,
+ * the provider clients) takes its URL check and its connect-time lookup from
+ * here (`requestUrlRefusal`, `connectLookup`), so plain http reaches loopback
+ * only, whichever sends it: an http request may carry a secret (a provider's
+ * API key), which must never cross a network in clear text.
  */
 
 /** What kind of address an IP is; only `public` is reachable in the cloud. */
@@ -246,4 +251,56 @@ export function guardedLookup(policy: UrlPolicy, resolve: Resolver = systemResol
       (error: NodeJS.ErrnoException) => callback(error, '', 0),
     );
   };
+}
+
+/**
+ * Why a request to `url` may not be sent under the policy, or null: https
+ * (http only where the policy allows loopback), and an IP literal (connected
+ * to without a lookup, so checked here) of an allowed class, and loopback for
+ * http. `address` tells an address refusal from a scheme refusal.
+ */
+export function requestUrlRefusal(url: URL, policy: UrlPolicy): { address: boolean; reason: string } | null {
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && policy.allowLoopback)) {
+    return { address: false, reason: 'not https' };
+  }
+  const host = hostOf(url);
+  if (isIP(host) === 0) return null;
+  if (!isAllowedAddress(host, policy)) {
+    return { address: true, reason: `the host is a ${classifyAddress(host)} address` };
+  }
+  if (url.protocol === 'http:' && classifyAddress(host) !== 'loopback') {
+    return { address: false, reason: 'not https' };
+  }
+  return null;
+}
+
+/** For http: a name must resolve to loopback addresses only, every one of them. */
+function loopbackOnly(resolve: Resolver): Resolver {
+  return async (hostname) => {
+    const addresses = await resolve(hostname);
+    const outside = addresses.find((entry) => classifyAddress(entry.address) !== 'loopback');
+    if (outside) {
+      const error = new Error(
+        `http reaches loopback only, and ${hostname} resolves to a ${classifyAddress(outside.address)} address`,
+      ) as NodeJS.ErrnoException;
+      error.code = 'EADDRREFUSED';
+      throw error;
+    }
+    return addresses;
+  };
+}
+
+/**
+ * The lookup the socket of a request to `url` connects with: the policy's for
+ * https; for http, loopback only (a name that resolves, or rebinds, anywhere
+ * else fails the connection before a byte is sent).
+ */
+export function connectLookup(
+  url: URL,
+  policy: UrlPolicy,
+  resolve: Resolver = systemResolver,
+): LookupFunction {
+  return url.protocol === 'http:'
+    ? guardedLookup({ allowLoopback: true }, loopbackOnly(resolve))
+    : guardedLookup(policy, resolve);
 }

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isMetadataDocumentClientId } from '#domain/client-metadata-documents.ts';
 import { getDocument } from '#platform/outbound-http.ts';
 import type { Resolver } from '#platform/ssrf.ts';
+import { resolverOf } from '../support/resolvers.ts';
 
 /**
  * The fetch of a small public document (a client ID metadata document) under
@@ -15,10 +16,6 @@ import type { Resolver } from '#platform/ssrf.ts';
 
 const cloud = { allowLoopback: false };
 const local = { allowLoopback: true };
-const resolverOf =
-  (table: Record<string, string[]>): Resolver =>
-  async (hostname) =>
-    (table[hostname] ?? []).map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
 
 let server: Server;
 let base: string;
