@@ -617,3 +617,56 @@ describe('compressed playback', () => {
     },
   );
 });
+
+describe('the control API refuses what a web page could send it', () => {
+  // A page a developer visits may POST to 127.0.0.1 without a preflight when
+  // the body is text/plain, a form or multipart: only JSON, and no foreign origin.
+  const workspaceExists = async (apiKey: string) =>
+    (await fetch(controlUrl('smartlead', `/leads?apiKey=${apiKey}`))).status !== 404;
+
+  it.each([
+    ['text/plain', 'text/plain;charset=UTF-8'],
+    ['a form', 'application/x-www-form-urlencoded'],
+    ['no content type', null],
+  ])('answers 415 to a POST of %s, and does nothing', async (_what, contentType) => {
+    const apiKey = `plain-${Math.random().toString(36).slice(2)}`;
+    const response = await fetch(controlUrl('smartlead', '/workspaces'), {
+      method: 'POST',
+      headers: contentType === null ? {} : { 'content-type': contentType },
+      body: contentType === null ? undefined : JSON.stringify({ apiKey }),
+    });
+    expect(response.status).toBe(415);
+    expect(await response.json()).toEqual({ error: expect.stringMatching(/application\/json/) });
+    expect(await workspaceExists(apiKey)).toBe(false);
+  });
+
+  it('answers 403 to a request from another origin, and does nothing', async () => {
+    const apiKey = `foreign-${Math.random().toString(36).slice(2)}`;
+    for (const origin of ['http://attacker.example', 'null', 'http://localhost:1']) {
+      const response = await fetch(controlUrl('smartlead', '/workspaces'), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin },
+        body: JSON.stringify({ apiKey }),
+      });
+      expect({ origin, status: response.status }).toEqual({ origin, status: 403 });
+    }
+    const read = await fetch(controlUrl('smartlead', '/requests'), {
+      headers: { origin: 'http://attacker.example' },
+    });
+    expect(read.status).toBe(403);
+    expect(await workspaceExists(apiKey)).toBe(false);
+  });
+
+  it('takes JSON from its own origin or from a client that sends none, and GETs without a body', async () => {
+    const own = new URL(emulators.urls.smartlead).origin;
+    const fromPage = await fetch(controlUrl('smartlead', '/workspaces'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json; charset=utf-8', origin: own },
+      body: JSON.stringify({}),
+    });
+    expect(fromPage.status).toBe(201);
+    const { apiKey } = (await fromPage.json()) as { apiKey: string };
+    expect(await workspaceExists(apiKey)).toBe(true);
+    expect((await fetch(controlUrl('smartlead', '/requests'), { method: 'DELETE' })).status).toBe(200);
+  });
+});

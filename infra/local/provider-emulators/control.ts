@@ -21,6 +21,36 @@ const FAULT_KINDS: readonly FaultKind[] = ['rate-limit', 'server-error', 'drop-a
 
 const refused = (status: number, error: string): Reply => json(status, { error });
 
+/** What the control API checks of a request before reading it as a command. */
+export interface ControlRequest {
+  method: string;
+  /** The `Origin` header, absent for a client that is no browser (curl, the tests, the local stack). */
+  origin: string | undefined;
+  contentType: string | undefined;
+  hasBody: boolean;
+}
+
+/**
+ * The refusal of a control request a web page could have sent, or null. The
+ * control API has no authentication and listens on loopback, which a page a
+ * developer visits can reach too: a browser sends a POST of text/plain, a
+ * form or multipart there without asking first (no CORS preflight), and
+ * names the page in `Origin`. So a request that names an origin other than
+ * the emulator's own is refused (403), and every POST, and every request
+ * with a body, must be `application/json` (415): a page may send JSON across
+ * origins only after a preflight, which this server never answers.
+ */
+export function controlRequestRefusal(request: ControlRequest, ownOrigin: string): Reply | null {
+  if (request.origin !== undefined && request.origin !== ownOrigin) {
+    return refused(403, `the control API takes no requests from another origin (${ownOrigin} only)`);
+  }
+  const mediaType = request.contentType?.split(';')[0]?.trim().toLowerCase();
+  if ((request.method === 'POST' || request.hasBody) && mediaType !== 'application/json') {
+    return refused(415, 'the control API takes application/json only');
+  }
+  return null;
+}
+
 export async function handleControl(
   core: EmulatorCore,
   method: string,

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { PROVIDER_APIS } from '#definitions/provider-apis.ts';
-import { handleControl } from './control.ts';
+import { controlRequestRefusal, handleControl } from './control.ts';
 import { BodyError, type JsonObject, matchPath, parseJson, type Reply, readBody, send } from './http.ts';
 import { messageIdHeader, shareOf, uuid } from './ids.ts';
 import type { EmulatorApi, NewLead, ProviderEmulatorSpec } from './spec.ts';
@@ -52,6 +52,8 @@ export class EmulatorCore implements EmulatorApi {
   private readonly server: Server;
   private readonly sockets = new Set<Socket>();
   private stopped = false;
+  /** `http://host:port` once listening: the only origin the control API takes requests from. */
+  private origin = '';
 
   constructor(spec: ProviderEmulatorSpec, settings: EmulatorSettings) {
     this.spec = spec;
@@ -79,7 +81,8 @@ export class EmulatorCore implements EmulatorApi {
       });
     });
     const { port } = this.server.address() as AddressInfo;
-    return `http://${this.settings.host}:${port}${this.spec.basePath}`;
+    this.origin = `http://${this.settings.host}:${port}`;
+    return `${this.origin}${this.spec.basePath}`;
   }
 
   async stop(): Promise<void> {
@@ -302,7 +305,21 @@ export class EmulatorCore implements EmulatorApi {
     if (url.pathname.startsWith('/_emulator/')) {
       let body: unknown;
       try {
-        body = parseJson(await readBody(request));
+        const raw = await readBody(request);
+        const refusal = controlRequestRefusal(
+          {
+            method,
+            origin: request.headers.origin,
+            contentType: request.headers['content-type'],
+            hasBody: raw !== '',
+          },
+          this.origin,
+        );
+        if (refusal) {
+          send(response, refusal);
+          return;
+        }
+        body = parseJson(raw);
       } catch (error) {
         send(response, { status: 400, body: { error: (error as Error).message } });
         return;

@@ -21,7 +21,9 @@ import type { ProviderEmulatorSpec } from './spec.ts';
  * so a client appends the same paths as against the real host.
  *
  * Control API, below `/_emulator/` on each emulator's port (not part of any
- * provider's API; no authentication; JSON in and out):
+ * provider's API; no authentication; JSON in and out: a POST or a body of any
+ * other type is refused with 415, a request from another `Origin` with 403,
+ * so that a web page cannot drive it: control.ts, `controlRequestRefusal`):
  *
  * | request | answer |
  * | --- | --- |
