@@ -1,6 +1,13 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import {
+  createServer,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+  validateHeaderName,
+  validateHeaderValue,
+} from 'node:http';
 import type {
   APIGatewayAuthorizerResult,
   APIGatewayProxyEvent,
@@ -8,6 +15,7 @@ import type {
   APIGatewayRequestAuthorizerEvent,
   Context,
 } from 'aws-lambda';
+import * as z from 'zod/mini';
 import { type GatewayResponseType, gatewayResponses } from '#definitions/gateway-responses.ts';
 import type { Throttle } from '#definitions/rate-limits.ts';
 import { MAX_BODY_BYTES } from '#definitions/request-limits.ts';
@@ -24,7 +32,12 @@ import { rateLimitHeaders, TokenBuckets } from './token-buckets.ts';
  * in front of the deployed stage), a stage-wide bucket before the authorizer,
  * then the bucket of the usage plan the authorizer's usage identifier key
  * belongs to. Whatever a request looks like, the gateway answers it with a
- * status and a `{message}` body; no request can make it throw.
+ * status and a `{message}` body; no request can make it throw. Whatever a
+ * handler answers, the client gets an answer too: a result that is no valid
+ * Lambda proxy response (a header value with CR or LF, a body that is no
+ * string, a status that is no HTTP status) is API Gateway's 502
+ * `{"message":"Internal server error"}`, its cause logged, never a dropped
+ * connection.
  */
 
 export type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
@@ -79,6 +92,12 @@ export interface GatewayOptions {
    * (the handlers time out just before it, as on Lambda). Tests give a loaded machine longer.
    */
   invocationTimeoutMs?: number;
+  /**
+   * Where the gateway reports why it answered a 5xx of its own (a handler that threw or answered a
+   * malformed result, a failure while writing), as API Gateway's execution log does: stderr unless a
+   * test keeps the lines. The lines name the route and the cause, never a request's or response's values.
+   */
+  log?: (line: string) => void;
 }
 
 /** API Gateway's integration timeout, which bounds every proxied function's run. */
@@ -114,6 +133,46 @@ function compile(route: LocalRoute): CompiledRoute {
     })
     .join('/');
   return { ...route, pattern: new RegExp(`^${source}/?$`), parameterNames };
+}
+
+/**
+ * A Lambda proxy response as API Gateway takes it: an integer HTTP status, headers whose values are
+ * strings, numbers or booleans, and a string body (or none). Anything else is "Malformed Lambda proxy
+ * response", a 502.
+ */
+const headerValue = z.union([z.string(), z.number(), z.boolean()]);
+const proxyResult = z.object({
+  statusCode: z.int().check(z.minimum(100), z.maximum(599)),
+  headers: z.optional(z.nullable(z.record(z.string(), headerValue))),
+  multiValueHeaders: z.optional(z.nullable(z.record(z.string(), z.array(headerValue)))),
+  body: z.optional(z.nullable(z.string())),
+  isBase64Encoded: z.optional(z.nullable(z.boolean())),
+});
+
+/** Why a handler's result cannot be sent as it is, or null when it can. */
+function malformation(result: unknown): string | null {
+  const parsed = proxyResult.safeParse(result);
+  if (!parsed.success)
+    return parsed.error.issues
+      .map((issue) => `${issue.path.join('.') || 'the result'}: ${issue.message}`)
+      .join('; ');
+  const { headers, multiValueHeaders } = parsed.data;
+  const fields = [
+    ...Object.entries(headers ?? {}),
+    ...Object.entries(multiValueHeaders ?? {}).flatMap(([name, values]) =>
+      values.map((value): [string, unknown] => [name, value]),
+    ),
+  ];
+  try {
+    // Node's own checks, which are the HTTP grammar's: a CR, LF or NUL, or a character beyond Latin-1.
+    for (const [name, value] of fields) {
+      validateHeaderName(name);
+      validateHeaderValue(name, String(value));
+    }
+  } catch (error) {
+    return (error as Error).message;
+  }
+  return null;
 }
 
 /** What the gateway answers a request with. */
@@ -413,8 +472,16 @@ export function startGateway(options: GatewayOptions, port: number, host = '127.
           lambdaContext(route.name, requestId, options.invocationTimeoutMs ?? INTEGRATION_TIMEOUT_MS),
         ),
       );
-    } catch {
+    } catch (error) {
       // A handler that throws is an integration failure: API Gateway answers 502.
+      log(
+        `${route.name} (request ${requestId}) failed: ${(error as Error)?.name}: ${(error as Error)?.message}`,
+      );
+      return refusal(502, 'Internal server error', {}, route.path);
+    }
+    const problem = malformation(result);
+    if (problem !== null) {
+      log(`${route.name} (request ${requestId}) answered a malformed Lambda proxy response: ${problem}`);
       return refusal(502, 'Internal server error', {}, route.path);
     }
     const responseHeaders: Record<string, string | string[]> = { ...limits };
@@ -426,8 +493,27 @@ export function startGateway(options: GatewayOptions, port: number, host = '127.
       routePath: route.path,
       status: result.statusCode,
       headers: responseHeaders,
-      body: result.isBase64Encoded ? Buffer.from(result.body, 'base64') : Buffer.from(result.body),
+      body: Buffer.from(result.body ?? '', result.isBase64Encoded ? 'base64' : 'utf8'),
     };
+  }
+
+  const log = options.log ?? ((line: string) => console.error(`local gateway: ${line}`));
+
+  /** Writes the answer; one that cannot be written is answered 502 instead, while nothing is sent yet. */
+  function send(response: ServerResponse, answer: Answer, requestId: string): Answer {
+    try {
+      response.writeHead(answer.status, { ...answer.headers, 'x-amzn-requestid': requestId });
+      response.end(answer.body);
+      return answer;
+    } catch (error) {
+      log(`the answer to request ${requestId} could not be written: ${(error as Error).message}`);
+      if (response.headersSent) throw error;
+      for (const name of response.getHeaderNames()) response.removeHeader(name);
+      const fallback = refusal(502, 'Internal server error', {}, answer.routePath);
+      response.writeHead(fallback.status, { ...fallback.headers, 'x-amzn-requestid': requestId });
+      response.end(fallback.body);
+      return fallback;
+    }
   }
 
   const server = createServer((request, response) => {
@@ -448,20 +534,22 @@ export function startGateway(options: GatewayOptions, port: number, host = '127.
       return handle(request, url, method, requestId, listeningDomain(server));
     })();
     answered
-      .catch(() => gatewayAnswer('DEFAULT_5XX'))
+      .catch((error: unknown) => {
+        log(`request ${requestId} failed: ${(error as Error)?.name}: ${(error as Error)?.message}`);
+        return gatewayAnswer('DEFAULT_5XX');
+      })
       .then((answer) => {
-        const headers = { ...answer.headers, 'x-amzn-requestid': requestId };
-        response.writeHead(answer.status, headers);
-        response.end(answer.body);
+        const sent = send(response, answer, requestId);
         options.onResponse?.({
           method,
-          routePath: answer.routePath,
+          routePath: sent.routePath,
           path,
-          status: answer.status,
-          headers,
-          body: answer.body.toString('utf8'),
+          status: sent.status,
+          headers: { ...sent.headers, 'x-amzn-requestid': requestId },
+          body: sent.body.toString('utf8'),
         });
       })
+      // Only once part of an answer is on its way is there nothing left to answer with.
       .catch(() => response.destroy());
   });
   // A request Node's parser refuses (a malformed request line, headers over the limit) never reaches

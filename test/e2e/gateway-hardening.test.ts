@@ -1,11 +1,11 @@
 import { connect } from 'node:net';
-import type { APIGatewayAuthorizerResult } from 'aws-lambda';
+import type { APIGatewayAuthorizerResult, APIGatewayProxyResult } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '#domain/api-keys.ts';
 import { createOAuthClient } from '#domain/oauth-clients.ts';
 import { createOrganization } from '#domain/organizations.ts';
 import { signedInMember } from '../../infra/local/dashboard-member.ts';
-import { startGateway } from '../../infra/local/gateway.ts';
+import { type LocalRoute, startGateway } from '../../infra/local/gateway.ts';
 import type { LocalStack } from '../../infra/local/stack.ts';
 import { startTestStack } from '../support/local-stack.ts';
 
@@ -140,6 +140,80 @@ describe('the local gateway answers every request, whatever it looks like', () =
       await new Promise((resolve) => gateway.close(resolve));
     }
   });
+});
+
+describe('a handler result the gateway cannot send', () => {
+  // What API Gateway answers a malformed Lambda proxy response with: 502, its own `{message}`.
+  const malformed: [string, unknown][] = [
+    ['a Location with CR LF', { statusCode: 303, headers: { location: '/dashboard\r\nx: y' }, body: '' }],
+    ['a header value with a NUL', { statusCode: 200, headers: { 'x-note': 'a\0b' }, body: '' }],
+    ['a header value beyond Latin-1', { statusCode: 200, headers: { 'x-note': '\u20ac' }, body: '' }],
+    ['a header name with a space', { statusCode: 200, headers: { 'x note': 'a' }, body: '' }],
+    [
+      'a multi-value header with LF',
+      { statusCode: 200, multiValueHeaders: { 'set-cookie': ['a=b\nc'] }, body: '' },
+    ],
+    ['a status that is no number', { statusCode: 'ok', body: '' }],
+    ['a status below 100', { statusCode: 99, body: '' }],
+    ['a status above 599', { statusCode: 1000, body: '' }],
+    ['a status that is no integer', { statusCode: 200.5, body: '' }],
+    ['no status', { body: '' }],
+    ['a body that is a number', { statusCode: 200, body: 42 }],
+    ['a body that is an object', { statusCode: 200, body: { a: 1 } }],
+    ['a body that is an array', { statusCode: 200, body: [104, 105] }],
+    ['no result at all', undefined],
+    ['a string as the result', 'hello'],
+  ];
+  const logged: string[] = [];
+  let gatewayUrl: string;
+  let gateway: Awaited<ReturnType<typeof startGateway>>;
+
+  beforeAll(async () => {
+    const routes: LocalRoute[] = malformed.map(([, result], index) => ({
+      name: `malformed-${index}`,
+      method: 'GET',
+      path: `/malformed/${index}`,
+      auth: 'none',
+      table: [],
+      invoke: async () => result as APIGatewayProxyResult,
+    }));
+    routes.push({
+      name: 'well-formed',
+      method: 'GET',
+      path: '/well-formed',
+      auth: 'none',
+      table: [],
+      invoke: async () => ({ statusCode: 200, headers: { 'x-note': 'ok' }, body: 'fine' }),
+    });
+    gateway = await startGateway(
+      {
+        routes,
+        authorizer: (): Promise<APIGatewayAuthorizerResult> => Promise.reject(new Error('never called')),
+        log: (line) => logged.push(line),
+      },
+      0,
+    );
+    gatewayUrl = `http://127.0.0.1:${(gateway.address() as { port: number }).port}`;
+  });
+  afterAll(() => new Promise((resolve) => gateway.close(resolve)));
+
+  it.each(malformed.map(([name], index) => [name, index] as const))(
+    '%s: 502 {"message":"Internal server error"}, the cause logged, and it keeps serving',
+    async (_, index) => {
+      const raw = await rawExchange(
+        Number(new URL(gatewayUrl).port),
+        `GET /malformed/${index} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,
+      );
+      const response = parseResponse(raw);
+      expect(response.status).toBe(502);
+      expect(response.head.toLowerCase()).toContain('content-type: application/json');
+      expect(response.head.toLowerCase()).toMatch(/^x-amzn-requestid: [0-9a-f-]{36}$/m);
+      expect(JSON.parse(response.body)).toEqual({ message: 'Internal server error' });
+      expect(logged.some((line) => line.includes(`malformed-${index}`))).toBe(true);
+      const fine = await fetch(`${gatewayUrl}/well-formed`);
+      expect([fine.status, fine.headers.get('x-note'), await fine.text()]).toEqual([200, 'ok', 'fine']);
+    },
+  );
 });
 
 describe("the service's own URL never comes from the client's headers", () => {
