@@ -4,9 +4,8 @@ import { pushRawContacts } from '#use-cases/push-raw-contacts.ts';
 
 /**
  * POST /public/v1/campaigns/{id}/raw/contacts — each contact validated on its own (bad ones are
- * reported in `errors`), a repeated email processed once; an `Idempotency-Key` replays the first response.
+ * reported in `errors`), a repeated email processed once; an `Idempotency-Key` replays the first
+ * response (the endpoint wrapper's, as on every write).
  * Parsed with the validators compiled from the endpoint's schemas (shared/schemas/compiled/raw.ts).
  */
-export const handler = defineEndpoint(pushContactsEndpoint, (input) =>
-  pushRawContacts({ ...input, idempotencyKey: input.headers['idempotency-key'] }),
-);
+export const handler = defineEndpoint(pushContactsEndpoint, (input) => pushRawContacts(input));

@@ -18,5 +18,3 @@ export type IneligibilityReason = (typeof INELIGIBILITY_REASONS)[number];
 
 /** Most contacts a push, or emails an eligibility check, takes in one request. */
 export const MAX_CONTACTS_PER_REQUEST = 1000;
-/** Longest `Idempotency-Key` header a push accepts. */
-export const MAX_IDEMPOTENCY_KEY = 255;

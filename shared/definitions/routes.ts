@@ -55,7 +55,9 @@ export interface RouteDefinition {
   /**
    * The table actions the route's function uses, and all the stack grants it
    * (none: no table at all). The e2e tests check every action a function
-   * issues against this list (test/support/table-actions.ts).
+   * issues against this list (test/support/table-actions.ts). An API-key route
+   * whose method may change something (POST, PATCH, DELETE) keeps `Idempotency-Key`s
+   * and lists their actions too (IDEMPOTENCY_TABLE_ACTIONS, #definitions/idempotency.ts).
    */
   table: readonly TableAction[];
   /**
@@ -158,7 +160,7 @@ export const routes = [
     path: '/public/v1/campaigns/{id}/raw/contacts/check-eligibility',
     auth: 'apiKey',
     scope: 'read',
-    table: ['BatchGetItem'],
+    table: ['BatchGetItem', 'DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'],
   },
   {
     name: 'reply-to-assignment',
@@ -166,7 +168,7 @@ export const routes = [
     path: '/public/v1/assignments/{id}/reply',
     auth: 'apiKey',
     scope: 'read-write',
-    table: ['GetItem', 'PutItem', 'UpdateItem'],
+    table: ['DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'],
   },
   {
     name: 'lookup-account',
@@ -183,7 +185,7 @@ export const routes = [
     path: '/public/v1/accounts/exclude',
     auth: 'apiKey',
     scope: 'read-write',
-    table: ['ConditionCheckItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'],
+    table: ['ConditionCheckItem', 'DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'],
   },
   {
     name: 'search-jobs',
@@ -217,7 +219,7 @@ export const routes = [
     path: '/public/v1/webhooks',
     auth: 'apiKey',
     scope: 'read-write',
-    table: ['GetItem', 'PutItem', 'UpdateItem'],
+    table: ['DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'],
   },
   {
     name: 'get-webhook',
@@ -233,7 +235,7 @@ export const routes = [
     path: '/public/v1/webhooks/{id}',
     auth: 'apiKey',
     scope: 'read-write',
-    table: ['UpdateItem'],
+    table: ['DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'],
   },
   {
     name: 'delete-webhook',
@@ -241,7 +243,7 @@ export const routes = [
     path: '/public/v1/webhooks/{id}',
     auth: 'apiKey',
     scope: 'read-write',
-    table: ['DeleteItem', 'UpdateItem'],
+    table: ['DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'],
   },
   {
     name: 'test-webhook',
@@ -249,7 +251,7 @@ export const routes = [
     path: '/public/v1/webhooks/{id}/test',
     auth: 'apiKey',
     scope: 'read-write',
-    table: ['GetItem', 'PutItem', 'UpdateItem'],
+    table: ['DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'],
   },
   {
     name: 'rotate-webhook-secret',
@@ -257,7 +259,7 @@ export const routes = [
     path: '/public/v1/webhooks/{id}/rotate-secret',
     auth: 'apiKey',
     scope: 'read-write',
-    table: ['GetItem', 'UpdateItem'],
+    table: ['DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'],
   },
   {
     name: 'list-webhook-deliveries',
@@ -273,7 +275,7 @@ export const routes = [
     path: '/public/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver',
     auth: 'apiKey',
     scope: 'read-write',
-    table: ['GetItem', 'PutItem', 'UpdateItem'],
+    table: ['DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'],
   },
   // Provider connections and the providers' own webhooks (docs/providers.md).
   {
@@ -292,7 +294,7 @@ export const routes = [
     auth: 'apiKey',
     scope: 'read-write',
     // GetItem: the organization's count of connections, read before the transaction that holds the limit.
-    table: ['GetItem', 'PutItem', 'UpdateItem'],
+    table: ['DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'],
     secrets: ['seal', 'mac'],
   },
   {
@@ -310,7 +312,7 @@ export const routes = [
     path: '/public/v1/provider-connections/{id}',
     auth: 'apiKey',
     scope: 'read-write',
-    table: ['DeleteItem', 'UpdateItem'],
+    table: ['DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'],
   },
   {
     name: 'rotate-provider-webhook-url',
@@ -318,7 +320,7 @@ export const routes = [
     path: '/public/v1/provider-connections/{id}/rotate-webhook-url',
     auth: 'apiKey',
     scope: 'read-write',
-    table: ['UpdateItem'],
+    table: ['DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'],
     secrets: ['mac'],
   },
   {
@@ -377,8 +379,10 @@ export const routes = [
     method: 'GET',
     path: '/oauth/authorize',
     auth: 'none',
-    // The client; the dashboard session (its idle expiry moved on), the person's organizations (Query).
-    table: ['BatchGetItem', 'GetItem', 'Query', 'UpdateItem'],
+    // The client (a metadata document's cache entry: GetItem, and after a fetch the address's fetch
+    // window, UpdateItem, and the new entry, PutItem); the dashboard session (its idle expiry moved
+    // on), the person's organizations (Query).
+    table: ['BatchGetItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'],
     session: true,
   },
   {

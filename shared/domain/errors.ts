@@ -161,13 +161,6 @@ export class RedirectUriRefused extends Invalid {
   }
 }
 
-/** An Idempotency-Key that is empty or longer than a key may be. */
-export class IdempotencyKeyMalformed extends Invalid {
-  constructor(maxLength: number) {
-    super(`Idempotency-Key must be 1-${maxLength} characters`);
-  }
-}
-
 /** A job search cursor that is no position in the searched domain's jobs. */
 export class UnknownCursor extends Invalid {
   constructor(cursor: number) {

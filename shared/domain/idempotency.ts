@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { IDEMPOTENCY_TTL_SECONDS } from '#definitions/idempotency.ts';
 import { type IdempotencyRecord, idempotencyRecords } from '#store/idempotency.ts';
 import { IdempotencyKeyInUse, IdempotencyKeyReused } from './errors.ts';
 
@@ -9,9 +10,6 @@ import { IdempotencyKeyInUse, IdempotencyKeyReused } from './errors.ts';
  * request is 422. A request still running under the key is 409. A request
  * that fails releases the key, so the client can retry.
  */
-
-/** How long a key and its response are kept. */
-export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
 
 /**
  * A JSON rendering with sorted keys, so the same request always hashes the
@@ -60,14 +58,40 @@ export const requestFingerprint = (target: string, body: unknown): string =>
     .update(`${target}\n${canonical(body)}`)
     .digest('hex');
 
-/** Runs `operation` at most once per (organization, key, fingerprint) within the TTL. */
+/**
+ * The fingerprint of an API request (the endpoint wrapper's): its method, the route it matched and
+ * its validated path, query and body, so that member order, whitespace and ignored fields do not
+ * make another request of the same one.
+ */
+export const endpointFingerprint = (
+  method: string,
+  route: string,
+  parts: { path?: unknown; query?: unknown; body?: unknown },
+): string =>
+  requestFingerprint(`${method} ${route}`, {
+    path: parts.path ?? null,
+    query: parts.query ?? null,
+    body: parts.body ?? null,
+  });
+
+/** What a request under a key answered, and whether that is an earlier request's answer, replayed. */
+export interface Outcome<T> {
+  value: T;
+  replayed: boolean;
+}
+
+/**
+ * Runs `operation` at most once per (organization, key) within the TTL: the
+ * first request claims the key and stores what it returns; the same request
+ * again gets that, replayed. A request that throws releases the key (any
+ * error: a refusal changed nothing, and a fault may be retried).
+ */
 export async function withIdempotency<T>(
   orgId: number,
-  idempotencyKey: string | undefined,
+  idempotencyKey: string,
   fingerprint: string,
   operation: () => Promise<T>,
-): Promise<T> {
-  if (idempotencyKey === undefined) return operation();
+): Promise<Outcome<T>> {
   const now = Math.floor(Date.now() / 1000);
   // Marks this request's claim: when the SDK resends a claim whose answer was lost, the claim it then
   // finds is its own, not another request's in progress.
@@ -80,17 +104,17 @@ export async function withIdempotency<T>(
   });
   if (!claimed) {
     const record = await idempotencyRecords.get(orgId, idempotencyKey);
-    if (record?.claim !== claim) return replayOrRefuse(record, fingerprint);
+    if (record?.claim !== claim) return { value: replayOrRefuse<T>(record, fingerprint), replayed: true };
   }
-  let result: T;
+  let value: T;
   try {
-    result = await operation();
+    value = await operation();
   } catch (error) {
     await idempotencyRecords.release(orgId, idempotencyKey);
     throw error;
   }
-  await idempotencyRecords.complete(orgId, idempotencyKey, result);
-  return result;
+  await idempotencyRecords.complete(orgId, idempotencyKey, value);
+  return { value, replayed: false };
 }
 
 /** Another request holds the key: its response when it is done with the same request, else 422 or 409. */

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { requestFingerprint } from '#domain/idempotency.ts';
+import { IDEMPOTENCY_TABLE_ACTIONS, IDEMPOTENT_METHODS, isIdempotencyKey } from '#definitions/idempotency.ts';
+import { routes } from '#definitions/routes.ts';
+import { endpointFingerprint, requestFingerprint } from '#domain/idempotency.ts';
 
 /** The fingerprint an Idempotency-Key is bound to: the same for the same request, whatever it holds. */
 describe('requestFingerprint', () => {
@@ -52,5 +54,47 @@ describe('requestFingerprint', () => {
     let deep: unknown = 'bottom';
     for (let level = 0; level < 200_000; level++) deep = wrap(deep);
     expect(requestFingerprint('raw-push:101', { contacts: deep })).toMatch(/^[0-9a-f]{64}$/);
+  });
+});
+
+describe('Idempotency-Key on every unsafe operation', () => {
+  it('is granted its table actions on every API-key route whose method may change something', () => {
+    const unsafe = routes.filter(
+      (route) => route.auth === 'apiKey' && IDEMPOTENT_METHODS.includes(route.method),
+    );
+    expect(unsafe.length).toBeGreaterThan(10);
+    const missing = unsafe.flatMap((route) =>
+      IDEMPOTENCY_TABLE_ACTIONS.filter((action) => !(route.table as readonly string[]).includes(action)).map(
+        (action) => `${route.name}: ${action}`,
+      ),
+    );
+    expect(missing).toEqual([]);
+  });
+
+  it.each([
+    ['a UUID', '0b6f5a7e-3c1d-4e2f-9a8b-7c6d5e4f3a2b', true],
+    ['one character', 'k', true],
+    ['255 characters', 'k'.repeat(255), true],
+    ['printable ASCII with spaces', 'retry #2 of {push}~', true],
+    ['empty', '', false],
+    ['256 characters', 'k'.repeat(256), false],
+    ['a letter beyond ASCII', 'clé', false],
+    ['a tab', 'a\tb', false],
+    ['DEL', 'a\x7fb', false],
+  ])('takes %s as a key: %s', (_case, key, valid) => {
+    expect(isIdempotencyKey(key)).toBe(valid);
+  });
+
+  it('fingerprints the method, the route and the validated parts', () => {
+    const parts = { path: { id: 7 }, body: { url: 'https://a.example', events: ['first_touch'] } };
+    const same = endpointFingerprint('POST', '/public/v1/webhooks/{id}', {
+      body: { events: ['first_touch'], url: 'https://a.example' },
+      path: { id: 7 },
+    });
+    expect(same).toBe(endpointFingerprint('POST', '/public/v1/webhooks/{id}', parts));
+    expect(endpointFingerprint('PATCH', '/public/v1/webhooks/{id}', parts)).not.toBe(same);
+    expect(endpointFingerprint('POST', '/public/v1/webhooks/{id}', { ...parts, path: { id: 8 } })).not.toBe(
+      same,
+    );
   });
 });

@@ -235,6 +235,36 @@ describe('the OpenAPI document', () => {
     });
   });
 
+  it('shows the Idempotency-Key header, the replay header and the key’s 409 and 422 on every unsafe operation', () => {
+    const unsafe = routes.filter(
+      (route) => route.auth === 'apiKey' && ['POST', 'PATCH', 'DELETE'].includes(route.method),
+    );
+    expect(unsafe.map((route) => route.name)).toContain('reply-to-assignment');
+    for (const route of routes.filter((candidate) => candidate.auth === 'apiKey')) {
+      const method = route.method.toLowerCase();
+      const described = operation(route.path, method);
+      const key = parameter(route.path, method, 'Idempotency-Key');
+      const ok = described.responses[200] as { headers?: Record<string, unknown> };
+      const where = `${route.method} ${route.path}`;
+      if (!unsafe.includes(route)) {
+        expect(key, where).toBeUndefined();
+        expect(ok.headers?.['Idempotent-Replayed'], where).toBeUndefined();
+        continue;
+      }
+      expect(key, where).toMatchObject({
+        in: 'header',
+        required: false,
+        schema: { type: 'string', minLength: 1, maxLength: 255 },
+      });
+      expect(ok.headers?.['Idempotent-Replayed'], where).toMatchObject({ schema: { enum: ['true'] } });
+      const description = (status: number) =>
+        (described.responses[status] as { description?: string } | undefined)?.description ?? '';
+      expect(description(400), where).toContain('Idempotency-Key');
+      expect(description(409), where).toContain('still in progress');
+      expect(description(422), where).toContain('used with a different request');
+    }
+  });
+
   it('marks icp_id deprecated', () => {
     const summary = document.components.schemas.CampaignSummary as {
       properties: Record<string, { deprecated?: boolean }>;

@@ -1,5 +1,12 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type * as z from 'zod/mini';
+import {
+  IDEMPOTENCY_KEY_HEADER,
+  IDEMPOTENCY_KEY_MALFORMED,
+  IDEMPOTENT_METHODS,
+  IDEMPOTENT_REPLAYED_HEADER,
+  isIdempotencyKey,
+} from '#definitions/idempotency.ts';
 import { MAX_BODY_BYTES } from '#definitions/request-limits.ts';
 import type { ApiKeyScope } from '#definitions/routes.ts';
 import { DomainError, type DomainErrorKind, type InputField } from '#domain/domain-error.ts';
@@ -333,6 +340,48 @@ export function defineHttpHandler(run: ApiHandler): ApiHandler {
   return wrapped(run, false);
 }
 
+/**
+ * The request's `Idempotency-Key` where its method may change something (a GET's is ignored):
+ * undefined without one; a malformed one is a problem of the request, named with the others.
+ */
+function idempotencyKeyOf(
+  event: APIGatewayProxyEvent,
+  headers: Record<string, string>,
+  problems: InputProblem[],
+): string | undefined {
+  if (!IDEMPOTENT_METHODS.includes(event.httpMethod)) return undefined;
+  const key = headers[IDEMPOTENCY_KEY_HEADER.toLowerCase()];
+  if (key === undefined || isIdempotencyKey(key)) return key;
+  problems.push({ path: `header.${IDEMPOTENCY_KEY_HEADER}`, message: IDEMPOTENCY_KEY_MALFORMED });
+  return undefined;
+}
+
+/** A success as sent, and as an `Idempotency-Key` keeps it to replay: its status and its JSON text. */
+interface Answer {
+  status: number;
+  body: string;
+}
+
+/**
+ * Runs the request's answer once per `Idempotency-Key` of the organization (#domain/idempotency.ts):
+ * the same request again within 24 hours is the first one's answer, marked `Idempotent-Replayed`.
+ * Only a success is kept: an error releases the key (docs/decisions.md, Idempotency-Key).
+ */
+async function answeredOnce(
+  orgId: number,
+  key: string,
+  event: APIGatewayProxyEvent,
+  parts: { path: unknown; query: unknown; body: unknown },
+  answer: () => Promise<Answer>,
+): Promise<APIGatewayProxyResult> {
+  // Loaded by the requests that name a key only: the others claim and replay nothing.
+  const { endpointFingerprint, withIdempotency } = await import('#domain/idempotency.ts');
+  const fingerprint = endpointFingerprint(event.httpMethod, event.resource, parts);
+  const { value, replayed } = await withIdempotency(orgId, key, fingerprint, answer);
+  const headers = replayed ? { ...JSON_HEADERS, [IDEMPOTENT_REPLAYED_HEADER]: 'true' } : JSON_HEADERS;
+  return { statusCode: value.status, headers, body: value.body };
+}
+
 /** Builds a Lambda handler for an API endpoint from its schemas (or their compiled validators) and its operation. */
 export function defineEndpoint<S extends ValidatedEndpoint>(
   schemas: S,
@@ -349,18 +398,25 @@ export function defineEndpoint<S extends ValidatedEndpoint>(
       ? await check(schemas.query, event.queryStringParameters ?? {}, QUERY_INPUT, problems)
       : undefined;
     const body = schemas.body ? await checkBody(schemas.body, event, problems) : undefined;
+    const headers = lowerCaseHeaders(event.headers);
+    const idempotencyKey = orgId === undefined ? undefined : idempotencyKeyOf(event, headers, problems);
     if (problems.length > 0) throw new InvalidRequestError(problems);
     const input = {
       orgId,
       path,
       query,
       body,
-      headers: lowerCaseHeaders(event.headers),
+      headers,
       requestId: requestIdOf(event, context),
       baseUrl: () => publicBaseUrl(event),
     } as EndpointInput<S>;
-    const result = await operation(input);
-    return jsonResponse(200, await shapedResponse(schemas.response, result));
+    if (orgId === undefined || idempotencyKey === undefined) {
+      return jsonResponse(200, await shapedResponse(schemas.response, await operation(input)));
+    }
+    return answeredOnce(orgId, idempotencyKey, event, { path, query, body }, async () => ({
+      status: 200,
+      body: JSON.stringify(await shapedResponse(schemas.response, await operation(input))),
+    }));
   };
   return wrapped(run, true);
 }

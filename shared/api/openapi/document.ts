@@ -7,6 +7,13 @@ import {
 import * as z from 'zod/mini';
 import { READ_ONLY_KEY_MESSAGE } from '#api/http/endpoint.ts';
 import { gatewayResponses } from '#definitions/gateway-responses.ts';
+import {
+  IDEMPOTENCY_KEY_HEADER,
+  IDEMPOTENCY_KEY_MALFORMED,
+  IDEMPOTENT_METHODS,
+  IDEMPOTENT_REPLAYED_HEADER,
+  MAX_IDEMPOTENCY_KEY,
+} from '#definitions/idempotency.ts';
 import { API_KEY_HEADER, type RouteDefinition, routes } from '#definitions/routes.ts';
 import { checkEligibilityEndpoint, pushContactsEndpoint, rawContact } from '#schemas/raw.ts';
 import {
@@ -407,6 +414,46 @@ const RATE_LIMIT_HEADERS: Json = {
   },
 };
 
+/** Whether an operation takes an `Idempotency-Key`: an API-key route whose method may change something. */
+const takesIdempotencyKey = (route: RouteDefinition) =>
+  route.auth === 'apiKey' && IDEMPOTENT_METHODS.includes(route.method);
+
+/** The request header of every operation that takes a key (docs/decisions.md, Idempotency-Key). */
+const IDEMPOTENCY_KEY_PARAMETER: Json = {
+  name: IDEMPOTENCY_KEY_HEADER,
+  in: 'header',
+  required: false,
+  description: `Makes a retry safe: the same key with the same request (method, path and body) within 24 hours answers the first request’s success again, with \`${IDEMPOTENT_REPLAYED_HEADER}: true\`, and does nothing more. Keys are the organization’s; an answer that is not a success is not kept, so the key may be used again. 1–${MAX_IDEMPOTENCY_KEY} printable ASCII characters (a UUID, say).`,
+  schema: { type: 'string', minLength: 1, maxLength: MAX_IDEMPOTENCY_KEY, pattern: '^[\\x20-\\x7E]+$' },
+};
+
+/** The response header of an answer replayed for an `Idempotency-Key`. */
+const IDEMPOTENT_REPLAYED: Json = {
+  [IDEMPOTENT_REPLAYED_HEADER]: {
+    description: `\`true\` when this is the answer to an earlier request with the same \`${IDEMPOTENCY_KEY_HEADER}\`, replayed; absent otherwise.`,
+    schema: { type: 'string', enum: ['true'] },
+  },
+};
+
+/** What the statuses of a key's refusals say, after the operation's own. */
+const IDEMPOTENCY_ERRORS = {
+  400: `An \`${IDEMPOTENCY_KEY_HEADER}\` that is not one (\`${IDEMPOTENCY_KEY_MALFORMED}\`, at \`header.${IDEMPOTENCY_KEY_HEADER}\` in \`errors\`).`,
+  409: `A request with this \`${IDEMPOTENCY_KEY_HEADER}\` is still in progress.`,
+  422: `This \`${IDEMPOTENCY_KEY_HEADER}\` was used with a different request.`,
+} as const;
+
+/** The operation's description of a status, and the key's where the operation takes one. */
+function statusDescription(
+  operation: EndpointOperation,
+  status: 400 | 409 | 422,
+  idempotent: boolean,
+  own = operation.errors?.[status],
+): string | undefined {
+  const key = idempotent ? IDEMPOTENCY_ERRORS[status] : undefined;
+  if (own && key) return `${own} Or: ${key}`;
+  return own ?? key;
+}
+
 function endpointOperation(
   route: RouteDefinition,
   operation: EndpointOperation,
@@ -420,13 +467,15 @@ function endpointOperation(
       `Route ${route.name}: path ${route.path} has parameters [${names}], its schema [${shape}]`,
     );
   }
+  const idempotent = takesIdempotencyKey(route);
   const errors: Record<string, Json> = {};
-  const invalid = invalidInput(operation);
+  const invalid = statusDescription(operation, 400, idempotent, invalidInput(operation));
   if (invalid) errors[400] = { description: invalid, content: errorContent() };
   if (route.auth === 'apiKey') errors[401] = ref('responses', 'Unauthorized');
   if (route.scope === 'read-write') errors[403] = ref('responses', 'Forbidden');
   for (const status of [404, 409, 422] as const) {
-    const description = operation.errors?.[status];
+    const description =
+      status === 404 ? operation.errors?.[status] : statusDescription(operation, status, idempotent);
     if (description) errors[status] = { description, content: errorContent() };
   }
   const requestBody = components.requestOf.get(route.name);
@@ -435,6 +484,7 @@ function endpointOperation(
     ...parameters('path', endpoint.path, route),
     ...parameters('query', endpoint.query, route),
     ...(operation.headers ?? []),
+    ...(idempotent ? [IDEMPOTENCY_KEY_PARAMETER] : []),
   ];
   return {
     ...describedOperation(route, operation),
@@ -443,7 +493,9 @@ function endpointOperation(
     responses: {
       200: {
         description: operation.returns,
-        ...(route.auth === 'apiKey' && { headers: RATE_LIMIT_HEADERS }),
+        ...(route.auth === 'apiKey' && {
+          headers: idempotent ? { ...RATE_LIMIT_HEADERS, ...IDEMPOTENT_REPLAYED } : RATE_LIMIT_HEADERS,
+        }),
         content: { 'application/json': { schema: ref('schemas', response) } },
       },
       ...errors,
@@ -523,6 +575,10 @@ A key has a scope, fixed when it is created: a \`read-write\` key may call every
 Success is JSON with status 200. Every error body is \`{"message": string}\`; validation messages name the offending field. Another organization's resource is 404, exactly like one that does not exist. Unknown paths, and methods a path does not have, are 404 \`{"message": "Not found"}\`. Unknown query parameters and body fields are ignored. Timestamps are ISO 8601 UTC with milliseconds; ids are integers below 2^53.
 
 Requests are rate limited per organization (429 with \`Retry-After\`); higher limits are arranged with the operator.
+
+## Retries
+
+Every POST, PATCH and DELETE takes an \`${IDEMPOTENCY_KEY_HEADER}\` header (1–${MAX_IDEMPOTENCY_KEY} printable ASCII characters; a UUID, say) that makes retrying it safe. The same key with the same request (method, path and body) within 24 hours answers the first request's success again, with \`${IDEMPOTENT_REPLAYED_HEADER}: true\`, and does nothing more (no second email, no second subscription). The same key with another request is 422, and while the first request still runs 409. Keys are the organization's. An answer that is not a success is not kept: the key is free again, for the same request or a corrected one.
 
 ## MCP server and OAuth
 

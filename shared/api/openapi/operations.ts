@@ -7,7 +7,7 @@ import {
   REFRESH_TOKEN_TTL_SECONDS,
 } from '#definitions/oauth-limits.ts';
 import { MCP_SCOPE } from '#definitions/oauth-scope.ts';
-import { MAX_CONTACTS_PER_REQUEST, MAX_IDEMPOTENCY_KEY } from '#definitions/raw-operations.ts';
+import { MAX_CONTACTS_PER_REQUEST } from '#definitions/raw-operations.ts';
 import { MAX_PROVIDER_WEBHOOK_BYTES } from '#definitions/request-limits.ts';
 import { API_KEY_HEADER, type routes } from '#definitions/routes.ts';
 import { excludeAccountEndpoint, lookupAccountEndpoint } from '#schemas/accounts.ts';
@@ -309,26 +309,12 @@ export const operations: { [Name in (typeof routes)[number]['name']]: OperationD
       'Each contact is validated on its own: an invalid one is reported in `errors` and the others proceed.',
       'With `skipIneligible` (the default) ineligible contacts are skipped and listed in `skippedContacts` with their reasons; with `false` everyone is pushed, and a contact already in the sequence is updated with the new variables.',
       '`triggerIntake: true` approves and schedules the new assignments at once; otherwise they wait in `pending-approval`.',
-      'Send an `Idempotency-Key` to make retries safe.',
     ].join('\n\n'),
     endpoint: pushContactsEndpoint,
     returns: 'What the push did.',
-    headers: [
-      {
-        in: 'header',
-        // The handler checks the length (functions/push-raw-contacts).
-        ...text(
-          'Idempotency-Key',
-          'The same key and body within 24 hours replays the first response and writes nothing.',
-          { minLength: 1, maxLength: MAX_IDEMPOTENCY_KEY },
-        ),
-      },
-    ],
     errors: {
-      400: 'Also: a `sequenceId` that is not one of the campaign’s, a campaign without an email sequence, an empty or over-long `Idempotency-Key`.',
+      400: 'Also: a `sequenceId` that is not one of the campaign’s, or a campaign without an email sequence.',
       404: 'No campaign with this id in the organization.',
-      409: 'A request with this `Idempotency-Key` is still in progress.',
-      422: 'This `Idempotency-Key` was used with a different request.',
     },
   },
   'check-eligibility': {

@@ -4,7 +4,7 @@ import { applyImport, validateImport } from '#admin/import.ts';
 import { REFERENCE_ASSETS } from '#api/openapi/reference-page.ts';
 import { MAX_MCP_CLIENT_RATE } from '#definitions/mcp-limits.ts';
 import { createApiKey, revokeApiKey } from '#domain/api-keys.ts';
-import { requestFingerprint } from '#domain/idempotency.ts';
+import { endpointFingerprint } from '#domain/idempotency.ts';
 import { createOAuthClient, revokeOAuthClient } from '#domain/oauth-clients.ts';
 import { registerClient } from '#domain/oauth-registration.ts';
 import { createOrganization } from '#domain/organizations.ts';
@@ -235,7 +235,10 @@ export async function buildWorld(stack: LocalStack, receiver: WebhookReceiver): 
         ...keys.idempotency(orgId, world.runningIdempotencyKey),
         type: 'idempotency',
         orgId,
-        fingerprint: requestFingerprint('raw-push:101', pushContactsEndpoint.body.parse(RUNNING_PUSH)),
+        fingerprint: endpointFingerprint('POST', '/public/v1/campaigns/{id}/raw/contacts', {
+          path: { id: 101 },
+          body: pushContactsEndpoint.body.parse(RUNNING_PUSH),
+        }),
         state: 'running',
         expiresAt: Math.floor(Date.now() / 1000) + 3600,
       },
