@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { IDEMPOTENCY_TTL_SECONDS } from '#definitions/idempotency.ts';
+import { canonicalJson } from '#platform/canonical-json.ts';
 import { type IdempotencyRecord, idempotencyRecords } from '#store/idempotency.ts';
 import { IdempotencyKeyInUse, IdempotencyKeyReused } from './errors.ts';
 
@@ -11,51 +12,10 @@ import { IdempotencyKeyInUse, IdempotencyKeyReused } from './errors.ts';
  * that fails releases the key, so the client can retry.
  */
 
-/**
- * A JSON rendering with sorted keys, so the same request always hashes the
- * same. Iterative, with its own stack of work, so no nesting of the value can
- * exhaust the call stack (a too-deep body is refused before this, but this
- * must hold whatever it is given).
- */
-function canonical(value: unknown): string {
-  const parts: string[] = [];
-  // Popped last first: literal text, or a value still to render (an array element renders
-  // `undefined` as nothing, an object member as `undefined`, as the recursive form did).
-  const work: ({ text: string } | { value: unknown; inArray: boolean })[] = [{ value, inArray: false }];
-  for (let next = work.pop(); next !== undefined; next = work.pop()) {
-    if ('text' in next) {
-      parts.push(next.text);
-      continue;
-    }
-    const current = next.value;
-    if (Array.isArray(current)) {
-      work.push({ text: ']' });
-      for (let index = current.length - 1; index >= 0; index--) {
-        work.push({ value: current[index], inArray: true });
-        if (index > 0) work.push({ text: ',' });
-      }
-      work.push({ text: '[' });
-    } else if (current !== null && typeof current === 'object') {
-      const members = current as Record<string, unknown>;
-      const names = Object.keys(members).sort();
-      work.push({ text: '}' });
-      for (let index = names.length - 1; index >= 0; index--) {
-        const name = names[index]!;
-        work.push({ value: members[name], inArray: false });
-        work.push({ text: `${index > 0 ? ',' : ''}${JSON.stringify(name)}:` });
-      }
-      work.push({ text: '{' });
-    } else {
-      parts.push(JSON.stringify(current) ?? (next.inArray ? '' : 'undefined'));
-    }
-  }
-  return parts.join('');
-}
-
-/** The fingerprint of a request: what it targets and its body. */
+/** The fingerprint of a request: what it targets and its body (keys sorted, so their order does not count). */
 export const requestFingerprint = (target: string, body: unknown): string =>
   createHash('sha256')
-    .update(`${target}\n${canonical(body)}`)
+    .update(`${target}\n${canonicalJson(body)}`)
     .digest('hex');
 
 /**

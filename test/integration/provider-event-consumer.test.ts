@@ -69,6 +69,11 @@ function queued(messageId: string, email: string, statsId: string, receiveCount 
     sent_message: { message_id: `<${statsId}@mail>`, text: 'Hello', time: '2026-04-10T09:00:00.000Z' },
     event_timestamp: '2026-04-10T09:00:00.000Z',
   });
+  return queuedBody(messageId, body, receiveCount);
+}
+
+/** `body` as the inbound endpoint queues it for the Smartlead connection. */
+function queuedBody(messageId: string, body: string, receiveCount = 1): SQSRecord {
   const attributes = {
     orgId: String(orgId),
     connectionId: String(connectionId),
@@ -155,6 +160,22 @@ describe('the provider events consumer', () => {
         reason: 'no contact with email nobody@nowhere.example',
         leadEmail: 'nobody@nowhere.example',
         campaignExternalId: SMARTLEAD_CAMPAIGN,
+      }),
+    );
+  });
+
+  it('keeps a payload nested 100,000 levels deep as unmatched, with the reason, rather than failing it', async () => {
+    // Without ids of its own, so its event id is the hash of the whole payload.
+    const levels = 100_000;
+    const body = `{"event_type":"EMAIL_SENT","campaign_id":${SMARTLEAD_CAMPAIGN},"to_email":"deep@nowhere.example","data":${'['.repeat(levels)}${']'.repeat(levels)}}`;
+    expect(await handler({ Records: [queuedBody('m5', body)] })).toEqual({ batchItemFailures: [] });
+    const page = await providerConnections.listUnmatched(orgId, connectionId, { take: 10 });
+    expect(page.records).toContainEqual(
+      expect.objectContaining({
+        eventType: 'EMAIL_SENT',
+        kind: 'message_sent',
+        reason: 'no contact with email deep@nowhere.example',
+        eventId: expect.stringMatching(/^smartlead:sha256:[0-9a-f]{64}$/),
       }),
     );
   });

@@ -2,7 +2,6 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import {
-  canonicalJson,
   type EventOutcome,
   isoTime,
   MAX_BODY_LENGTH,
@@ -13,7 +12,7 @@ import {
 import { HEYREACH_EVENTS } from '#api/provider-webhooks/heyreach.ts';
 import { INSTANTLY_EVENTS } from '#api/provider-webhooks/instantly.ts';
 import { LEMLIST_EVENTS } from '#api/provider-webhooks/lemlist.ts';
-import { payloadMappers } from '#api/provider-webhooks/load-mapper.ts';
+import { neverThrowing, payloadMappers } from '#api/provider-webhooks/load-mapper.ts';
 import {
   SMARTLEAD_CATEGORY_RESPONSE_TYPES,
   SMARTLEAD_EVENTS,
@@ -25,6 +24,7 @@ import {
   type ProviderActivity,
   type ProviderActivityMessage,
 } from '#domain/provider-activity.ts';
+import { canonicalJson } from '#platform/canonical-json.ts';
 import { type Provider, providerEvent } from '#schemas/import.ts';
 import {
   type ProviderFixture,
@@ -1240,4 +1240,76 @@ describe('untrusted input', () => {
       );
     },
   );
+
+  /** A JSON value `levels` deep, built without recursion: arrays, objects or both in turn. */
+  const nested = (levels: number, kind: 'arrays' | 'objects' | 'both', leaf: unknown): unknown => {
+    let value = leaf;
+    for (let level = 0; level < levels; level++) {
+      value = kind === 'arrays' || (kind === 'both' && level % 2 === 0) ? [value] : { a: value };
+    }
+    return value;
+  };
+  /** Far deeper than any call stack, and strings as long as a whole payload may be: each made anew per call. */
+  const deepValue = fc
+    .tuple(
+      fc.integer({ min: 20_000, max: 100_000 }),
+      fc.constantFrom('arrays', 'objects', 'both'),
+      fc.jsonValue({ maxDepth: 1 }),
+    )
+    .map(
+      ([levels, kind, leaf]) =>
+        () =>
+          nested(levels, kind as 'arrays' | 'objects' | 'both', leaf),
+    );
+  const hugeString = fc
+    .tuple(
+      fc.integer({ min: 50_000, max: 256_000 }),
+      fc.constantFrom('x', ' ', '\u007f', '\uffff', '\u0000', '😀', 'é'),
+    )
+    .map(
+      ([length, unit]) =>
+        () =>
+          unit.repeat(Math.ceil(length / unit.length)),
+    );
+
+  it.each(fixtures.map((fixture) => [fixture.file, fixture] as const))(
+    '%s with a field nested 100,000 levels deep or a huge string maps without throwing, alike each time',
+    (_file, fixture) => {
+      const all = paths(fixture.payload);
+      fc.assert(
+        fc.property(
+          fc.array(
+            fc.tuple(fc.option(fc.constantFrom(...all), { nil: undefined }), fc.oneof(deepValue, hugeString)),
+            { minLength: 1, maxLength: 2 },
+          ),
+          (replaced) => {
+            // A path replaces a field; none adds one beside the documented fields.
+            const payload = () => {
+              const built = structuredClone(fixture.payload);
+              for (const [path, value] of replaced) {
+                if (path) edit(built, path, { value: value() });
+                else built.extra = value();
+              }
+              return built;
+            };
+            const mapped = map(fixture.provider, payload());
+            assertRecordable(fixture.provider, mapped);
+            // The same payload delivered again is still one event.
+            expect(map(fixture.provider, payload())).toEqual(mapped);
+          },
+        ),
+        { numRuns: 8 },
+      );
+    },
+  );
+
+  it('ends any exception of an adapter as a payload it does not record, with the reason', () => {
+    const throwing = neverThrowing(() => {
+      throw new RangeError('Maximum call stack size exceeded');
+    });
+    expect(throwing({})).toEqual({
+      ignored: 'the payload could not be mapped: RangeError: Maximum call stack size exceeded',
+    });
+    expect(neverThrowing(() => ({ ignored: 'fine' }))({})).toEqual({ ignored: 'fine' });
+  });
 });

@@ -7,6 +7,7 @@ import type {
   ProviderActivityKind,
   ProviderActivityMessage,
 } from '#domain/provider-activity.ts';
+import { canonicalJson } from '#platform/canonical-json.ts';
 import { lenient } from '#schemas/lenient.ts';
 
 /**
@@ -40,21 +41,6 @@ export const zTime = lenient(z.optional(z.union([z.string(), z.number()])));
 export const zBoolean = lenient(z.optional(z.boolean()));
 export const zObject = <Shape extends z.core.$ZodLooseShape>(shape: Shape) =>
   lenient(z.optional(z.object(shape)));
-
-/** The JSON text of a value with every object's keys sorted, so equal payloads hash alike. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map((item) => canonicalJson(item ?? null)).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const record = value as Record<string, unknown>;
-    const members = Object.keys(record)
-      .filter((key) => record[key] !== undefined)
-      .sort()
-      .map((key) => `${JSON.stringify(key)}:${canonicalJson(record[key])}`);
-    return `{${members.join(',')}}`;
-  }
-  if (typeof value === 'number' && !Number.isFinite(value)) return 'null';
-  return JSON.stringify(value ?? null);
-}
 
 export const sha256Hex = (text: string): string => createHash('sha256').update(text).digest('hex');
 

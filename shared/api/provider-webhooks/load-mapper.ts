@@ -5,6 +5,27 @@ import type { Provider } from '#schemas/import.ts';
 /** A provider's adapter: its native webhook payload to the activities it reports (index.ts). */
 export type PayloadMapper = (payload: unknown) => MappedPayload;
 
+/** How much of an exception's message an `ignored` reason quotes. */
+const MAX_QUOTED_ERROR_LENGTH = 200;
+
+/**
+ * The adapter, with any exception it throws ended as a payload it does not
+ * record, with why. The adapters are written never to throw on any JSON value,
+ * but a payload is untrusted: one that still makes an adapter throw is kept as
+ * unmatched with the reason (and the connection's owner sees it), rather than
+ * failing five times and paging the operator from the dead-letter queue.
+ */
+export function neverThrowing(mapper: PayloadMapper): PayloadMapper {
+  return (payload) => {
+    try {
+      return mapper(payload);
+    } catch (error) {
+      const why = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+      return { ignored: `the payload could not be mapped: ${why.slice(0, MAX_QUOTED_ERROR_LENGTH)}` };
+    }
+  };
+}
+
 /**
  * Each provider's adapter, loaded when a payload of that provider first
  * arrives: a consumer's batch names its providers, and an organization uses
@@ -12,10 +33,10 @@ export type PayloadMapper = (payload: unknown) => MappedPayload;
  * payload schemas (docs/architecture.md, Bundles).
  */
 const LOADERS: Record<Provider, () => Promise<PayloadMapper>> = {
-  smartlead: async () => (await import('./smartlead.ts')).mapSmartleadPayload,
-  instantly: async () => (await import('./instantly.ts')).mapInstantlyPayload,
-  lemlist: async () => (await import('./lemlist.ts')).mapLemlistPayload,
-  heyreach: async () => (await import('./heyreach.ts')).mapHeyreachPayload,
+  smartlead: async () => neverThrowing((await import('./smartlead.ts')).mapSmartleadPayload),
+  instantly: async () => neverThrowing((await import('./instantly.ts')).mapInstantlyPayload),
+  lemlist: async () => neverThrowing((await import('./lemlist.ts')).mapLemlistPayload),
+  heyreach: async () => neverThrowing((await import('./heyreach.ts')).mapHeyreachPayload),
 };
 
 /** Every provider's adapter at once: for the tests, which map payloads of each. */
