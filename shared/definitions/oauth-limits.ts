@@ -25,6 +25,29 @@ export const MAX_METADATA_DOCUMENT_BYTES = 5 * 1024;
 export const METADATA_DOCUMENT_TIMEOUT_MS = 5000;
 
 /**
+ * How long a fetched metadata document is kept (docs/mcp.md, "Client ID
+ * metadata documents"): its `Cache-Control` max-age, at most an hour, so that
+ * a client's change (a new redirect URI) shows within the hour whatever it
+ * asked for; and at least a minute, also when it asks for no caching
+ * (`no-store`, `no-cache`) or says nothing, so that one consent (the page, then
+ * its form) fetches it once, and anonymous requests naming it cannot make the
+ * service fetch it more often than once a minute.
+ */
+export const MAX_METADATA_DOCUMENT_CACHE_SECONDS = 3600;
+export const MIN_METADATA_DOCUMENT_CACHE_SECONDS = 60;
+
+/** A document that could not be fetched, or was refused, is not fetched again for 5 minutes. */
+export const METADATA_DOCUMENT_ERROR_CACHE_SECONDS = 300;
+
+/**
+ * Metadata documents one source address may make the service fetch per minute
+ * of the clock (documents in the cache cost no fetch and do not count): far
+ * more than a person connecting assistants needs, and a bound on the requests
+ * an anonymous caller can make the service send to third parties.
+ */
+export const MAX_METADATA_DOCUMENT_FETCHES_PER_MINUTE = 10;
+
+/**
  * The longest client id URL taken: it is part of table keys (an organization's
  * grant is sorted by it, and DynamoDB sort keys hold 1 KiB).
  */

@@ -1,12 +1,24 @@
+import { createHash } from 'node:crypto';
 import {
   MAX_METADATA_CLIENT_ID_LENGTH,
   MAX_METADATA_DOCUMENT_BYTES,
+  MAX_METADATA_DOCUMENT_CACHE_SECONDS,
+  MAX_METADATA_DOCUMENT_FETCHES_PER_MINUTE,
+  METADATA_DOCUMENT_ERROR_CACHE_SECONDS,
   METADATA_DOCUMENT_TIMEOUT_MS,
+  MIN_METADATA_DOCUMENT_CACHE_SECONDS,
 } from '#definitions/oauth-limits.ts';
 import { configuration } from '#platform/config.ts';
 import { logger } from '#platform/logger.ts';
 import type { UrlPolicy } from '#platform/ssrf.ts';
 import { clientMetadataDocument } from '#schemas/oauth-clients.ts';
+import {
+  admitMetadataDocumentFetch,
+  getMetadataDocumentEntry,
+  type MetadataDocumentItem,
+  putMetadataDocumentEntry,
+} from '#store/client-metadata-documents.ts';
+import { MetadataDocumentFetchLimitReached } from './errors.ts';
 import { redirectUriProblem } from './oauth-redirect-uris.ts';
 
 /**
@@ -20,6 +32,15 @@ import { redirectUriProblem } from './oauth-redirect-uris.ts';
  * at the token endpoint: a code and the tokens after it are bound to the
  * client id, and such a client is public (`none`), so there is nothing more
  * to check there.
+ *
+ * Anyone may name such a client id in an anonymous authorization request, so
+ * fetches are bounded twice, for every Lambda instance at once (docs/mcp.md):
+ * what a fetch came to is kept in the table for the document's cache period
+ * (its `Cache-Control` max-age within a minute and an hour; a document that
+ * could not be fetched or was refused for 5 minutes), and one source address
+ * may make the service fetch MAX_METADATA_DOCUMENT_FETCHES_PER_MINUTE
+ * documents a minute (a counter item per address and minute; documents in
+ * the cache do not count).
  *
  * Telling such a client id apart is all that most functions importing this
  * module do: the outbound HTTP client and the address checks that fetching a
@@ -69,20 +90,39 @@ export function isMetadataDocumentClientId(
   return url.href === clientId;
 }
 
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+/**
+ * How long a fetched document is kept: its `max-age` within
+ * MIN_METADATA_DOCUMENT_CACHE_SECONDS and MAX_METADATA_DOCUMENT_CACHE_SECONDS;
+ * `no-store`, `no-cache`, or no max-age at all: the minimum.
+ */
+export function documentCacheSeconds(cacheControl: string | undefined): number {
+  const directives = (cacheControl ?? '').split(',').map((directive) => directive.trim().toLowerCase());
+  if (directives.includes('no-store') || directives.includes('no-cache'))
+    return MIN_METADATA_DOCUMENT_CACHE_SECONDS;
+  const maxAge = directives
+    .map((directive) => /^max-age\s*=\s*"?(\d+)"?$/.exec(directive)?.[1])
+    .find(Boolean);
+  const seconds = maxAge === undefined ? 0 : Number(maxAge);
+  return Math.min(
+    MAX_METADATA_DOCUMENT_CACHE_SECONDS,
+    Math.max(MIN_METADATA_DOCUMENT_CACHE_SECONDS, seconds),
+  );
+}
+
+/** What one fetch of a document came to: the client it describes, or why there is none. */
+type FetchOutcome =
+  | { client: Omit<DocumentedClient, 'clientId'>; cacheSeconds: number }
+  | { refusal: string };
+
 /**
  * Fetches and checks the metadata document of `clientId`: its `client_id`
  * must equal the URL it was fetched from, its redirect URIs follow the rules
  * of a self-registered client (https, or http on a loopback host), and
- * `token_endpoint_auth_method` must be `none`. Null when the id is no such
- * URL or the document cannot be fetched or is refused (the reason is logged).
+ * `token_endpoint_auth_method` must be `none`.
  */
-export async function resolveMetadataDocumentClient(clientId: string): Promise<DocumentedClient | null> {
-  const policy = configuredPolicy();
-  if (!isMetadataDocumentClientId(clientId, policy)) return null;
-  const refuse = (reason: string) => {
-    logger.info('Client metadata document refused', { clientId, reason });
-    return null;
-  };
+async function fetchDocument(clientId: string, policy: UrlPolicy): Promise<FetchOutcome> {
   const { getDocument } = await import('#platform/outbound-http.ts');
   const fetched = await getDocument({
     url: clientId,
@@ -90,22 +130,74 @@ export async function resolveMetadataDocumentClient(clientId: string): Promise<D
     maxBytes: MAX_METADATA_DOCUMENT_BYTES,
     timeoutMs: METADATA_DOCUMENT_TIMEOUT_MS,
   });
-  if (!fetched.ok) return refuse(fetched.error);
+  if (!fetched.ok) return { refusal: fetched.error };
   let body: unknown;
   try {
     body = JSON.parse(fetched.body);
   } catch {
-    return refuse('not JSON');
+    return { refusal: 'not JSON' };
   }
   const parsed = clientMetadataDocument.safeParse(body);
-  if (!parsed.success) return refuse(parsed.error.issues[0]?.message ?? 'invalid metadata');
+  if (!parsed.success) return { refusal: parsed.error.issues[0]?.message ?? 'invalid metadata' };
   const document = parsed.data;
-  if (document.client_id !== clientId) return refuse('its client_id is not its URL');
+  if (document.client_id !== clientId) return { refusal: 'its client_id is not its URL' };
   const unsafe = document.redirect_uris.find((uri) => redirectUriProblem(uri, 'client'));
-  if (unsafe !== undefined) return refuse(`redirect URI ${unsafe} ${redirectUriProblem(unsafe, 'client')}`);
+  if (unsafe !== undefined)
+    return { refusal: `redirect URI ${unsafe} ${redirectUriProblem(unsafe, 'client')}` };
   return {
-    clientId,
-    name: document.client_name ?? new URL(clientId).host,
-    redirectUris: document.redirect_uris,
+    client: { name: document.client_name ?? new URL(clientId).host, redirectUris: document.redirect_uris },
+    cacheSeconds: documentCacheSeconds(fetched.cacheControl),
   };
+}
+
+const documentedOf = (entry: MetadataDocumentItem): DocumentedClient | null =>
+  entry.client && { clientId: entry.clientId, ...entry.client };
+
+/**
+ * The client the metadata document at `clientId` describes, for a request
+ * from `sourceAddress`: from the cache while it holds the document, else
+ * fetched and checked (`fetchDocument`) and cached. Null when the id is no
+ * such URL or the document cannot be fetched or is refused (the reason is
+ * logged once a fetch). Throws MetadataDocumentFetchLimitReached, fetching
+ * nothing, when the document must be fetched and the address used its
+ * minute's fetches.
+ */
+export async function resolveMetadataDocumentClient(
+  clientId: string,
+  sourceAddress: string,
+): Promise<DocumentedClient | null> {
+  const policy = configuredPolicy();
+  if (!isMetadataDocumentClientId(clientId, policy)) return null;
+  const urlHash = createHash('sha256').update(clientId).digest('hex');
+  const cached = await getMetadataDocumentEntry(urlHash);
+  const now = nowSeconds();
+  if (cached && cached.expiresAt > now && cached.clientId === clientId) return documentedOf(cached);
+
+  const minute = Math.floor(now / 60);
+  const nextMinute = (minute + 1) * 60;
+  const limit = MAX_METADATA_DOCUMENT_FETCHES_PER_MINUTE;
+  if (!(await admitMetadataDocumentFetch(sourceAddress, minute, limit, nextMinute + 60)))
+    throw new MetadataDocumentFetchLimitReached(limit, nextMinute - now);
+  const outcome = await fetchDocument(clientId, policy);
+  if ('refusal' in outcome)
+    logger.info('Client metadata document refused', { clientId, reason: outcome.refusal });
+  const fetchedAt = nowSeconds();
+  const entry: MetadataDocumentItem = {
+    clientId,
+    client: 'client' in outcome ? outcome.client : null,
+    refusal: 'refusal' in outcome ? outcome.refusal : null,
+    fetchedAt: new Date(fetchedAt * 1000).toISOString(),
+    expiresAt:
+      fetchedAt + ('client' in outcome ? outcome.cacheSeconds : METADATA_DOCUMENT_ERROR_CACHE_SECONDS),
+  };
+  try {
+    await putMetadataDocumentEntry(urlHash, entry);
+  } catch (error) {
+    // The document is checked: the request is answered, and the next one fetches it again.
+    logger.warn('Client metadata document not cached', {
+      clientId,
+      errorName: error instanceof Error ? error.name : String(error),
+    });
+  }
+  return documentedOf(entry);
 }

@@ -202,6 +202,20 @@ export class RegistrationLimitReached extends Conflict {
   }
 }
 
+/**
+ * A source address made the service fetch as many client ID metadata
+ * documents as a minute allows; documents already fetched still resolve, and
+ * the next minute takes more.
+ */
+export class MetadataDocumentFetchLimitReached extends Conflict {
+  constructor(
+    limit: number,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(`At most ${limit} client metadata documents fetched a minute for one address`);
+  }
+}
+
 export class WebhookChangedMeanwhile extends Conflict {
   constructor(webhookId: number) {
     super(`Webhook ${webhookId} changed meanwhile; try again`);

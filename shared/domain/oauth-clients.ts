@@ -212,16 +212,21 @@ export async function identifyPublicClient(clientId: string): Promise<TokenEndpo
 }
 
 /**
- * The client an authorization request names, for the consent page: an
- * operator's or a registered client that may act, or the client a metadata
- * document at the id's URL describes (fetched now). Null for an unknown,
- * revoked or expired client, or a document that cannot be fetched or is
- * refused. An operator client names its organization: only that one may
- * approve it (`approveAssistant` refuses the others).
+ * The client an authorization request from `sourceAddress` names, for the
+ * consent page: an operator's or a registered client that may act, or the
+ * client a metadata document at the id's URL describes (cached, or fetched
+ * now: MetadataDocumentFetchLimitReached when the address may fetch no more
+ * this minute). Null for an unknown, revoked or expired client, or a document
+ * that cannot be fetched or is refused. An operator client names its
+ * organization: only that one may approve it (`approveAssistant` refuses the
+ * others).
  */
-export async function resolveAuthorizationClient(clientId: string): Promise<AuthorizationClient | null> {
+export async function resolveAuthorizationClient(
+  clientId: string,
+  sourceAddress: string,
+): Promise<AuthorizationClient | null> {
   if (isMetadataDocumentClientId(clientId)) {
-    const documented = await resolveMetadataDocumentClient(clientId);
+    const documented = await resolveMetadataDocumentClient(clientId, sourceAddress);
     return documented && { ...documented, orgId: null, kind: 'metadata-document' };
   }
   const client = await activeStoredClient(clientId);

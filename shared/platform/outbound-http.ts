@@ -118,8 +118,11 @@ export interface DocumentRequest {
   resolve?: Resolver;
 }
 
-/** The fetched document's body, or why there is none, in a few words. */
-export type DocumentResult = { ok: true; body: string } | { ok: false; error: string };
+/**
+ * The fetched document's body, with its `Cache-Control` header when it had
+ * one (the caller decides how long to keep it), or why there is none, in a few words.
+ */
+export type DocumentResult = { ok: true; body: string; cacheControl?: string } | { ok: false; error: string };
 
 /**
  * GETs a small JSON document; never throws. Only a 200 with a body within
@@ -169,7 +172,14 @@ export function getDocument(request: DocumentRequest): Promise<DocumentResult> {
             finish({ ok: false, error: `refused: over ${request.maxBytes} bytes` });
           else chunks.push(chunk);
         });
-        response.on('end', () => finish({ ok: true, body: Buffer.concat(chunks).toString('utf8') }));
+        const cacheControl = response.headers['cache-control'];
+        response.on('end', () =>
+          finish({
+            ok: true,
+            body: Buffer.concat(chunks).toString('utf8'),
+            ...(cacheControl === undefined ? {} : { cacheControl }),
+          }),
+        );
         response.on('error', (error: NodeJS.ErrnoException) =>
           finish({ ok: false, error: describeError(error) }),
         );

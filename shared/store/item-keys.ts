@@ -246,6 +246,22 @@ export const oauthRegistrationWindow = (sourceAddress: string, epochHour: number
   sk: 'OAUTHREGISTER',
 });
 /**
+ * A client ID metadata document as last fetched (the client it describes, or why it was refused),
+ * by the SHA-256 of its URL, the client id; expiring by TTL when the document's cache period ends.
+ */
+export const oauthMetadataDocument = (urlHash: string) => ({
+  pk: `OAUTHMETADOC#${urlHash}`,
+  sk: 'OAUTHMETADOC',
+});
+/**
+ * How many metadata documents one source address made the service fetch in one minute of the
+ * clock (epoch minutes); an item per window, expiring by TTL.
+ */
+export const oauthMetadataFetchWindow = (sourceAddress: string, epochMinute: number) => ({
+  pk: `OAUTHMETAFETCH#${sourceAddress}#${epochMinute}`,
+  sk: 'OAUTHMETAFETCH',
+});
+/**
  * How many requests an OAuth client sent to /mcp in one second of the clock
  * (epoch seconds); an item per window spreads a busy client over partitions.
  */

@@ -3,7 +3,13 @@ import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { MAX_REGISTRATIONS_PER_HOUR } from '#definitions/oauth-limits.ts';
+import {
+  MAX_METADATA_DOCUMENT_CACHE_SECONDS,
+  MAX_METADATA_DOCUMENT_FETCHES_PER_MINUTE,
+  MAX_REGISTRATIONS_PER_HOUR,
+  METADATA_DOCUMENT_ERROR_CACHE_SECONDS,
+  MIN_METADATA_DOCUMENT_CACHE_SECONDS,
+} from '#definitions/oauth-limits.ts';
 import { MCP_SCOPE } from '#definitions/oauth-scope.ts';
 import { approveAssistant, listAssistantGrants, revokeAssistantGrant } from '#domain/assistant-grants.ts';
 import type { ClientKind } from '#domain/oauth-clients.ts';
@@ -47,6 +53,15 @@ afterEach(() => {
 });
 
 type Json = Record<string, unknown>;
+
+let addresses = 0;
+/**
+ * The client an authorization request names, as the consent page resolves it,
+ * each time for another source address: these tests fetch more metadata
+ * documents than one address may in a minute (the limit has tests of its own, below).
+ */
+const resolveClient = (clientId: string) =>
+  resolveAuthorizationClient(clientId, `198.51.100.${(addresses++ % 250) + 1}`);
 
 async function register(body: unknown, contentType = 'application/json') {
   const response = await fetch(`${stack.apiUrl}/oauth/register`, {
@@ -161,7 +176,7 @@ describe('dynamic client registration (RFC 7591)', () => {
       scope: MCP_SCOPE,
     });
     expect(Math.abs((answer.body.client_id_issued_at as number) - Date.now() / 1000)).toBeLessThan(60);
-    expect(await resolveAuthorizationClient(answer.body.client_id as string)).toEqual({
+    expect(await resolveClient(answer.body.client_id as string)).toEqual({
       clientId: answer.body.client_id,
       name: 'Public Assistant',
       redirectUris: [REDIRECT, 'http://127.0.0.1:43123/callback'],
@@ -187,7 +202,7 @@ describe('dynamic client registration (RFC 7591)', () => {
       scope: MCP_SCOPE,
     });
     // Named after its first redirect URI's host when it gives no name.
-    expect(await resolveAuthorizationClient(answer.body.client_id as string)).toMatchObject({
+    expect(await resolveClient(answer.body.client_id as string)).toMatchObject({
       name: '[::1]:8080',
     });
   });
@@ -555,7 +570,7 @@ describe('client ID metadata documents', () => {
 
   it('resolves a client from the document at its id', async () => {
     const clientId = documents.serve('/assistant.json', document('/assistant.json'));
-    expect(await resolveAuthorizationClient(clientId)).toEqual({
+    expect(await resolveClient(clientId)).toEqual({
       clientId,
       name: 'Documented Assistant',
       redirectUris: [REDIRECT],
@@ -582,16 +597,16 @@ describe('client ID metadata documents', () => {
   ])('refuses a document that %s', async (_flaw, make) => {
     const path = `/refused-${Math.random().toString(36).slice(2)}.json`;
     const clientId = documents.serve(path, make(path));
-    expect(await resolveAuthorizationClient(clientId)).toBeNull();
+    expect(await resolveClient(clientId)).toBeNull();
     expect(documents.hits(path)).toBe(1);
   });
 
   it('follows no redirect, and takes no other answer than 200 JSON', async () => {
     const target = documents.serve('/target.json', document('/target.json'));
-    expect(await resolveAuthorizationClient(documents.redirect('/moved.json', target))).toBeNull();
+    expect(await resolveClient(documents.redirect('/moved.json', target))).toBeNull();
     expect(documents.hits('/target.json')).toBe(0);
-    expect(await resolveAuthorizationClient(`${documents.url}/missing.json`)).toBeNull();
-    expect(await resolveAuthorizationClient(documents.serveText('/text.json', 'not json'))).toBeNull();
+    expect(await resolveClient(`${documents.url}/missing.json`)).toBeNull();
+    expect(await resolveClient(documents.serveText('/text.json', 'not json'))).toBeNull();
   });
 
   it('fetches nothing for an id that is no document URL: no path, a fragment, credentials, dot segments', async () => {
@@ -602,7 +617,7 @@ describe('client ID metadata documents', () => {
       `${documents.url}/a/../assistant.json`,
       `http://assistant.example/assistant.json`,
     ]) {
-      expect({ clientId, resolved: await resolveAuthorizationClient(clientId) }).toEqual({
+      expect({ clientId, resolved: await resolveClient(clientId) }).toEqual({
         clientId,
         resolved: null,
       });
@@ -612,7 +627,7 @@ describe('client ID metadata documents', () => {
 
   it('runs the code flow for a document client: public, with refresh tokens', async () => {
     const clientId = documents.serve('/flow.json', document('/flow.json'));
-    const resolved = await resolveAuthorizationClient(clientId);
+    const resolved = await resolveClient(clientId);
     expect(resolved?.kind).toBe('metadata-document');
     const pair = await redeem(clientId, await approvedCode(clientId, 'metadata-document'));
     expect(pair.status).toBe(200);
@@ -629,12 +644,117 @@ describe('client ID metadata documents', () => {
   });
 });
 
+describe('client ID metadata documents at the authorization endpoint', () => {
+  // Every request of these tests comes from 127.0.0.1, the local gateway's source address.
+  const uniquePath = (name: string) => `/${name}-${Math.random().toString(36).slice(2)}.json`;
+  const documentAt = (path: string) => ({
+    client_id: `${documents.url}${path}`,
+    client_name: 'Cached Assistant',
+    redirect_uris: [REDIRECT],
+    token_endpoint_auth_method: 'none',
+  });
+  const servedDocument = (name: string, headers: Record<string, string> = {}) => {
+    const path = uniquePath(name);
+    return { path, clientId: documents.serve(path, documentAt(path), headers) };
+  };
+
+  /** An anonymous GET /oauth/authorize naming `clientId`: 303 to the sign-in once the client is known. */
+  async function authorize(clientId: string) {
+    const query = new URLSearchParams({
+      response_type: 'code',
+      client_id: clientId,
+      redirect_uri: REDIRECT,
+      code_challenge: codeChallengeOf(VERIFIER),
+      code_challenge_method: 'S256',
+    });
+    const response = await fetch(`${stack.apiUrl}/oauth/authorize?${query}`, { redirect: 'manual' });
+    await response.text();
+    return {
+      status: response.status,
+      retryAfter: response.headers.get('retry-after'),
+      type: response.headers.get('content-type'),
+    };
+  }
+
+  it('fetches a document once for many authorization requests, and again past its max-age', async () => {
+    const now = Date.now();
+    const { path, clientId } = servedDocument('cached', { 'cache-control': 'public, max-age=600' });
+    for (let index = 0; index < 5; index++) expect((await authorize(clientId)).status).toBe(303);
+    expect(documents.hits(path)).toBe(1);
+    vi.setSystemTime(now + 599_000);
+    expect((await authorize(clientId)).status).toBe(303);
+    expect(documents.hits(path)).toBe(1);
+    vi.setSystemTime(now + 601_000);
+    expect((await authorize(clientId)).status).toBe(303);
+    expect(documents.hits(path)).toBe(2);
+  });
+
+  it(`keeps a document at most ${MAX_METADATA_DOCUMENT_CACHE_SECONDS} s, and one that asks for no caching ${MIN_METADATA_DOCUMENT_CACHE_SECONDS} s`, async () => {
+    const now = Date.now();
+    const long = servedDocument('long', { 'cache-control': 'max-age=86400' });
+    const uncached = servedDocument('no-store', { 'cache-control': 'no-store' });
+    const bare = servedDocument('bare');
+    for (const { clientId } of [long, uncached, bare, long, uncached, bare])
+      expect((await authorize(clientId)).status).toBe(303);
+    expect([long, uncached, bare].map(({ path }) => documents.hits(path))).toEqual([1, 1, 1]);
+    vi.setSystemTime(now + (MIN_METADATA_DOCUMENT_CACHE_SECONDS + 1) * 1000);
+    for (const { clientId } of [long, uncached, bare]) expect((await authorize(clientId)).status).toBe(303);
+    expect([long, uncached, bare].map(({ path }) => documents.hits(path))).toEqual([1, 2, 2]);
+    vi.setSystemTime(now + (MAX_METADATA_DOCUMENT_CACHE_SECONDS + 1) * 1000);
+    expect((await authorize(long.clientId)).status).toBe(303);
+    expect(documents.hits(long.path)).toBe(2);
+  });
+
+  it(`keeps a refusal ${METADATA_DOCUMENT_ERROR_CACHE_SECONDS} s: a document that cannot be fetched, or is invalid`, async () => {
+    const now = Date.now();
+    const missing = uniquePath('missing');
+    const clientId = `${documents.url}${missing}`;
+    const invalid = uniquePath('invalid');
+    const invalidId = documents.serveText(invalid, 'not json');
+    for (let index = 0; index < 3; index++) {
+      expect((await authorize(clientId)).status).toBe(400);
+      expect((await authorize(invalidId)).status).toBe(400);
+    }
+    expect([documents.hits(missing), documents.hits(invalid)]).toEqual([1, 1]);
+    // The document appears: the refusal stands until it expires.
+    documents.serve(missing, documentAt(missing));
+    vi.setSystemTime(now + (METADATA_DOCUMENT_ERROR_CACHE_SECONDS - 1) * 1000);
+    expect((await authorize(clientId)).status).toBe(400);
+    expect(documents.hits(missing)).toBe(1);
+    vi.setSystemTime(now + (METADATA_DOCUMENT_ERROR_CACHE_SECONDS + 1) * 1000);
+    expect((await authorize(clientId)).status).toBe(303);
+    expect(documents.hits(missing)).toBe(2);
+  });
+
+  it(`fetches at most ${MAX_METADATA_DOCUMENT_FETCHES_PER_MINUTE} documents a minute for one address, answering the next 429 with Retry-After`, async () => {
+    // Fifteen seconds into a minute no other test fetched in (the stack runs in this process).
+    const minute = (Math.floor(Date.now() / 60_000) + 24 * 60) * 60_000;
+    vi.setSystemTime(minute + 15_000);
+    const served = Array.from({ length: MAX_METADATA_DOCUMENT_FETCHES_PER_MINUTE + 1 }, () =>
+      servedDocument('limited'),
+    );
+    for (const { clientId } of served.slice(0, -1)) expect((await authorize(clientId)).status).toBe(303);
+    const last = served.at(-1)!;
+    expect(await authorize(last.clientId)).toEqual({
+      status: 429,
+      retryAfter: '45',
+      type: expect.stringMatching(/^text\/html/),
+    });
+    expect(documents.hits(last.path)).toBe(0);
+    // A document in the cache is no fetch: it does not count.
+    expect((await authorize(served[0]!.clientId)).status).toBe(303);
+    vi.setSystemTime(minute + 60_000);
+    expect((await authorize(last.clientId)).status).toBe(303);
+    expect(documents.hits(last.path)).toBe(1);
+  });
+});
+
 /** An HTTP server on 127.0.0.1 serving client metadata documents (the local stack may fetch over loopback http). */
 interface DocumentServer {
   /** `http://127.0.0.1:PORT`. */
   url: string;
-  /** Serves `body` as JSON at `path`; returns its URL. */
-  serve(path: string, body: unknown): string;
+  /** Serves `body` as JSON at `path`, with `headers` besides its type; returns its URL. */
+  serve(path: string, body: unknown, headers?: Record<string, string>): string;
   /** Serves `text` as is at `path`; returns its URL. */
   serveText(path: string, text: string): string;
   /** Answers `path` with a 302 to `location`; returns its URL. */
@@ -658,8 +778,8 @@ async function startDocumentServer(): Promise<DocumentServer> {
   const json = { 'content-type': 'application/json' };
   return {
     url,
-    serve(path, body) {
-      answers.set(path, { status: 200, headers: json, body: JSON.stringify(body) });
+    serve(path, body, headers = {}) {
+      answers.set(path, { status: 200, headers: { ...json, ...headers }, body: JSON.stringify(body) });
       return `${url}${path}`;
     },
     serveText(path, text) {

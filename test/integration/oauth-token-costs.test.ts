@@ -1,7 +1,15 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_METADATA_DOCUMENT_FETCHES_PER_MINUTE } from '#definitions/oauth-limits.ts';
 import { MCP_SCOPE } from '#definitions/oauth-scope.ts';
 import { approveAssistant } from '#domain/assistant-grants.ts';
-import { authenticateClient, createOAuthClient, identifyPublicClient } from '#domain/oauth-clients.ts';
+import {
+  authenticateClient,
+  createOAuthClient,
+  identifyPublicClient,
+  resolveAuthorizationClient,
+} from '#domain/oauth-clients.ts';
 import {
   codeChallengeOf,
   issueAuthorizationCode,
@@ -12,6 +20,7 @@ import {
 } from '#domain/oauth-grants.ts';
 import { registerClient } from '#domain/oauth-registration.ts';
 import { createOrganization } from '#domain/organizations.ts';
+import { configuration, useConfiguration } from '#platform/config.ts';
 import { countRequests } from '../support/request-counter.ts';
 
 /**
@@ -19,7 +28,9 @@ import { countRequests } from '../support/request-counter.ts';
  * token and one BatchGetItem of what it stands on (its client, its
  * organization's grant, its family), however many tokens the client and the
  * organization hold. And what a refresh costs: the refresh token, the grant
- * and family in one batch, one transaction.
+ * and family in one batch, one transaction. And what the authorization
+ * endpoint reads of a client ID metadata document: its cache entry alone, or
+ * with a fetch the address's fetch window and the new entry.
  */
 
 const RESOURCE = 'https://api.example/mcp';
@@ -103,5 +114,61 @@ describe('DynamoDB requests of the OAuth tokens', () => {
     );
     expect(result?.refresh_token).toMatch(/^mrt_/);
     expect(byCommand).toEqual({ GetItem: 1, BatchGetItem: 1, TransactWriteItems: 1 });
+  });
+});
+
+describe('DynamoDB requests of a client ID metadata document at the authorization endpoint', () => {
+  let server: Server;
+  let base: string;
+  let fetches = 0;
+  const previous = configuration();
+
+  beforeAll(async () => {
+    // Documents on this machine are reachable over http where loopback is allowed (the local stack's policy).
+    useConfiguration({ ...previous, webhooks: { ...previous.webhooks, allowHttpLoopback: true } });
+    server = createServer((request, response) => {
+      fetches += 1;
+      const clientId = `${base}${request.url}`;
+      response.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'max-age=600' }).end(
+        JSON.stringify({
+          client_id: clientId,
+          redirect_uris: [REDIRECT],
+          token_endpoint_auth_method: 'none',
+        }),
+      );
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    useConfiguration(previous);
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  it('reads the cache entry (GetItem); a fetch adds the address window (UpdateItem) and the entry (PutItem)', async () => {
+    const clientId = `${base}/costs.json`;
+    const first = await countRequests(() => resolveAuthorizationClient(clientId, '192.0.2.10'));
+    expect(first.result).toMatchObject({ clientId, kind: 'metadata-document' });
+    expect(first.byCommand).toEqual({ GetItem: 1, UpdateItem: 1, PutItem: 1 });
+    const cached = await countRequests(() => resolveAuthorizationClient(clientId, '192.0.2.11'));
+    expect(cached.result).toEqual(first.result);
+    expect(cached.byCommand).toEqual({ GetItem: 1 });
+    expect(fetches).toBe(1);
+  });
+
+  it("refuses a fetch over the address's limit after the read and the refused count, fetching nothing", async () => {
+    const address = '192.0.2.12';
+    for (let index = 0; index < MAX_METADATA_DOCUMENT_FETCHES_PER_MINUTE; index++)
+      await resolveAuthorizationClient(`${base}/limit-${index}.json`, address);
+    const before = fetches;
+    const refused = await countRequests(() =>
+      resolveAuthorizationClient(`${base}/limit-over.json`, address).then(
+        () => 'resolved',
+        (error: Error) => error.name,
+      ),
+    );
+    expect(refused.result).toBe('MetadataDocumentFetchLimitReached');
+    expect(refused.byCommand).toEqual({ GetItem: 1, UpdateItem: 1 });
+    expect(fetches).toBe(before);
   });
 });

@@ -1,7 +1,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isMetadataDocumentClientId } from '#domain/client-metadata-documents.ts';
+import {
+  MAX_METADATA_DOCUMENT_CACHE_SECONDS,
+  MIN_METADATA_DOCUMENT_CACHE_SECONDS,
+} from '#definitions/oauth-limits.ts';
+import { documentCacheSeconds, isMetadataDocumentClientId } from '#domain/client-metadata-documents.ts';
 import { getDocument } from '#platform/outbound-http.ts';
 import type { Resolver } from '#platform/ssrf.ts';
 import { resolverOf } from '../support/resolvers.ts';
@@ -122,5 +126,25 @@ describe('isMetadataDocumentClientId', () => {
     ['mcp_abcdefghijklmnop', cloud, false],
   ])('%s (loopback allowed: %o) → %s', (clientId, policy, expected) => {
     expect(isMetadataDocumentClientId(clientId, policy)).toBe(expected);
+  });
+});
+
+describe('documentCacheSeconds: how long a fetched document is kept', () => {
+  const least = MIN_METADATA_DOCUMENT_CACHE_SECONDS;
+  const most = MAX_METADATA_DOCUMENT_CACHE_SECONDS;
+  it.each([
+    ['public, max-age=600, must-revalidate', 600],
+    ['max-age="900"', 900],
+    ['Max-Age=120', 120],
+    ['max-age=86400', most],
+    ['max-age=0', least],
+    ['max-age=5', least],
+    ['max-age=600, no-cache', least],
+    ['no-store', least],
+    ['private', least],
+    ['max-age=soon', least],
+    [undefined, least],
+  ])('Cache-Control %s → %d s', (cacheControl, expected) => {
+    expect(documentCacheSeconds(cacheControl)).toBe(expected);
   });
 });

@@ -6,6 +6,7 @@ import { publicBaseUrl } from '#api/http/base-url.ts';
 import { MCP_SCOPE } from '#definitions/oauth-scope.ts';
 import { csrfTokenMatches, type DashboardSession, resumeSession } from '#domain/dashboard-sessions.ts';
 import { DomainError } from '#domain/domain-error.ts';
+import { MetadataDocumentFetchLimitReached } from '#domain/errors.ts';
 import { organizationsOf } from '#domain/memberships.ts';
 import { type AuthorizationClient, resolveAuthorizationClient } from '#domain/oauth-clients.ts';
 import { isS256CodeChallenge } from '#domain/oauth-grants.ts';
@@ -78,10 +79,34 @@ const destination = (redirectUri: string) => {
   return url.protocol === 'http:' || url.protocol === 'https:' ? url.host : url.protocol;
 };
 
+/** The client the request names, or the 429 page when its metadata document may not be fetched now. */
+async function clientOf(
+  event: APIGatewayProxyEvent,
+  base: string,
+  clientId: string | undefined,
+): Promise<{ client: AuthorizationClient | null } | { refusal: APIGatewayProxyResult }> {
+  if (!clientId) return { client: null };
+  try {
+    return { client: await resolveAuthorizationClient(clientId, event.requestContext.identity.sourceIp) };
+  } catch (error) {
+    if (!(error instanceof MetadataDocumentFetchLimitReached)) throw error;
+    const refusal = page(
+      base,
+      429,
+      'Too many requests',
+      html`<p>${error.message}. Try again in a minute.</p>`,
+    );
+    refusal.headers = { ...refusal.headers, 'retry-after': String(error.retryAfterSeconds) };
+    return { refusal };
+  }
+}
+
 export async function serveConsent(event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> {
   const base = publicBaseUrl(event);
   const parameters = requestParameters(event);
-  const client = parameters.client_id ? await resolveAuthorizationClient(parameters.client_id) : null;
+  const resolved = await clientOf(event, base, parameters.client_id);
+  if ('refusal' in resolved) return resolved.refusal;
+  const { client } = resolved;
   if (!client)
     return page(base, 400, 'Unknown client', html`<p>This application is not registered, or no longer.</p>`);
   const redirectUri = parameters.redirect_uri;

@@ -3,6 +3,7 @@ import { MAX_PARAMETER_BODY_BYTES } from '#api/oauth/requests.ts';
 import { DEFAULT_MCP_CLIENT_RATE } from '#definitions/mcp-limits.ts';
 import {
   ACCESS_TOKEN_TTL_SECONDS,
+  MAX_METADATA_DOCUMENT_FETCHES_PER_MINUTE,
   MAX_REGISTRATIONS_PER_HOUR,
   REFRESH_TOKEN_TTL_SECONDS,
 } from '#definitions/oauth-limits.ts';
@@ -143,6 +144,21 @@ const errorResponse = (description: string, headers?: Json): Json => ({
   ...json(ref('schemas', 'Error'), description),
   ...(headers && { headers }),
 });
+/** The consent page's 429: a client metadata document it may not fetch now (a page), or the gateway's (JSON). */
+const metadataFetchLimited: Json = {
+  description: `The client is named by a metadata document the service has not cached, and the source address made it fetch ${MAX_METADATA_DOCUMENT_FETCHES_PER_MINUTE} documents this minute (a page; nothing was fetched), or over a limit of the gateway (\`{message}\`).`,
+  headers: {
+    'Retry-After': {
+      description: 'Seconds to wait before retrying (for a fetch: until the minute ends).',
+      required: true,
+      schema: { type: 'integer', minimum: 1 },
+    },
+  },
+  content: {
+    'text/html': { schema: { type: 'string' } },
+    'application/json': { schema: ref('schemas', 'Error') },
+  },
+};
 const html = (description: string): Json => ({
   description,
   content: { 'text/html': { schema: { type: 'string' } } },
@@ -643,8 +659,10 @@ export const operations: { [Name in (typeof routes)[number]['name']]: OperationD
   'oauth-authorize': {
     tag: 'OAuth',
     summary: 'Consent page (authorization-code flow)',
-    description:
+    description: [
       'Shows a consent page for an MCP client to a person signed in to the dashboard (without a session: a redirect to the dashboard’s sign-in, which comes back here). They pick one of the organizations they are an admin of (an operator’s client: its own organization). PKCE with S256 is required (`code_challenge` of 43 base64url characters), and `redirect_uri` must equal one the client registered; otherwise nothing is redirected. Other refusals redirect back with an RFC 6749 `error`.',
+      `A client named by the URL of its metadata document is read from the document, which the service keeps for its \`Cache-Control\` max-age (from a minute to an hour; a document it could not fetch or refused, 5 minutes) and fetches at most ${MAX_METADATA_DOCUMENT_FETCHES_PER_MINUTE} times a minute for one source address (documents it keeps do not count).`,
+    ].join(' '),
     security: [],
     parameters: Object.entries(AUTHORIZATION_PARAMETERS).map(([name, description]) => ({
       in: 'query',
@@ -661,6 +679,7 @@ export const operations: { [Name in (typeof routes)[number]['name']]: OperationD
         'An unknown, revoked or expired client, or a redirect URI the client did not register or that is not https, http on a loopback host, or (for an operator’s client) a private-use scheme.',
       ),
       403: html('The person is an admin of no organization the client may connect to.'),
+      429: metadataFetchLimited,
     },
   },
   'oauth-authorize-submit': {
@@ -697,6 +716,7 @@ export const operations: { [Name in (typeof routes)[number]['name']]: OperationD
       413: errorResponse(
         `The form is over ${MAX_PARAMETER_BODY_BYTES / 1024} KiB, or the body over the API's 6 MiB.`,
       ),
+      429: metadataFetchLimited,
     },
   },
   'oauth-register': {
