@@ -23,6 +23,12 @@ export const QUEUE_NAMES = /* @__PURE__ */ (() =>
     ...(keyof typeof QUEUE_URL_VARIABLES)[],
   ])();
 
+/**
+ * SQS's largest message, body and attributes together: 1 MiB
+ * (https://docs.aws.amazon.com/sdk-for-kotlin/api/latest/sqs/aws.sdk.kotlin.services.sqs.model/-send-message-request/message-body.html).
+ */
+export const MAX_QUEUE_MESSAGE_BYTES = 1024 * 1024;
+
 // Built in a pure-annotated call: its members read QUEUE_URL_VARIABLES, which esbuild cannot tell
 // is free of side effects, so the object literal alone stayed in every function (config.ts imports
 // this module for the URL variables); docs/architecture.md, Bundles.
@@ -87,8 +93,11 @@ export const queueDefinitions = /* @__PURE__ */ (() =>
       maxConcurrency: 32,
       /** Waits up to a second to fill a batch: fewer invocations under load, a second's delay at most. */
       batchingWindowSeconds: 1,
-      /** A 256,000-byte body, its characters beyond ASCII escaped (up to three times as long), with its attributes. */
-      maxMessageBytes: 1024 * 1024,
+      /**
+       * SQS's largest: a 256,000-byte body with what a queue refuses escaped (at most three times as long,
+       * for characters beyond the Basic Multilingual Plane) and its attributes fits.
+       */
+      maxMessageBytes: MAX_QUEUE_MESSAGE_BYTES,
     },
     /**
      * Work at the providers (docs/providers.md#enrollment): enroll scheduled assignments in their

@@ -2,7 +2,7 @@ import { SendMessageBatchCommand, SendMessageCommand } from '@aws-sdk/client-sqs
 import type { DynamoDBBatchResponse, DynamoDBRecord } from 'aws-lambda';
 import { type QueueName, queueDefinitions } from '#definitions/queues.ts';
 import { logger } from '#platform/logger.ts';
-import { queueUrl, sqs } from '#platform/queue-client.ts';
+import { queueMessageBody, queueUrl, sqs } from '#platform/queue-client.ts';
 import { type OutboxItem, outboxItemOf, WEBHOOK_EVENT_KIND } from '#store/outbox.ts';
 import type { WebhookRecord } from './webhooks.ts';
 
@@ -38,7 +38,12 @@ export async function relayOutboxRecords(records: DynamoDBRecord[]): Promise<Dyn
     }
     try {
       if (item.kind === WEBHOOK_EVENT_KIND) await relayWebhookEvent(item, subscriptionsOf);
-      else await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl(queue), MessageBody: item.body }));
+      // Escaped as every producer's JSON is: an item's text never makes the queue refuse it (which would
+      // hold the stream at this record).
+      else
+        await sqs.send(
+          new SendMessageCommand({ QueueUrl: queueUrl(queue), MessageBody: queueMessageBody(item.body) }),
+        );
     } catch (error) {
       logger.error('Relaying an outbox item failed', {
         queue,

@@ -29,10 +29,14 @@ export async function retryMessageAfter(
   );
 }
 
-/** Sends `body` to the queue, to be received in `delaySeconds` (SQS allows up to 900). */
+/** Sends `body` (JSON text) to the queue, to be received in `delaySeconds` (SQS allows up to 900). */
 export async function sendDelayed(queue: QueueName, body: string, delaySeconds: number): Promise<void> {
-  const { sqs, queueUrl, SendMessageCommand } = await queueClient();
+  const { sqs, queueUrl, queueMessageBody, SendMessageCommand } = await queueClient();
   await sqs.send(
-    new SendMessageCommand({ QueueUrl: queueUrl(queue), MessageBody: body, DelaySeconds: delaySeconds }),
+    new SendMessageCommand({
+      QueueUrl: queueUrl(queue),
+      MessageBody: queueMessageBody(body),
+      DelaySeconds: delaySeconds,
+    }),
   );
 }

@@ -1,7 +1,7 @@
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
-import { PROVIDER_WEBHOOK_ATTRIBUTES } from '#definitions/queues.ts';
+import { MAX_QUEUE_MESSAGE_BYTES, PROVIDER_WEBHOOK_ATTRIBUTES } from '#definitions/queues.ts';
 import { connectionOfWebhook } from '#domain/provider-connections.ts';
-import { queueUrl, sqs } from '#platform/queue-client.ts';
+import { queueMessageBody, queueMessageBytes, queueUrl, sqs } from '#platform/queue-client.ts';
 import type { ProviderWebhookMessage } from '#schemas/provider-webhook-message.ts';
 
 /** What the inbound endpoint was sent: the URL's parts and the body as text. */
@@ -12,24 +12,14 @@ export interface ProviderWebhookDelivery {
   readonly body: string;
 }
 
-/** What became of it: queued, or why not (the adapter answers 401 and 400). */
+/** What became of it: queued, or why not (the adapter answers 401, 400 and 413). */
 export type ProviderWebhookAcceptance =
   | { outcome: 'queued' }
   | { outcome: 'unknown-connection' }
-  | { outcome: 'malformed'; reason: string };
+  | { outcome: 'malformed'; reason: string }
+  | { outcome: 'too-large'; messageBytes: number };
 
 const POSITIVE_INTEGER = /^[1-9][0-9]{0,15}$/;
-
-/**
- * A JSON text with every character beyond ASCII written as its `\uXXXX`
- * escape: the same JSON value (such characters can only be inside strings),
- * in characters every queue accepts. SQS refuses U+FFFE and U+FFFF in a
- * message body, which a JSON string may hold, and the local emulator refuses
- * every character beyond the Basic Multilingual Plane (emoji). At most three
- * times as long: the queue takes messages of up to 1 MiB.
- */
-const asciiJson = (json: string): string =>
-  json.replace(/[\u007f-\uffff]/g, (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 /**
  * 1. Find the connection the URL names and check its token (one GetItem and a tag): an unknown
@@ -39,6 +29,7 @@ const asciiJson = (json: string): string =>
  *    be the URL's token (docs/providers.md).
  * 4. Queue the payload as received, with the connection and the time, for the consumer
  *    (record-provider-webhook.ts); nothing is matched or recorded here, so the answer is fast.
+ *    What a queue refuses is escaped; a message still over the queue's limit is `too-large`.
  *
  * POST /provider-webhooks/{organization}/{connection}/{token}.
  */
@@ -74,16 +65,22 @@ export async function acceptProviderWebhook(
     receivedAt: new Date().toISOString(),
   };
   // The body, the rest beside it as attributes: escaping the body into a JSON envelope could double its size.
+  const body = queueMessageBody(delivery.body);
+  const attributes = Object.fromEntries(
+    PROVIDER_WEBHOOK_ATTRIBUTES.map((name) => [
+      name,
+      { DataType: 'String', StringValue: String(message[name]) },
+    ]),
+  );
+  const messageBytes = queueMessageBytes(body, attributes);
+  // Unreachable within MAX_PROVIDER_WEBHOOK_BYTES (escaping at most triples a body), but the queue, not
+  // the inbound limit, is what refuses: a refusal would be a 500.
+  if (messageBytes > MAX_QUEUE_MESSAGE_BYTES) return { outcome: 'too-large', messageBytes };
   await sqs.send(
     new SendMessageCommand({
       QueueUrl: queueUrl('providerEvents'),
-      MessageBody: asciiJson(delivery.body),
-      MessageAttributes: Object.fromEntries(
-        PROVIDER_WEBHOOK_ATTRIBUTES.map((name) => [
-          name,
-          { DataType: 'String', StringValue: String(message[name]) },
-        ]),
-      ),
+      MessageBody: body,
+      MessageAttributes: attributes,
     }),
   );
   return { outcome: 'queued' };

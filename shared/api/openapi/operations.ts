@@ -564,9 +564,11 @@ export const operations: { [Name in (typeof routes)[number]['name']]: OperationD
         { type: 'object', properties: { received: { type: 'boolean' } }, required: ['received'] },
         'Queued.',
       ),
-      400: errorResponse('The body is not a JSON object.'),
+      400: errorResponse('The body is not a JSON object, or nests deeper than 32 levels.'),
       401: errorResponse('Unknown connection, or a wrong or rotated token; nothing is written.'),
-      413: errorResponse(`The body is over ${MAX_PROVIDER_WEBHOOK_BYTES} bytes.`),
+      413: errorResponse(
+        `The body is over ${MAX_PROVIDER_WEBHOOK_BYTES} bytes, or would not fit one queue message once what the queue refuses is escaped.`,
+      ),
     },
   },
   mcp: {

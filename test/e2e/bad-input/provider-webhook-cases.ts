@@ -1,6 +1,7 @@
 import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import fc from 'fast-check';
 import { expect } from 'vitest';
+import { JSON_TOO_DEEP_MESSAGE, MAX_JSON_DEPTH } from '#api/http/json-depth.ts';
 import { MAX_BODY_BYTES, MAX_PROVIDER_WEBHOOK_BYTES } from '#definitions/request-limits.ts';
 import { validRequest } from '../../../infra/local/route-requests.ts';
 import type { LocalStack } from '../../../infra/local/stack.ts';
@@ -31,7 +32,8 @@ import { type ProviderWebhook, target, world } from './world.ts';
  * is not a number, an unknown connection, another organization's, a deleted
  * one, a wrong or rotated token and (Smartlead) a payload whose `secret_key`
  * is not the token; 400 for a body that is no JSON object or array; 413 over
- * MAX_PROVIDER_WEBHOOK_BYTES, before anything else is looked at. A request
+ * MAX_PROVIDER_WEBHOOK_BYTES, before anything else is looked at, then 400 for
+ * a body nested deeper than MAX_JSON_DEPTH, whatever the URL. A request
  * that still carries the valid URL and a JSON object or array is accepted
  * (200 `{received: true}`) and its payload queued: those cases are `queued`.
  */
@@ -262,6 +264,16 @@ export function providerWebhookCases(route: Route): fc.Arbitrary<Case> {
           post(good, membersText([...extra, ...goodMembers, ['secret_key', secret]])),
         ),
       ),
+    // Deeper than the API's bodies may nest, whatever the URL: refused before anything parses it.
+    fc.tuple(nestedJson(1), fc.oneof(fc.constant({ flaw: 'the right URL', parts: good }), wrongUrl)).map(
+      ([{ levels, text }, { flaw, parts }]): Case => ({
+        flaw: `a payload ${levels} levels deep to ${flaw}`,
+        request: post(parts, membersText([...goodMembers, ['data', text]])),
+        status: 400,
+        protocol: 'message',
+        message: JSON_TOO_DEEP_MESSAGE,
+      }),
+    ),
     notAPayload.map(
       (body): Case => ({
         flaw: `body ${JSON.stringify(body).slice(0, 100)}`,
@@ -308,8 +320,18 @@ export function providerWebhookCases(route: Route): fc.Arbitrary<Case> {
           ),
           // Exactly as large as a payload may be.
           fc.constant(paddedBody(MAX_PROVIDER_WEBHOOK_BYTES, 'x')),
-          // Nothing limits the depth of a payload but its size.
-          nestedJson(1).map(({ text }) => membersText([...goodMembers, ['data', text]])),
+          // As deep as a payload may nest (its members are one level).
+          fc
+            .constantFrom('[', '{"a":')
+            .map((open) =>
+              membersText([
+                ...goodMembers,
+                [
+                  'data',
+                  `${open.repeat(MAX_JSON_DEPTH - 1)}null${(open === '[' ? ']' : '}').repeat(MAX_JSON_DEPTH - 1)}`,
+                ],
+              ]),
+            ),
           // Characters JSON allows in a string but a queue message may not hold as they are.
           fc
             .constantFrom('\uffff', '\ufffe', '\u0000', '\u001f', '\ud800', '\u2028', '\u{10ffff}')
