@@ -46,7 +46,8 @@ export async function connectDemoToEmulators(
 ): Promise<DemoProviderReport> {
   const baseUrl = () => apiUrl;
   const [{ connections: existing }, records, all] = await Promise.all([
-    listProviderConnections({ orgId, baseUrl }),
+    // As the operator: each connection with its webhook URL, which the emulator posts to.
+    listProviderConnections({ orgId, baseUrl, scope: 'read-write' }),
     listConnectionRecords(orgId),
     campaigns.list(orgId, { consistent: true }),
   ]);

@@ -1,4 +1,5 @@
 import { PROVIDER_APIS } from '#definitions/provider-apis.ts';
+import { MAX_REPLY_HTML_BYTES } from '#definitions/reply-limits.ts';
 import type { Envelope } from '#platform/mail-transport.ts';
 import { retryOnConflict } from '#store/conflicts.ts';
 import { allocateId } from '#store/ids.ts';
@@ -49,12 +50,8 @@ export interface MailJob {
   messageId: number;
 }
 
-/**
- * The largest reply as stored and sent: its HTML, which plain text becomes
- * only once escaped (`"` is six bytes then), lives in one message item, and
- * DynamoDB caps an item at 400 KB.
- */
-export const MAX_REPLY_HTML_BYTES = 300 * 1024;
+/** The largest reply's HTML (the reply's schema refuses more with the request's other problems). */
+export { MAX_REPLY_HTML_BYTES };
 
 /** Records a reply and queues it for delivery; resolves when it is durably queued. */
 export async function replyToAssignment(

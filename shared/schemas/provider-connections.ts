@@ -3,6 +3,7 @@ import * as z from 'zod/mini';
 import type { EndpointSchemas } from './endpoint.ts';
 import { provider } from './import.ts';
 import { DEFAULT_PAGE_SIZE, idParam, integerQuery, MAX_PAGE_SIZE } from './params.ts';
+import { requestUrlChecked } from './request-urls.ts';
 
 // Each schema is built in a pure-annotated closure: a bundle keeps only those its function uses
 // (esbuild cannot tell that zod's builders have no side effects; docs/architecture.md, Bundles).
@@ -14,16 +15,46 @@ import { DEFAULT_PAGE_SIZE, idParam, integerQuery, MAX_PAGE_SIZE } from './param
 
 const id = /* @__PURE__ */ z.int();
 
-/** A connection; its API key is never part of it. */
+/**
+ * The complete URL to paste into the provider's webhook settings. It carries the connection's token,
+ * which lets whoever holds it post provider events (bounces, replies) for the organization: a write
+ * credential, which a `read` key is never answered (docs/decisions.md, Read-only credentials).
+ */
+const webhookUrl = /* @__PURE__ */ (() => z.string().check(z.meta({ format: 'uri' })))();
+
+/** The scope of API key a field is answered to, named in the OpenAPI document as operations name theirs. */
+const READ_WRITE_ONLY = { 'x-required-scope': 'read-write' } as const;
+
+/**
+ * A connection as the list and the item show it: its webhook URL only to a read-write key (an admin
+ * in the dashboard), omitted for a `read` key (a viewer). Its API key is never part of it.
+ */
 export const providerConnection = /* @__PURE__ */ (() =>
   z.object({
     id,
     provider,
-    /** The complete URL to paste into the provider's webhook settings; it carries the connection's token. */
-    webhook_url: z.string().check(z.meta({ format: 'uri' })),
+    webhook_url: z.optional(webhookUrl).check(
+      z.meta({
+        description:
+          'The URL to paste into the provider’s webhook settings; its token lets whoever holds it post provider events for the organization. Absent for a `read` key: only a `read-write` key is answered it.',
+        ...READ_WRITE_ONLY,
+      }),
+    ),
     created_at: z.string(),
   }))();
 export type ProviderConnection = z.infer<typeof providerConnection>;
+
+/** A connection with its webhook URL: what connecting and rotating answer (a read-write key's routes). */
+export const providerConnectionWithWebhookUrl = /* @__PURE__ */ (() =>
+  z.extend(providerConnection, {
+    webhook_url: webhookUrl.check(
+      z.meta({
+        description:
+          'The URL to paste into the provider’s webhook settings; its token lets whoever holds it post provider events for the organization.',
+      }),
+    ),
+  }))();
+export type ProviderConnectionWithWebhookUrl = z.infer<typeof providerConnectionWithWebhookUrl>;
 
 /** An event the provider sent that the service could not record, and why (kept 14 days). */
 export const unmatchedProviderEvent = /* @__PURE__ */ (() =>
@@ -83,6 +114,7 @@ export const createProviderConnectionEndpoint = /* @__PURE__ */ (() =>
                   MAX_PROVIDER_BASE_URL_LENGTH,
                   `must be at most ${MAX_PROVIDER_BASE_URL_LENGTH} characters`,
                 ),
+                requestUrlChecked(MAX_PROVIDER_BASE_URL_LENGTH),
               )
               // An absolute URL, which the SSRF check (`#domain/provider-connections.ts`) requires.
               .check(z.meta({ format: 'uri' })),
@@ -90,7 +122,7 @@ export const createProviderConnectionEndpoint = /* @__PURE__ */ (() =>
         )
         .check(z.meta({ description: 'The provider API’s base URL; absent, the provider’s public API.' })),
     }),
-    response: providerConnection,
+    response: providerConnectionWithWebhookUrl,
   }) satisfies EndpointSchemas)();
 
 /** GET /public/v1/provider-connections/{id} */
@@ -109,7 +141,7 @@ export const deleteProviderConnectionEndpoint = /* @__PURE__ */ (() =>
 /** POST /public/v1/provider-connections/{id}/rotate-webhook-url */
 export const rotateProviderWebhookUrlEndpoint = {
   path: connectionPath,
-  response: providerConnection,
+  response: providerConnectionWithWebhookUrl,
 } satisfies EndpointSchemas;
 
 /** GET /public/v1/provider-connections/{id}/unmatched */

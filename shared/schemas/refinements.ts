@@ -33,3 +33,42 @@ export function withinVariablesTotalBytes(variables: Record<string, string>): bo
 export function isObjectLike(value: unknown): value is object {
   return value !== null && (typeof value === 'object' || typeof value === 'function');
 }
+
+/**
+ * What is wrong with a subscriber or provider API URL that the request alone shows, whatever the
+ * deployment (the words of `checkWebhookUrl`, #platform/ssrf.ts, which checks it all again with
+ * the deployment's policy and the host's addresses): not an absolute URL, another scheme than
+ * https or http, or credentials in an https URL (an http URL's scheme is refused first where the
+ * deployment refuses http). Undefined when nothing is.
+ */
+export function urlRequestProblem(raw: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return 'must be an absolute URL';
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'must use https';
+  if (url.protocol === 'https:' && (url.username || url.password)) return 'must not contain credentials';
+  return undefined;
+}
+
+/** The character references plain text's `& < > " '` become in a reply's HTML (as #platform/html.ts writes them). */
+const HTML_ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+
+/**
+ * The bytes of a reply's HTML: `body` as given, or, as plain text, escaped with its line breaks made
+ * `<br>` (#domain/mail-compose.ts `plainTextToHtml`; test/unit/reply-html-bytes.test.ts keeps them equal).
+ */
+export function replyHtmlBytes(body: string, plainText: boolean): number {
+  if (!plainText) return Buffer.byteLength(body);
+  return Buffer.byteLength(
+    body.replace(/[&<>"']/g, (character) => HTML_ESCAPES[character]!).replace(/\r\n|\n|\r/g, '<br>'),
+  );
+}

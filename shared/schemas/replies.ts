@@ -1,7 +1,9 @@
 import '#definitions/zod-english.ts';
 import * as z from 'zod/mini';
+import { MAX_REPLY_HTML_BYTES } from '#definitions/reply-limits.ts';
 import type { EndpointSchemas } from './endpoint.ts';
 import { emailAddress, idParam } from './params.ts';
+import { replyHtmlBytes } from './refinements.ts';
 import { addTransformIssue } from './transform-issue.ts';
 
 // Each schema is built in a pure-annotated closure: a bundle keeps only those its function uses
@@ -55,11 +57,26 @@ export const replyEndpoint = /* @__PURE__ */ (() =>
         cc: z.optional(addressList),
         bcc: z.optional(addressList),
       })
+      // Both checks run whatever else is wrong (`when`), so a 400 names their problems with the
+      // others; each reads only what parsed.
       .check(
         z.refine(
+          (body) => {
+            const count = (list: unknown, absent: number) => (Array.isArray(list) ? list.length : absent);
+            return count(body.to, 1) + count(body.cc, 0) + count(body.bcc, 0) <= MAX_RECIPIENTS;
+          },
+          { message: `at most ${MAX_RECIPIENTS} recipients in all`, path: ['to'], when: () => true },
+        ),
+        z.refine(
           (body) =>
-            (body.to?.length ?? 1) + (body.cc?.length ?? 0) + (body.bcc?.length ?? 0) <= MAX_RECIPIENTS,
-          { message: `at most ${MAX_RECIPIENTS} recipients in all`, path: ['to'] },
+            typeof body.body !== 'string' ||
+            body.body.length > MAX_REPLY_BODY ||
+            replyHtmlBytes(body.body, body.plain_text === true) <= MAX_REPLY_HTML_BYTES,
+          {
+            message: `must be at most ${MAX_REPLY_HTML_BYTES} bytes as HTML (plain text grows when escaped)`,
+            path: ['body'],
+            when: () => true,
+          },
         ),
       ),
     response: z.object({ success: z.boolean() }),

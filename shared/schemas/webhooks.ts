@@ -3,6 +3,7 @@ import * as z from 'zod/mini';
 import { MAX_OPPORTUNITIES_PER_EVENT } from '#definitions/webhook-limits.ts';
 import type { EndpointSchemas } from './endpoint.ts';
 import { DEFAULT_PAGE_SIZE, idParam, integerQuery, MAX_PAGE_SIZE } from './params.ts';
+import { requestUrlChecked } from './request-urls.ts';
 import { account, campaignMessage, contactFields } from './resources.ts';
 
 // Each schema is built in a pure-annotated closure: a bundle keeps only those its function uses
@@ -128,6 +129,7 @@ const url = /* @__PURE__ */ (() =>
     .check(
       z.minLength(1, 'must not be empty'),
       z.maxLength(MAX_WEBHOOK_URL_LENGTH, `must be at most ${MAX_WEBHOOK_URL_LENGTH} characters`),
+      requestUrlChecked(MAX_WEBHOOK_URL_LENGTH),
     )
     .check(z.meta({ format: 'uri' })))();
 /** Event types, at least one; repeated names count once. */

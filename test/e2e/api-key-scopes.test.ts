@@ -20,13 +20,15 @@ import { smallDocument } from '../support/fixtures.ts';
 import { startTestStack } from '../support/local-stack.ts';
 import { waitFor } from '../support/wait.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
+import { expectNoWriteCredential } from '../support/write-credentials.ts';
 
 /**
  * API key scopes over HTTP against the local stack: keys are created the way
  * an operator creates them (`outreach-admin key create`, in process), a read
- * key reads and is refused every route of the manifest that writes (403
- * `{message}`, nothing written), a read-write key writes, and an expired key
- * is refused like a revoked one (401).
+ * key reads every route of the manifest that reads (as a read-write key does,
+ * less the write credentials it never gets: docs/decisions.md) and is refused
+ * every route that writes (403 `{message}`, nothing written), a read-write key
+ * writes, and an expired key is refused like a revoked one (401).
  */
 
 let stack: LocalStack;
@@ -36,12 +38,30 @@ let orgId: number;
 let readWrite: ApiClient;
 let readOnly: ApiClient;
 let readKey: string;
+let readWriteKey: string;
 
 const REFUSED = {
   status: 403,
   body: { message: READ_ONLY_KEY_MESSAGE, errors: [], request_id: expect.any(String) },
 };
-const WRITE_ROUTES = routes.filter((route) => route.auth === 'apiKey' && route.scope === 'read-write');
+/** Every route of the public API, from the manifest: a route added there is in this matrix. */
+const API_ROUTES = routes.filter((route) => route.path.startsWith('/public/v1/'));
+const WRITE_ROUTES = API_ROUTES.filter((route) => route.auth === 'apiKey' && route.scope === 'read-write');
+const READ_ROUTES = API_ROUTES.filter((route) => route.auth === 'apiKey' && route.scope === 'read');
+
+/**
+ * An answer as a read key gets it: without the fields that are a write credential, which only a
+ * read-write key is answered (a provider connection's `webhook_url`; docs/decisions.md).
+ */
+function withheld(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withheld);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([name]) => name !== 'webhook_url')
+      .map(([name, field]) => [name, withheld(field)]),
+  );
+}
 
 function admin(...args: string[]): Promise<AdminRun> {
   return adminInProcess(localDir, args);
@@ -76,7 +96,8 @@ beforeAll(async () => {
   const validated = validateImport(smallDocument());
   if (!validated.ok) throw new Error(JSON.stringify(validated.errors));
   await applyImport(orgId, validated.document);
-  readWrite = apiClient(stack, (await createKey()).apiKey);
+  readWriteKey = (await createKey()).apiKey;
+  readWrite = apiClient(stack, readWriteKey);
   readKey = (await createKey('--scope', 'read', '--name', 'Read-only reports')).apiKey;
   readOnly = apiClient(stack, readKey);
 });
@@ -132,8 +153,11 @@ describe('a read-write key', () => {
   });
 });
 
-describe('every route of the manifest that writes', () => {
+describe('every /public/v1 route of the manifest', () => {
   let target: RequestTarget;
+  /** The organization's write credentials the setup made: none is ever answered to the read key. */
+  let secrets: string[];
+  let connectionUrl: string;
   /** What the organization's resources look like to a read-write key. */
   const snapshot = async () => {
     const reads = [
@@ -173,6 +197,13 @@ describe('every route of the manifest that writes', () => {
       api_key: 'scopes-key',
     });
     expect(connection.status).toBe(200);
+    connectionUrl = connection.body.webhook_url;
+    secrets = [
+      webhook.body.secret,
+      providerWebhookOf(connectionUrl).token,
+      'scopes-key',
+      readWriteKey.split('.')[1]!,
+    ];
     target = {
       apiUrl: stack.apiUrl,
       apiKey: readKey,
@@ -197,6 +228,36 @@ describe('every route of the manifest that writes', () => {
       docsAsset: REFERENCE_ASSETS[0]!,
       member: { cookie: 'unused', csrfToken: 'unused' },
     };
+  });
+
+  it('takes an API key on each of them, of the scope the manifest names', () => {
+    expect(API_ROUTES.filter((route) => route.auth !== 'apiKey').map((route) => route.name)).toEqual([]);
+    expect(READ_ROUTES.length + WRITE_ROUTES.length).toBe(API_ROUTES.length);
+  });
+
+  it('answers a read key every route that reads as a read-write key, less the write credentials', async () => {
+    const writer = { ...target, apiKey: readWriteKey };
+    for (const route of READ_ROUTES) {
+      const request = validRequest(route.name, target);
+      const where = `${request.method} ${request.url}`;
+      const read = await send(stack.apiUrl, request);
+      expect(read.status, `${where} → ${read.text.slice(0, 300)}`).toBe(request.status);
+      expectNoWriteCredential(read.text, where, secrets);
+      const written = await send(stack.apiUrl, validRequest(route.name, writer));
+      expect(JSON.parse(read.text), where).toEqual(withheld(JSON.parse(written.text)));
+    }
+  });
+
+  it('answers a read-write key the provider connection’s webhook URL, which a read key does not get', async () => {
+    const path = `/provider-connections/${target.providerConnectionId}`;
+    expect((await readWrite.get(path)).body.webhook_url).toBe(connectionUrl);
+    expect((await readWrite.get('/provider-connections')).body.connections).toContainEqual(
+      expect.objectContaining({ webhook_url: connectionUrl }),
+    );
+    const read = await readOnly.get(path);
+    expect(read.status).toBe(200);
+    expect(read.body).not.toHaveProperty('webhook_url');
+    expect(read.body).toEqual(withheld((await readWrite.get(path)).body));
   });
 
   // Which routes write is held to the manifest by test/unit/api-key-scopes.test.ts.
@@ -224,6 +285,21 @@ describe('every route of the manifest that writes', () => {
       expect(answer.status, `${request.method} ${request.url} → ${answer.text.slice(0, 300)}`).toBe(
         request.status,
       );
+    }
+  });
+
+  it('answers a read key 403 even with the Idempotency-Key a read-write key used: no stored answer is replayed', async () => {
+    // A create's stored answer holds a write credential (a webhook secret, a provider webhook URL).
+    const writer = { ...target, apiKey: (await createKey('--scope', 'read-write')).apiKey };
+    const withKey = (request: ReturnType<typeof validRequest>, name: string) => ({
+      ...request,
+      headers: { ...request.headers, 'idempotency-key': `scopes-replay-${name}` },
+    });
+    for (const name of ['create-webhook', 'create-provider-connection', 'push-raw-contacts'] as const) {
+      const first = await send(stack.apiUrl, withKey(validRequest(name, writer), name));
+      expect(first.status, `${name} → ${first.text.slice(0, 300)}`).toBe(200);
+      const again = await send(stack.apiUrl, withKey(validRequest(name, target), name));
+      expect({ status: again.status, body: JSON.parse(again.text) as unknown }, name).toEqual(REFUSED);
     }
   });
 });

@@ -141,6 +141,25 @@ describe('defineEndpoint and the key’s scope', () => {
     expect((await call(eventFor(unknown, READ_WRITE))).status).toBe(200);
   });
 
+  it('hands the operation the key’s scope, so it can withhold what a read key may not see', async () => {
+    const scopes: unknown[] = [];
+    const handler = defineEndpoint({ response: z.object({}) }, async (input) => {
+      scopes.push(input.scope);
+      return {};
+    });
+    const list = routeNamed('list-provider-connections');
+    const authorizers: Record<string, string>[] = [
+      READ,
+      READ_WRITE,
+      { orgId: '12' },
+      { orgId: '12', scope: 'admin' },
+    ];
+    for (const authorizer of authorizers)
+      expect((await handler(eventFor(list, authorizer, null), context)).statusCode).toBe(200);
+    // A context without a scope it knows counts as read.
+    expect(scopes).toEqual(['read', 'read-write', 'read', 'read']);
+  });
+
   it('answers 401 without an organization, before looking at the scope', async () => {
     const { call } = endpoint();
     expect((await call(eventFor(routeNamed('push-raw-contacts'), null))).status).toBe(401);
@@ -174,6 +193,55 @@ describe('the OpenAPI document', () => {
       for (const operation of documented)
         expect(operation, route.name).not.toHaveProperty('x-required-scope');
     }
+  });
+
+  it('says which fields a read key is not answered: not required, x-required-scope and the description', () => {
+    const { schemas } = document.components;
+    const connection = schemas.ProviderConnection as {
+      properties: Record<string, { description?: string; 'x-required-scope'?: string }>;
+      required: string[];
+    };
+    expect(connection.required).not.toContain('webhook_url');
+    expect(connection.properties.webhook_url).toMatchObject({
+      type: 'string',
+      format: 'uri',
+      'x-required-scope': 'read-write',
+      description: expect.stringMatching(/absent for a `read` key/i),
+    });
+    type Json = Record<string, unknown>;
+    const responseOf = (name: string) =>
+      (operationOf(routeNamed(name)).responses['200'] as { content: Record<string, { schema: Json }> })
+        .content['application/json']!.schema;
+    expect(responseOf('get-provider-connection')).toEqual({
+      $ref: '#/components/schemas/ProviderConnection',
+    });
+    expect(schemas.ListProviderConnectionsResponse).toMatchObject({
+      properties: { connections: { items: { $ref: '#/components/schemas/ProviderConnection' } } },
+    });
+    // A read-write key is always answered the URL: the routes only it may call promise it.
+    for (const name of ['create-provider-connection', 'rotate-provider-webhook-url']) {
+      expect(responseOf(name), name).toEqual({
+        $ref: '#/components/schemas/ProviderConnectionWithWebhookUrl',
+      });
+    }
+    expect((schemas.ProviderConnectionWithWebhookUrl as { required: string[] }).required).toContain(
+      'webhook_url',
+    );
+    // Wherever a field names the scope it needs, it is optional.
+    const scoped: string[] = [];
+    const visit = (schema: unknown, where: string): void => {
+      if (schema === null || typeof schema !== 'object') return;
+      const { properties, required = [] } = schema as { properties?: Json; required?: string[] };
+      for (const [name, property] of Object.entries(properties ?? {})) {
+        if ((property as Json)['x-required-scope']) {
+          scoped.push(`${where}.${name}`);
+          expect(required, `${where}.${name}`).not.toContain(name);
+        }
+      }
+      for (const [key, value] of Object.entries(schema)) visit(value, `${where}.${key}`);
+    };
+    visit(schemas, 'schemas');
+    expect(scoped).toEqual(['schemas.ProviderConnection.webhook_url']);
   });
 
   it('lists 403 on exactly the operations that need read-write, with the message a read key gets', () => {

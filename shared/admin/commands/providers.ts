@@ -43,7 +43,8 @@ function apiBaseUrl(): string {
   return url.replace(/\/$/, '');
 }
 
-const location = { baseUrl: apiBaseUrl };
+/** Where the webhook URLs point, and who asks: the operator, who is shown every connection's URL. */
+const location = { baseUrl: apiBaseUrl, scope: 'read-write' } as const;
 
 /** A connection as the commands print it with --json. */
 const connectionJson = (connection: ProviderConnection) => ({

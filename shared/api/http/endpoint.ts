@@ -83,6 +83,11 @@ type Produced<T> = T extends z.core.$ZodType
 /** What an operation receives: validated input and the caller's identity. */
 export interface EndpointInput<S extends ValidatedEndpoint> {
   orgId: S['auth'] extends 'none' ? undefined : number;
+  /**
+   * The scope of the caller's key: a `read` key may call the route, yet is not answered what would let
+   * it write (a provider connection's webhook URL; docs/decisions.md, Read-only credentials).
+   */
+  scope: S['auth'] extends 'none' ? undefined : ApiKeyScope;
   path: Parsed<S['path']>;
   query: Parsed<S['query']>;
   body: Parsed<S['body']>;
@@ -403,6 +408,7 @@ export function defineEndpoint<S extends ValidatedEndpoint>(
     if (problems.length > 0) throw new InvalidRequestError(problems);
     const input = {
       orgId,
+      scope: orgId === undefined ? undefined : keyScopeOf(event),
       path,
       query,
       body,

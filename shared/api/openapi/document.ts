@@ -15,6 +15,7 @@ import {
   MAX_IDEMPOTENCY_KEY,
 } from '#definitions/idempotency.ts';
 import { API_KEY_HEADER, type RouteDefinition, routes } from '#definitions/routes.ts';
+import { providerConnection, providerConnectionWithWebhookUrl } from '#schemas/provider-connections.ts';
 import { checkEligibilityEndpoint, pushContactsEndpoint, rawContact } from '#schemas/raw.ts';
 import {
   account,
@@ -140,6 +141,16 @@ const RESPONSE_COMPONENTS: DescribedSchema[] = [
   ],
   [webhookSubscription, 'WebhookSubscription', 'A webhook subscription; its secret is never shown again.'],
   [webhookWithSecret, 'WebhookSubscriptionWithSecret', 'A subscription with its signing secret (`whsec_…`).'],
+  [
+    providerConnection,
+    'ProviderConnection',
+    'A provider connection; its webhook URL to a `read-write` key only, never its API key.',
+  ],
+  [
+    providerConnectionWithWebhookUrl,
+    'ProviderConnectionWithWebhookUrl',
+    'A provider connection with its webhook URL: what connecting and rotating answer.',
+  ],
   [
     webhookDelivery,
     'WebhookDelivery',

@@ -488,7 +488,7 @@ export const operations: { [Name in (typeof routes)[number]['name']]: OperationD
     tag: 'Provider connections',
     summary: 'List provider connections',
     description:
-      'The organization’s provider connections by id, each with its webhook URL; never an API key.',
+      'The organization’s provider connections by id, each with its webhook URL (to a `read-write` key only: its token posts provider events, so a `read` key gets the connections without it); never an API key.',
     endpoint: listProviderConnectionsEndpoint,
     returns: 'The connections.',
   },
@@ -507,7 +507,8 @@ export const operations: { [Name in (typeof routes)[number]['name']]: OperationD
   'get-provider-connection': {
     tag: 'Provider connections',
     summary: 'Get a provider connection',
-    description: 'One connection with its current webhook URL.',
+    description:
+      'One connection with its current webhook URL (to a `read-write` key only: its token posts provider events, so a `read` key gets the connection without it).',
     endpoint: getProviderConnectionEndpoint,
     returns: 'The connection.',
     errors: { 404: 'No provider connection with this id in the organization.' },

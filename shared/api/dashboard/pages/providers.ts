@@ -24,11 +24,17 @@ import { rotateProviderWebhookUrl } from '#use-cases/rotate-provider-webhook-url
 
 const SHOWN = 25;
 
+/**
+ * Who asks, as the use cases take it: an admin is shown a connection's webhook URL, a viewer is not
+ * (its token posts provider events for the organization: a write credential; docs/decisions.md).
+ */
+const callerOf = ({ base, canChange }: PageRequest) =>
+  ({ baseUrl: () => base, scope: canChange ? 'read-write' : 'read' }) as const;
+
 async function connectionPage(request: PageRequest, id: number): Promise<Html> {
   const { orgId, base, frame, canChange } = request;
-  const location = { baseUrl: () => base };
   const [connection, unmatched] = await Promise.all([
-    getProviderConnection({ orgId, path: { id }, ...location }),
+    getProviderConnection({ orgId, path: { id }, ...callerOf(request) }),
     listProviderUnmatched({ orgId, path: { id }, query: { take: SHOWN } }),
   ]);
   const here = `${base}${pagePath('providers', id)}`;
@@ -42,14 +48,18 @@ ${actionForm(frame, here, { action: 'delete' }, 'Disconnect', { danger: `Disconn
     : null;
   return html`<p><a href="${base}${pagePath('providers')}">All connections</a></p>
 <h2>${connection.provider} connection ${connection.id}</h2>
-<p>Paste this URL into ${connection.provider}’s webhook settings:</p><div class="secret"><code id="webhook-url">${connection.webhook_url}</code><button type="button" data-copy="webhook-url" hidden>Copy</button></div>
+${
+  connection.webhook_url === undefined
+    ? html`<p>Its webhook URL is shown to admins only: whoever holds it can post events as ${connection.provider}.</p>`
+    : html`<p>Paste this URL into ${connection.provider}’s webhook settings:</p><div class="secret"><code id="webhook-url">${connection.webhook_url}</code><button type="button" data-copy="webhook-url" hidden>Copy</button></div>`
+}
 ${controls}<h2>Unmatched events</h2>${table(`Events of the last 14 days that matched nothing (up to ${SHOWN})`, ['Received', 'Event', 'Lead', 'Provider campaign', 'Why'], rows, 'No unmatched events.')}`;
 }
 
 async function listPage(request: PageRequest): Promise<Html> {
   const { orgId, base, frame, canChange } = request;
   const [{ connections }, failures] = await Promise.all([
-    listProviderConnections({ orgId, baseUrl: () => base }),
+    listProviderConnections({ orgId, ...callerOf(request) }),
     listEnrollmentFailures({ orgId, take: SHOWN }),
   ]);
   const rows = connections.map(
