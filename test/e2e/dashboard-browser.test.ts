@@ -657,8 +657,12 @@ describe.skipIf(!hasChromium)('the dashboard in Chromium', () => {
         others.filter((name) => name !== 'Copy'),
         path,
       ).toEqual(['Sign out']);
-      if (path === '/dashboard/assistant' || path.startsWith('/dashboard/providers/'))
-        expect(others, path).toContain('Copy');
+      // The MCP URL is for everyone; a provider connection's webhook URL, a write credential, for admins only.
+      if (path === '/dashboard/assistant') expect(others, path).toContain('Copy');
+      if (path.startsWith('/dashboard/providers/')) {
+        expect(others, path).not.toContain('Copy');
+        expect(await viewer.page.locator('#webhook-url').count(), path).toBe(0);
+      }
       expect(await viewer.page.locator('input:not([type="hidden"]), textarea').count(), path).toBe(0);
       await checkAccessibility(viewer.page, `viewer ${path}`);
     }

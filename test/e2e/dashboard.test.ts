@@ -4,20 +4,25 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyImport, validateImport } from '#admin/import.ts';
+import type { PagePath } from '#api/dashboard/layout.ts';
+import { DASHBOARD_PAGES } from '#api/dashboard/pages/index.ts';
 import { createApiKey, listApiKeys } from '#domain/api-keys.ts';
 import { listPendingApprovals } from '#domain/approvals.ts';
+import { approveAssistant, listAssistantGrants } from '#domain/assistant-grants.ts';
 import { openSession, resumeSession, SESSION_IDLE_SECONDS } from '#domain/dashboard-sessions.ts';
 import { addMember } from '#domain/members.ts';
+import { registerClient } from '#domain/oauth-registration.ts';
 import { createOrganization } from '#domain/organizations.ts';
 import { hashSecret } from '#platform/secret-hash.ts';
 import { dashboardSessions } from '#store/dashboard-sessions.ts';
 import type { LocalStack } from '../../infra/local/stack.ts';
-import { apiClient } from '../support/api-client.ts';
+import { apiClient, send } from '../support/api-client.ts';
 import { admin } from '../support/cli.ts';
 import { type DashboardClient, dashboardClient, SESSION_COOKIE } from '../support/dashboard.ts';
 import { smallDocument } from '../support/fixtures.ts';
 import { startTestStack } from '../support/local-stack.ts';
 import { countRequests } from '../support/request-counter.ts';
+import { expectNoWriteCredential } from '../support/write-credentials.ts';
 
 /**
  * The dashboard over HTTP, as a browser's requests reach it: sign-in
@@ -37,6 +42,9 @@ let adminB: DashboardClient;
 let webhookOfA: number;
 let connectionOfA: number;
 let keyOfA: number;
+/** A's write credentials: its API key, webhook signing secret, provider connection's webhook URL and API key. */
+let secretsOfA: string[];
+let connectionUrlOfA: string;
 
 beforeAll(async () => {
   localDir = mkdtempSync(join(tmpdir(), 'dashboard-'));
@@ -51,10 +59,12 @@ beforeAll(async () => {
   const key = await createApiKey(orgA);
   keyOfA = key.keyId;
   const apiA = apiClient(stack, key.apiKey);
-  webhookOfA = (await apiA.post('/webhooks', { url: 'http://127.0.0.1:9/hook-a', events: ['first_touch'] }))
-    .body.id;
-  connectionOfA = (await apiA.post('/provider-connections', { provider: 'smartlead', api_key: 'key-a' })).body
-    .id;
+  const webhook = await apiA.post('/webhooks', { url: 'http://127.0.0.1:9/hook-a', events: ['first_touch'] });
+  webhookOfA = webhook.body.id;
+  const connection = await apiA.post('/provider-connections', { provider: 'smartlead', api_key: 'key-a' });
+  connectionOfA = connection.body.id;
+  connectionUrlOfA = connection.body.webhook_url;
+  secretsOfA = [key.apiKey, webhook.body.secret, connectionUrlOfA, 'key-a'];
   adminA = await dashboardClient(stack.apiUrl, { orgId: orgA, role: 'admin' });
   viewerA = await dashboardClient(stack.apiUrl, { orgId: orgA, role: 'viewer' });
   adminB = await dashboardClient(stack.apiUrl, { orgId: orgB, role: 'admin' });
@@ -92,6 +102,41 @@ describe('signing in', () => {
     expect(authorize.searchParams.get('code_challenge')).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(authorize.searchParams.get('state')).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(authorize.searchParams.get('nonce')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  });
+
+  it('binds a sign-in to its browser with a cookie for the callback only, which the callback clears', async () => {
+    const signIn = await fetch(`${stack.apiUrl}/dashboard/sign-in`, { redirect: 'manual' });
+    const state = new URL(signIn.headers.get('location')!).searchParams.get('state')!;
+    expect(signIn.headers.get('set-cookie')).toBe(
+      `outreach_sign_in=${state}; Path=/dashboard/callback; HttpOnly; SameSite=Lax; Max-Age=600`,
+    );
+    // Where cookies are Secure, it is too, and its path keeps an execute-api URL's stage.
+    const { signInCookie } = await import('#api/dashboard/http.ts');
+    expect(signInCookie(state, true, 600, 'https://api.example/prod')).toBe(
+      `__Secure-outreach_sign_in=${state}; Path=/prod/dashboard/callback; HttpOnly; SameSite=Lax; Max-Age=600; Secure`,
+    );
+    // The browser that holds it: the provider's refusal ends the sign-in, and the cookie goes; the
+    // session cookie is left alone.
+    const refused = await fetch(`${stack.apiUrl}/dashboard/callback?error=access_denied&state=${state}`, {
+      headers: { cookie: `outreach_sign_in=${state}` },
+      redirect: 'manual',
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.headers.getSetCookie()).toEqual([
+      'outreach_sign_in=; Path=/dashboard/callback; HttpOnly; SameSite=Lax; Max-Age=0',
+    ]);
+    // Another browser (no cookie, or the cookie of another sign-in) is refused and sets no cookie at all.
+    const other = await fetch(`${stack.apiUrl}/dashboard/sign-in`, { redirect: 'manual' });
+    const otherCookie = other.headers.get('set-cookie')!.split(';')[0]!;
+    for (const cookie of [undefined, otherCookie, `${otherCookie}; ${adminB.cookie}`]) {
+      const answer = await fetch(`${stack.apiUrl}/dashboard/callback?code=abc&state=${state}`, {
+        headers: cookie === undefined ? {} : { cookie },
+        redirect: 'manual',
+      });
+      expect([answer.status, answer.headers.get('set-cookie')]).toEqual([400, null]);
+      expect(await answer.text()).toContain('Sign-in not started here');
+    }
+    expect((await adminB.get('/dashboard')).status).toBe(200);
   });
 
   it('refuses a callback with an unknown state, or none, and opens no session', async () => {
@@ -260,6 +305,186 @@ describe('forms', () => {
       padding: 'x'.repeat(70 * 1024),
     });
     expect(answer.status).toBe(413);
+  });
+});
+
+/**
+ * Every page of the dashboard, from its one list (DASHBOARD_PAGES), each item
+ * page with an item of A's, and the approvals of a campaign (whose forms show
+ * only with one): a page added to the dashboard is in this matrix.
+ */
+function everyPageOfA(): string[] {
+  const items: Partial<Record<PagePath, number>> = { webhooks: webhookOfA, providers: connectionOfA };
+  return [
+    ...Object.keys(DASHBOARD_PAGES).map((path) => (path ? `/dashboard/${path}` : '/dashboard')),
+    ...Object.entries(items).map(([path, id]) => `/dashboard/${path}/${id}`),
+    '/dashboard/approvals?campaign=101',
+  ];
+}
+
+interface PageForm {
+  /** Where it was shown, and where it posts. */
+  page: string;
+  action: string;
+  fields: Record<string, string[]>;
+}
+
+/**
+ * The forms of a page as the dashboard writes them (html.ts: double-quoted,
+ * escaped attributes): where each posts and the names and values of its
+ * fields, the CSRF token left out (the poster sends its own). The values the
+ * dashboard writes are ids and action names: one that would need unescaping
+ * fails the test rather than be sent wrong.
+ */
+function formsOf(page: string, text: string): PageForm[] {
+  return [...text.matchAll(/<form\b[^>]*\smethod="post" action="([^"]*)"[^>]*>([\s\S]*?)<\/form>/g)].flatMap(
+    ([, action, inner]) => {
+      const named = (tags: string) =>
+        [
+          ...inner!.matchAll(
+            new RegExp(`<(?:${tags})\\b[^>]*?\\sname="([^"]*)"(?:[^>]*?\\svalue="([^"]*)")?`, 'g'),
+          ),
+        ].map(([, name, value = '']) => {
+          expect(`${action}${name}${value}`, page).not.toContain('&');
+          return [name!, value] as const;
+        });
+      const fields: Record<string, string[]> = {};
+      for (const [name, value] of named('input|select|textarea'))
+        if (name !== 'csrf') fields[name] = [...(fields[name] ?? []), value];
+      const { pathname, search } = new URL(action!);
+      // A form with several named submit buttons (approve, reject, …) is one form per button.
+      const buttons = named('button');
+      return (buttons.length > 0 ? buttons : [null]).map((button) => ({
+        page,
+        action: `${pathname}${search}`,
+        fields: button ? { ...fields, [button[0]]: [button[1]] } : fields,
+      }));
+    },
+  );
+}
+
+/** An assistant that registered itself (RFC 7591), as a public client. */
+const selfRegistered = (clientName: string, redirectUri: string) =>
+  registerClient(
+    {
+      redirectUris: [redirectUri],
+      clientName,
+      tokenEndpointAuthMethod: 'none',
+      grantTypes: ['authorization_code', 'refresh_token'],
+    },
+    'dashboard-test',
+  );
+
+describe('a viewer', () => {
+  it('has every page of the dashboard in the matrix, and an item of every page that has items', async () => {
+    const pages = everyPageOfA();
+    for (const [path, load] of Object.entries(DASHBOARD_PAGES)) {
+      const page = await load();
+      if (page.hasItems)
+        expect(
+          pages.some((url) => url.startsWith(`/dashboard/${path}/`)),
+          path,
+        ).toBe(true);
+    }
+  });
+
+  it('sees every page an admin sees, without a form that changes anything and without a write credential', async () => {
+    for (const path of everyPageOfA()) {
+      const [asAdmin, asViewer] = [await adminA.get(path), await viewerA.get(path)];
+      expect(asAdmin.status, path).toBe(200);
+      expect(asViewer.status, path).toBe(200);
+      expect(formsOf(path, asViewer.text).map((form) => form.action)).toEqual(['/dashboard/sign-out']);
+      expectNoWriteCredential(asViewer.text, `${path} as a viewer`, secretsOfA);
+    }
+    // An admin still sees the webhook URL to paste into the provider.
+    expect((await adminA.get(`/dashboard/providers/${connectionOfA}`)).text).toContain(connectionUrlOfA);
+  });
+
+  it('is refused every form an admin is shown (403), and nothing changes', async () => {
+    // An OAuth client and a connected assistant, so that the assistant page shows their forms too.
+    const created = await adminA.post('/dashboard/assistant', {
+      action: 'create-client',
+      name: 'Matrix client',
+      redirectUri: 'https://matrix-assistant.example/callback',
+    });
+    expect(created.status).toBe(200);
+    const clientSecret = /mcs_[A-Za-z0-9_-]+/.exec(created.text)![0];
+    const assistant = await selfRegistered('Matrix Assistant', 'https://matrix-assistant.example/callback');
+    await approveAssistant({
+      orgId: orgA,
+      clientId: assistant.clientId,
+      clientName: 'Matrix Assistant',
+      kind: 'dynamic',
+      approvedBy: adminA.email,
+    });
+    const secrets = [...secretsOfA, clientSecret];
+    const pages = everyPageOfA();
+    const forms: PageForm[] = [];
+    for (const path of pages) {
+      const answer = await adminA.get(path);
+      expect(answer.status, path).toBe(200);
+      // Signing out is the session's own, not a change of the organization: a viewer may.
+      forms.push(...formsOf(path, answer.text).filter((form) => form.action !== '/dashboard/sign-out'));
+    }
+    // Every page that takes forms shows an admin at least one.
+    for (const [path, load] of Object.entries(DASHBOARD_PAGES)) {
+      if (!(await load()).post) continue;
+      const at = path ? `/dashboard/${path}` : '/dashboard';
+      const posted = forms.map((form) => form.action.split('?')[0]!);
+      expect(
+        posted.some((action) => action === at || action.startsWith(`${at}/`)),
+        at,
+      ).toBe(true);
+    }
+    const view = async () => Promise.all(pages.map(async (path) => (await adminA.get(path)).text));
+    const before = await view();
+    for (const form of forms) {
+      const answer = await viewerA.post(form.action, form.fields);
+      const what = `${form.page}: ${form.action} ${JSON.stringify(form.fields)}`;
+      expect(answer.status, what).toBe(403);
+      expect(answer.text, what).toContain(
+        'you can see its settings but not change them. Nothing was changed.',
+      );
+      expectNoWriteCredential(answer.text, what, secrets);
+    }
+    expect(await view()).toEqual(before);
+    for (const path of pages) expectNoWriteCredential((await viewerA.get(path)).text, path, secrets);
+  });
+
+  it('cannot connect an assistant to the organization on the consent page: a grant is an admin’s to give', async () => {
+    const redirectUri = 'https://viewer-assistant.example/callback';
+    const assistant = await selfRegistered('Viewer Assistant', redirectUri);
+    const parameters = {
+      response_type: 'code',
+      client_id: assistant.clientId,
+      redirect_uri: redirectUri,
+      code_challenge: 'c'.repeat(43),
+      code_challenge_method: 'S256',
+      state: 'viewer',
+    };
+    const shown = await send(stack.apiUrl, {
+      method: 'GET',
+      url: `/oauth/authorize?${new URLSearchParams(parameters)}`,
+      headers: { cookie: viewerA.cookie },
+    });
+    expect(shown.status).toBe(403);
+    expect(shown.text).not.toContain('value="approve"');
+    const approved = await send(stack.apiUrl, {
+      method: 'POST',
+      url: '/oauth/authorize',
+      headers: { cookie: viewerA.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        ...parameters,
+        csrf: viewerA.csrfToken,
+        decision: 'approve',
+        orgId: String(orgA),
+      }).toString(),
+    });
+    expect(approved.status).toBe(403);
+    expect(approved.headers.get('location')).toBeNull();
+    expect((await listAssistantGrants(orgA)).map((grant) => grant.clientId)).not.toContain(
+      assistant.clientId,
+    );
   });
 });
 
