@@ -9,7 +9,7 @@ import { settle } from '../support/settle.ts';
 import { waitFor } from '../support/wait.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
 import { check } from './tenant-isolation/checks.ts';
-import { matrix, mcpProbes, type ProbeContext, tool } from './tenant-isolation/probes.ts';
+import { matrix, mcpProbes, type Probe, type ProbeContext, tool } from './tenant-isolation/probes.ts';
 import { createTenants, rawItemsOfA, restViewOfA, targetOfB } from './tenant-isolation/tenants.ts';
 
 /**
@@ -27,6 +27,12 @@ import { createTenants, rawItemsOfA, restViewOfA, targetOfB } from './tenant-iso
  * B's organization, connection and token is refused: what B posts to its own
  * URL, even about A's contacts, becomes B's alone, and A's URL still works.
  *
+ * Every probe sent with B's API key is sent with B's read key too: a route that
+ * writes is 403 whatever it names (no answer tells A's ids from unknown ones),
+ * a route that reads answers as it does the read-write key; no answer to the
+ * read key or B's MCP token holds a write credential of B's (a webhook secret,
+ * a provider webhook URL, an API key).
+ *
  * A route added to the manifest without a matrix entry fails its test, and so
  * does an MCP tool without probes. The tenants are set up in
  * tenant-isolation/tenants.ts; the probes, each a route's valid request from
@@ -38,6 +44,17 @@ let stack: LocalStack;
 let receiver: WebhookReceiver;
 let ctx: ProbeContext;
 let before: { rest: string[]; raw: string[] };
+
+/** The probe with B's read key in place of its read-write key, or null when it is not sent with B's key. */
+function withReadKey(probe: Probe, route: (typeof routes)[number]): Probe | null {
+  const headers = probe.request.headers ?? {};
+  if (route.auth !== 'apiKey' || headers['x-api-key'] !== ctx.b.apiKey) return null;
+  return {
+    what: `${probe.what}, with B's read key`,
+    request: { ...probe.request, headers: { ...headers, 'x-api-key': ctx.b.readKey } },
+    expect: route.scope === 'read-write' ? { kind: 'readOnly' } : probe.expect,
+  };
+}
 
 beforeAll(async () => {
   stack = await startTestStack();
@@ -72,12 +89,16 @@ describe('tenant isolation', () => {
   });
 
   it.each(routes.map((route) => [`${route.method} ${route.path} (${route.name})`, route] as const))(
-    "%s with B's credentials: 404 or 401 for A's resources, B's own data otherwise, never A's",
+    "%s with B's credentials, and its read key: 404 or 401 for A's resources, B's own data otherwise, never A's",
     async (_title, route) => {
       const probes = matrix(ctx)[route.name]?.();
       expect(probes, `no tenant-isolation entry for ${route.name}`).toBeDefined();
       expect(probes!.length).toBeGreaterThan(0);
-      for (const probe of probes!) await check(ctx, probe);
+      for (const probe of probes!) {
+        const readOnly = withReadKey(probe, route);
+        if (readOnly) await check(ctx, readOnly);
+        await check(ctx, probe);
+      }
     },
   );
 

@@ -1,5 +1,7 @@
 import { expect } from 'vitest';
+import { READ_ONLY_KEY_MESSAGE } from '#api/http/endpoint.ts';
 import { providerWebhookOf } from '../../../infra/local/route-requests.ts';
+import { expectNoWriteCredential } from '../../support/write-credentials.ts';
 import type { Probe, ProbeContext, ProbeRequest } from './probes.ts';
 import { A_IDS, A_WORDS } from './tenants.ts';
 
@@ -35,6 +37,24 @@ function leaksOfA(ctx: ProbeContext, answer: string, request: ProbeRequest): str
   ];
 }
 
+/**
+ * Whether the probe is sent with one of B's read-only credentials (its read key, its MCP token), whose
+ * answers never carry a write credential of B's (docs/decisions.md, Read-only credentials).
+ */
+function readOnlyCredential(ctx: ProbeContext, request: ProbeRequest): boolean {
+  const headers = request.headers ?? {};
+  return headers['x-api-key'] === ctx.b.readKey || headers.authorization === `Bearer ${ctx.b.accessToken}`;
+}
+
+/** B's own write credentials. */
+const writeCredentialsOfB = ({ b }: ProbeContext): string[] => [
+  b.apiKey,
+  b.webhookSecret,
+  b.client.clientSecret,
+  b.providerApiKey,
+  providerWebhookOf(b.providerWebhookUrl).token,
+];
+
 /** The `request_id` of an endpoint's error body, if the answer is one. */
 function requestIdOf(text: string): string | undefined {
   try {
@@ -61,6 +81,8 @@ export async function check(ctx: ProbeContext, probe: Probe): Promise<void> {
     leaksOfA(ctx, `${judged} ${response.headers.get('location') ?? ''}`, probe.request),
     context,
   ).toEqual([]);
+  if (readOnlyCredential(ctx, probe.request))
+    expectNoWriteCredential(judged, `${context}: a write credential`, writeCredentialsOfB(ctx));
   const body = () => JSON.parse(text) as Json;
   const rpcResult = () =>
     body().result as { isError?: boolean; structuredContent?: Json; content: { text: string }[] };
@@ -102,6 +124,11 @@ export async function check(ctx: ProbeContext, probe: Probe): Promise<void> {
     case 'created': {
       expect(response.status, context).toBe(201);
       expect(body().client_id, context).toEqual(expect.stringMatching(/^mcp_/));
+      return;
+    }
+    case 'readOnly': {
+      expect(response.status, context).toBe(403);
+      expect(body().message, context).toBe(READ_ONLY_KEY_MESSAGE);
       return;
     }
     case 'page': {

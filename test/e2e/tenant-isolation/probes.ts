@@ -45,7 +45,8 @@ export interface ProbeRequest {
  * - `own`: 200, acting on or reading B's data only (`check` says how);
  * - `toolHidden` / `toolOwn`: the MCP counterparts (a tool error, or a result of B's data);
  * - `oauth`: an RFC 6749 error; `page`: the consent form again or an error page, never a redirect with a code;
- * - `created`: 201, a client registered (of no organization, so neither A's nor B's).
+ * - `created`: 201, a client registered (of no organization, so neither A's nor B's);
+ * - `readOnly`: 403 `{message}` for B's read key on a route that writes, whatever the request names.
  */
 export type Expectation =
   | { kind: 'hidden' }
@@ -56,7 +57,8 @@ export type Expectation =
   | { kind: 'toolOwn'; check?: (content: Json) => void }
   | { kind: 'oauth'; status: number; error: string }
   | { kind: 'page'; status: number }
-  | { kind: 'created' };
+  | { kind: 'created' }
+  | { kind: 'readOnly' };
 
 export interface Probe {
   what: string;

@@ -113,6 +113,8 @@ export const B_DOMAIN = 'acme.com';
 export interface Tenant {
   orgId: number;
   apiKey: string;
+  /** A key of scope `read`: every API-key probe is sent with it too. */
+  readKey: string;
   client: { clientId: string; clientSecret: string };
   accessToken: string;
   webhookId: number;
@@ -153,6 +155,7 @@ async function tenant(
   const { orgId } = await createOrganization(name);
   const { apiKey } = await createApiKey(orgId);
   await createApiKey(orgId);
+  const { apiKey: readKey } = await createApiKey(orgId, { scope: 'read' });
   const validated = validateImport(document);
   if (!validated.ok) throw new Error(JSON.stringify(validated.errors));
   await applyImport(orgId, validated.document);
@@ -184,6 +187,7 @@ async function tenant(
   return {
     orgId,
     apiKey,
+    readKey,
     client,
     accessToken: await clientCredentialsToken(stack.apiUrl, client),
     webhookId: webhook.id,
