@@ -30,6 +30,7 @@ import {
 } from '../support/dashboard-browser.ts';
 import { smallDocument } from '../support/fixtures.ts';
 import { startTestStack } from '../support/local-stack.ts';
+import { countRequests } from '../support/request-counter.ts';
 import { waitFor } from '../support/wait.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
 
@@ -115,12 +116,12 @@ async function startCallbackServer(): Promise<CallbackServer> {
 }
 
 /** Adds a member with `outreach-admin member add --json`, which answers their one-time password. */
-async function addMember(email: string, role: 'admin' | 'viewer'): Promise<InvitedMember> {
+async function addMember(email: string, role: 'admin' | 'viewer', org = orgId): Promise<InvitedMember> {
   const run = await admin(localDir, [
     'member',
     'add',
     '--org',
-    String(orgId),
+    String(org),
     '--email',
     email,
     '--role',
@@ -667,6 +668,93 @@ describe.skipIf(!hasChromium)('the dashboard in Chromium', () => {
       await checkAccessibility(viewer.page, `viewer ${path}`);
     }
     await viewer.context.close();
+  });
+
+  it('refuses a sign-in callback followed in another browser (login CSRF): that browser keeps its own session', async () => {
+    // Prepare: an attacker, admin of an organization of their own, signs in in browser A and stops at the
+    // callback, whose link they hand to the admin (browser B, signed in to Browser Agency).
+    const { orgId: attackerOrg } = await createOrganization('Attacker Org');
+    const attacker = await addMember('mallory@attacker.example', 'admin', attackerOrg);
+    const browserA = await browser.newContext();
+    const pageA = await browserA.newPage();
+    // The provider answers the new password with redirects that end at the dashboard's callback; the
+    // browser would follow them all (a route sees only a redirect chain's first request), so this one
+    // request's redirects are followed here, with A's cookies, and the callback is kept, not visited.
+    let callbackUrl = '';
+    const isCallback = (location: string) => location.startsWith(`${stack.apiUrl}/dashboard/callback?`);
+    await pageA.route(
+      (url) => url.origin === stack.openIdProvider!.issuer && url.pathname.endsWith('/password'),
+      async (route) => {
+        let answer = await route.fetch({ maxRedirects: 0 });
+        let location = answer.headers().location;
+        while (location !== undefined) {
+          location = new URL(location, answer.url()).href;
+          if (isCallback(location)) break;
+          answer = await browserA.request.get(location, { maxRedirects: 0 });
+          location = answer.headers().location;
+        }
+        if (location === undefined) return route.fulfill({ response: answer });
+        callbackUrl = location;
+        await route.fulfill({
+          contentType: 'text/html',
+          body: '<!doctype html><html lang="en"><title>Stopped</title><h1>Stopped at the callback</h1></html>',
+        });
+      },
+    );
+    await signInForTheFirstTime(pageA, {
+      apiUrl: stack.apiUrl,
+      issuer: stack.openIdProvider!.issuer,
+      member: attacker,
+      newPassword: NEW_PASSWORD,
+      landing: null,
+    });
+    await waitFor(() => callbackUrl !== '', { what: 'the callback URL' });
+    expect(new URL(callbackUrl).searchParams.get('state')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const cookiesOfB = await page.context().cookies();
+    expect(cookiesOfB.map((cookie) => cookie.name)).toContain('outreach_session');
+
+    // Act: B follows the link (a page of its own, as a link opened in a new tab; the 400 is expected there).
+    const pageB = await page.context().newPage();
+    const { result: answer, calls } = await countRequests(async () => {
+      const [first] = await Promise.all([
+        pageB.waitForResponse((response) => response.url() === callbackUrl),
+        pageB.goto(callbackUrl),
+      ]);
+      return first;
+    });
+
+    // Assess: refused, no session opened, B's cookies as they were and still Browser Agency's admin.
+    expect(answer.status()).toBe(400);
+    expect(await answer.headerValue('set-cookie')).toBeNull();
+    expect(await pageB.getByRole('heading', { level: 1 }).innerText()).toBe('Sign-in not started here');
+    const sessionsWritten = calls.filter((call) => JSON.stringify(call.input).includes('DASHSESSION#'));
+    expect(sessionsWritten.filter((call) => call.operation !== 'GetItem')).toEqual([]);
+    expect(await page.context().cookies()).toEqual(cookiesOfB);
+    await pageB.goto(`${stack.apiUrl}/dashboard`);
+    const header = await pageB.locator('header').innerText();
+    expect(header).toContain('Browser Agency (admin)');
+    expect(header).toContain(ADMIN_EMAIL);
+    await pageB.close();
+
+    // A client without the cookie is refused alike, and so is one holding the cookie of another sign-in.
+    const bare = await fetch(callbackUrl, { redirect: 'manual' });
+    expect([bare.status, bare.headers.get('set-cookie')]).toEqual([400, null]);
+    const otherSignIn = await fetch(`${stack.apiUrl}/dashboard/sign-in`, { redirect: 'manual' });
+    const otherCookie = otherSignIn.headers.get('set-cookie')!.split(';')[0]!;
+    expect(otherCookie).toMatch(/^outreach_sign_in=[A-Za-z0-9_-]{43}$/);
+    const crossed = await fetch(callbackUrl, { headers: { cookie: otherCookie }, redirect: 'manual' });
+    expect([crossed.status, crossed.headers.get('set-cookie')]).toEqual([400, null]);
+
+    // The browser that started the sign-in still completes it, into its own organization, and its
+    // sign-in cookie is cleared.
+    await pageA.unrouteAll();
+    await pageA.goto(callbackUrl);
+    await pageA.waitForURL(`${stack.apiUrl}/dashboard`);
+    expect(await pageA.locator('header').innerText()).toContain('Attacker Org (admin)');
+    // Cookies are not kept apart by port: the provider's own are on 127.0.0.1 too.
+    const ours = (await browserA.cookies()).filter((cookie) => cookie.name.startsWith('outreach_'));
+    expect(ours.map((cookie) => cookie.name)).toEqual(['outreach_session']);
+    await browserA.close();
   });
 
   it('found no serious or critical axe violation on any page', () => {

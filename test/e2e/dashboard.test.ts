@@ -104,6 +104,41 @@ describe('signing in', () => {
     expect(authorize.searchParams.get('nonce')).toMatch(/^[A-Za-z0-9_-]{43}$/);
   });
 
+  it('binds a sign-in to its browser with a cookie for the callback only, which the callback clears', async () => {
+    const signIn = await fetch(`${stack.apiUrl}/dashboard/sign-in`, { redirect: 'manual' });
+    const state = new URL(signIn.headers.get('location')!).searchParams.get('state')!;
+    expect(signIn.headers.get('set-cookie')).toBe(
+      `outreach_sign_in=${state}; Path=/dashboard/callback; HttpOnly; SameSite=Lax; Max-Age=600`,
+    );
+    // Where cookies are Secure, it is too, and its path keeps an execute-api URL's stage.
+    const { signInCookie } = await import('#api/dashboard/http.ts');
+    expect(signInCookie(state, true, 600, 'https://api.example/prod')).toBe(
+      `__Secure-outreach_sign_in=${state}; Path=/prod/dashboard/callback; HttpOnly; SameSite=Lax; Max-Age=600; Secure`,
+    );
+    // The browser that holds it: the provider's refusal ends the sign-in, and the cookie goes; the
+    // session cookie is left alone.
+    const refused = await fetch(`${stack.apiUrl}/dashboard/callback?error=access_denied&state=${state}`, {
+      headers: { cookie: `outreach_sign_in=${state}` },
+      redirect: 'manual',
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.headers.getSetCookie()).toEqual([
+      'outreach_sign_in=; Path=/dashboard/callback; HttpOnly; SameSite=Lax; Max-Age=0',
+    ]);
+    // Another browser (no cookie, or the cookie of another sign-in) is refused and sets no cookie at all.
+    const other = await fetch(`${stack.apiUrl}/dashboard/sign-in`, { redirect: 'manual' });
+    const otherCookie = other.headers.get('set-cookie')!.split(';')[0]!;
+    for (const cookie of [undefined, otherCookie, `${otherCookie}; ${adminB.cookie}`]) {
+      const answer = await fetch(`${stack.apiUrl}/dashboard/callback?code=abc&state=${state}`, {
+        headers: cookie === undefined ? {} : { cookie },
+        redirect: 'manual',
+      });
+      expect([answer.status, answer.headers.get('set-cookie')]).toEqual([400, null]);
+      expect(await answer.text()).toContain('Sign-in not started here');
+    }
+    expect((await adminB.get('/dashboard')).status).toBe(200);
+  });
+
   it('refuses a callback with an unknown state, or none, and opens no session', async () => {
     for (const query of ['?code=abc&state=unknown', '?code=abc', '?error=access_denied&state=x']) {
       const answer = await fetch(`${stack.apiUrl}/dashboard/callback${query}`, { redirect: 'manual' });

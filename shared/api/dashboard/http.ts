@@ -20,6 +20,25 @@ export function sessionCookie(value: string, secure: boolean, maxAgeSeconds: num
 /** Set-Cookie that removes the session cookie. */
 export const clearedSessionCookie = (secure: boolean): string => sessionCookie('', secure, 0);
 
+/**
+ * The sign-in cookie: the `state` of the sign-in this browser started, which
+ * its callback must carry. `__Secure-` wherever cookies are Secure (not
+ * `__Host-`, which would need Path=/): only the callback is sent it.
+ */
+export const signInCookieName = (secure: boolean): string =>
+  secure ? '__Secure-outreach_sign_in' : 'outreach_sign_in';
+
+/** Set-Cookie for a sign-in under way: HttpOnly, SameSite=Lax (the provider's redirect is a top-level GET), for the callback only. */
+export function signInCookie(value: string, secure: boolean, maxAgeSeconds: number, base: string): string {
+  // Below the service's base path: an execute-api URL keeps its stage there.
+  const path = `${new URL(base).pathname.replace(/\/$/, '')}/dashboard/callback`;
+  return `${signInCookieName(secure)}=${value}; Path=${path}; HttpOnly; SameSite=Lax; Max-Age=${maxAgeSeconds}${secure ? '; Secure' : ''}`;
+}
+
+/** Set-Cookie that removes the sign-in cookie, once its callback used it. */
+export const clearedSignInCookie = (secure: boolean, base: string): string =>
+  signInCookie('', secure, 0, base);
+
 /** The value of cookie `name` in the request; undefined when absent. */
 export function cookieOf(event: APIGatewayProxyEvent, name: string): string | undefined {
   const header = headerOf(event.headers, 'cookie');

@@ -6,22 +6,33 @@ import {
   pickOrganization,
   SESSION_MAX_SECONDS,
 } from '#domain/dashboard-sessions.ts';
-import { beginSignIn, takeSignIn } from '#domain/dashboard-sign-ins.ts';
+import { beginSignIn, SIGN_IN_SECONDS, startedHere, takeSignIn } from '#domain/dashboard-sign-ins.ts';
 import { organizationsOf } from '#domain/memberships.ts';
 import { configuration } from '#platform/config.ts';
 import { logger } from '#platform/logger.ts';
 import type { OpenIdClient, VerifiedPerson } from '#platform/openid-client.ts';
 import { html } from './html.ts';
-import { clearedSessionCookie, type FormFields, htmlResponse, seeOther, sessionCookie } from './http.ts';
+import {
+  clearedSessionCookie,
+  clearedSignInCookie,
+  cookieOf,
+  type FormFields,
+  htmlResponse,
+  seeOther,
+  sessionCookie,
+  signInCookie,
+  signInCookieName,
+} from './http.ts';
 import { notice, publicPage, sessionFrame, signedInPage } from './layout.ts';
 import { actionForm } from './widgets.ts';
 
 /**
  * Signing in and out, and picking an organization. Sign-in is the OpenID
  * authorization-code flow with PKCE: `/dashboard/sign-in` remembers a state,
- * nonce and verifier (ten minutes, used once) and sends the person to the
- * provider; `/dashboard/callback` redeems the code, verifies the ID token and
- * opens a session. Where to land afterwards is a path of this service only.
+ * nonce and verifier (ten minutes, used once), gives the browser the state in
+ * a cookie of its own and sends the person to the provider;
+ * `/dashboard/callback`, in that browser only, redeems the code, verifies the
+ * ID token and opens a session. Where to land afterwards is a path of this service only.
  * The OpenID client (with jose, which verifies the ID token: 18 KiB) is
  * loaded by these two steps only, not by every page of a signed-in session.
  */
@@ -74,7 +85,10 @@ export async function startSignIn(event: APIGatewayProxyEvent, base: string): Pr
     nonce: request.nonce,
     returnTo: landingPath(event.queryStringParameters?.return_to),
   });
-  return seeOther(await authorizationUrl(client, request));
+  // The callback must come back to this browser: it alone holds the state in a cookie.
+  return seeOther(await authorizationUrl(client, request), [
+    signInCookie(state, configuration().dashboard.secureCookies, SIGN_IN_SECONDS, base),
+  ]);
 }
 
 export async function finishSignIn(
@@ -85,7 +99,23 @@ export async function finishSignIn(
   if (!client) return notConfigured(base);
   const { code, state, error } = event.queryStringParameters ?? {};
   const again = html`<p><a href="${base}/dashboard/sign-in">Sign in again</a></p>`;
-  if (error || !code || !state) {
+  const secure = configuration().dashboard.secureCookies;
+  // A callback from another browser than the one that started the sign-in (a link someone stopped at
+  // and handed on, to sign its follower into their organization) is refused before anything is read,
+  // and sets no cookie: the browser's own session, or sign-in under way, stays as it was.
+  if (!state || !startedHere(state, cookieOf(event, signInCookieName(secure)))) {
+    return htmlResponse(
+      400,
+      publicPage(
+        base,
+        'Sign-in not started here',
+        html`<p>This sign-in was not started in this browser, or a newer sign-in in this browser replaced it. Nothing was changed.</p>${again}`,
+      ),
+    );
+  }
+  // From here on the sign-in cookie has served: every answer clears it.
+  const cleared = [clearedSignInCookie(secure, base)];
+  if (error || !code) {
     return htmlResponse(
       400,
       publicPage(
@@ -93,6 +123,8 @@ export async function finishSignIn(
         'Sign-in did not complete',
         html`<p>The sign-in was cancelled or refused.</p>${again}`,
       ),
+      {},
+      cleared,
     );
   }
   const signIn = await takeSignIn(state);
@@ -104,6 +136,8 @@ export async function finishSignIn(
         'Sign-in expired',
         html`<p>This sign-in link is unknown, used or older than ten minutes.</p>${again}`,
       ),
+      {},
+      cleared,
     );
   }
   const { redeemSignIn, SignInFailed } = await openIdSteps();
@@ -120,15 +154,17 @@ export async function finishSignIn(
         'Sign-in failed',
         html`<p>The identity provider's answer could not be verified.</p>${again}`,
       ),
+      {},
+      cleared,
     );
   }
   const value = await openSession(person);
-  const cookie = sessionCookie(value, configuration().dashboard.secureCookies, SESSION_MAX_SECONDS);
+  const cookie = sessionCookie(value, secure, SESSION_MAX_SECONDS);
   // The consent page is where an assistant's authorization continues; the dashboard starts by picking.
   const landing = signIn.returnTo.startsWith('/oauth/')
     ? signIn.returnTo
     : `/dashboard/organizations?next=${encodeURIComponent(signIn.returnTo)}`;
-  return seeOther(`${base}${landing}`, [cookie]);
+  return seeOther(`${base}${landing}`, [cookie, ...cleared]);
 }
 
 export async function signOut(session: DashboardSession, base: string): Promise<APIGatewayProxyResult> {
