@@ -73,6 +73,12 @@ export interface RouteDefinition {
    * ones, `mac` tag or check webhook URL tokens. The stack grants exactly these KMS uses.
    */
   secrets?: readonly SecretUse[];
+  /**
+   * Its answer holds a credential (a signing secret, a webhook URL's token): an `Idempotency-Key`'s
+   * stored copy of it is sealed (shared/api/http/endpoint.ts), under a key derived from the MAC key,
+   * so such a route's `secrets` name `mac` too (test/unit/idempotency.test.ts).
+   */
+  answersCredential?: true;
   /** Reads the dashboard's session cookie: the stack passes it the OpenID sign-in settings. */
   session?: boolean;
 }
@@ -220,6 +226,8 @@ export const routes = [
     auth: 'apiKey',
     scope: 'read-write',
     table: ['DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'],
+    secrets: ['mac'],
+    answersCredential: true,
   },
   {
     name: 'get-webhook',
@@ -260,6 +268,8 @@ export const routes = [
     auth: 'apiKey',
     scope: 'read-write',
     table: ['DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'],
+    secrets: ['mac'],
+    answersCredential: true,
   },
   {
     name: 'list-webhook-deliveries',
@@ -296,6 +306,7 @@ export const routes = [
     // GetItem: the organization's count of connections, read before the transaction that holds the limit.
     table: ['DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'],
     secrets: ['seal', 'mac'],
+    answersCredential: true,
   },
   {
     name: 'get-provider-connection',
@@ -322,6 +333,7 @@ export const routes = [
     scope: 'read-write',
     table: ['DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'],
     secrets: ['mac'],
+    answersCredential: true,
   },
   {
     name: 'list-provider-unmatched',

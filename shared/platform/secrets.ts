@@ -206,5 +206,53 @@ export async function macMatches(message: string, tag: string): Promise<boolean>
   return expected.length === given.length && timingSafeEqual(expected, given);
 }
 
+/** A value sealed under a key derived from a MAC (sealWithMacKey): every part base64. */
+export interface MacSealed {
+  iv: string;
+  ciphertext: string;
+  tag: string;
+}
+
+/**
+ * The AES-256 key of a context, derived as the MAC of the context's bytes under
+ * a label of its own (HMAC as a key-derivation function, as HKDF's extract is),
+ * so no token message can ever name the same bytes.
+ */
+const macDerivedKey = async (context: SecretContext): Promise<Buffer> =>
+  Buffer.from(await macOf(`mac-derived-key\n${additionalData(context).toString('utf8')}`), 'base64url');
+
+/**
+ * Seals a value under a key derived from the MAC key (the key never stored,
+ * derived again to open): for values kept briefly that hold a credential, such as
+ * an `Idempotency-Key`'s stored answer. It needs only `kms:GenerateMac` on AWS,
+ * which the functions that mint webhook URL tokens have anyway, so no function
+ * gains a way to decrypt provider API keys (docs/decisions.md, Idempotency-Key).
+ */
+export async function sealWithMacKey(plaintext: string, context: SecretContext): Promise<MacSealed> {
+  const key = await macDerivedKey(context);
+  const sealed = encrypt(key, Buffer.from(plaintext, 'utf8'), additionalData(context));
+  key.fill(0);
+  return {
+    iv: sealed.iv.toString('base64'),
+    ciphertext: sealed.ciphertext.toString('base64'),
+    tag: sealed.tag.toString('base64'),
+  };
+}
+
+/** Opens a value sealed by sealWithMacKey for the same context; SecretUnreadable when it does not open. */
+export async function openWithMacKey(sealed: MacSealed, context: SecretContext): Promise<string> {
+  const key = await macDerivedKey(context);
+  const parts = {
+    iv: Buffer.from(sealed.iv, 'base64'),
+    ciphertext: Buffer.from(sealed.ciphertext, 'base64'),
+    tag: Buffer.from(sealed.tag, 'base64'),
+  };
+  try {
+    return decrypt(key, parts, additionalData(context)).toString('utf8');
+  } finally {
+    key.fill(0);
+  }
+}
+
 /** A fresh local key (base64): the local stack's, kept in its data folder when it has one. */
 export const newLocalKey = (): string => randomBytes(32).toString('base64');

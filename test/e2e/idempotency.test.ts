@@ -1,4 +1,4 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyImport, validateImport } from '#admin/import.ts';
 import { createApiKey } from '#domain/api-keys.ts';
@@ -103,6 +103,47 @@ describe('Idempotency-Key on the unsafe operations of /public/v1', () => {
     expect(second).toEqual(first);
     expect(replayed(second)).toBe('true');
     expect(await subscriptionsTo(url)).toBe(1);
+  });
+
+  it('keeps an answer that holds a credential sealed, never in clear, and replays it whole', async () => {
+    const url = `${receiver.url}/sealed-create`;
+    const webhook = await call('POST', '/webhooks', { url, events: ['first_touch'] }, 'sealed-webhook');
+    const connection = await call(
+      'POST',
+      '/provider-connections',
+      { provider: 'smartlead', api_key: 'k' },
+      'sealed-conn',
+    );
+    const rotated = await call(
+      'POST',
+      `/provider-connections/${connection.body.id}/rotate-webhook-url`,
+      {},
+      'sealed-rot',
+    );
+    const kept = [
+      [webhook, 'sealed-webhook', String(webhook.body.secret)],
+      [connection, 'sealed-conn', String(connection.body.webhook_url).split('/').pop()!],
+      [rotated, 'sealed-rot', String(rotated.body.webhook_url).split('/').pop()!],
+    ] as const;
+    for (const [first, key, credential] of kept) {
+      expect(first.status).toBe(200);
+      expect(credential.length).toBeGreaterThan(20);
+      const { Item } = await dynamo.send(
+        new GetCommand({ TableName: tableName(), Key: keys.idempotency(orgId, key), ConsistentRead: true }),
+      );
+      expect(Item?.state).toBe('done');
+      expect(JSON.stringify(Item)).not.toContain(credential);
+    }
+    const again = await call('POST', '/webhooks', { url, events: ['first_touch'] }, 'sealed-webhook');
+    expect(again).toEqual(webhook);
+    expect(replayed(again)).toBe('true');
+    const connectionAgain = await call(
+      'POST',
+      '/provider-connections',
+      { provider: 'smartlead', api_key: 'k' },
+      'sealed-conn',
+    );
+    expect(connectionAgain).toEqual(connection);
   });
 
   it('replays a PATCH and a DELETE: the second DELETE is the first’s answer, not a 404', async () => {

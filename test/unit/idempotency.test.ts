@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { openApiDocument } from '#api/openapi/document.ts';
 import { IDEMPOTENCY_TABLE_ACTIONS, IDEMPOTENT_METHODS, isIdempotencyKey } from '#definitions/idempotency.ts';
 import { routes } from '#definitions/routes.ts';
 import { endpointFingerprint, requestFingerprint } from '#domain/idempotency.ts';
@@ -71,6 +72,34 @@ describe('Idempotency-Key on every unsafe operation', () => {
     expect(missing).toEqual([]);
   });
 
+  it('seals the kept answer of every route whose answer holds a credential, with the MAC key it is granted', () => {
+    // The document's answer schemas name the credentials: a signing secret, a provider webhook URL.
+    const openapi = openApiDocument('https://api.example.com') as unknown as {
+      paths: Record<string, Record<string, OpenApiOperation>>;
+      components: { schemas: Record<string, { properties?: Record<string, unknown> }> };
+    };
+    const { schemas } = openapi.components;
+    const holdsCredential = (ref: string) =>
+      Object.keys(schemas[ref.replace('#/components/schemas/', '')]?.properties ?? {}).some((field) =>
+        ['secret', 'webhook_url'].includes(field),
+      );
+    const answers = routes
+      .filter((route) => route.auth === 'apiKey' && IDEMPOTENT_METHODS.includes(route.method))
+      .map((route) => {
+        const operation = openapi.paths[route.path]![route.method.toLowerCase()]!;
+        return {
+          route: route.name,
+          credential: holdsCredential(operation.responses['200']!.content['application/json']!.schema.$ref),
+          sealed: 'answersCredential' in route && route.answersCredential === true,
+          mac: ((('secrets' in route && route.secrets) || []) as readonly string[]).includes('mac'),
+        };
+      });
+    expect(answers.filter((answer) => answer.credential).length).toBe(4);
+    for (const answer of answers) {
+      expect(answer).toEqual({ ...answer, sealed: answer.credential, mac: answer.credential || answer.mac });
+    }
+  });
+
   it.each([
     ['a UUID', '0b6f5a7e-3c1d-4e2f-9a8b-7c6d5e4f3a2b', true],
     ['one character', 'k', true],
@@ -98,3 +127,7 @@ describe('Idempotency-Key on every unsafe operation', () => {
     );
   });
 });
+
+interface OpenApiOperation {
+  responses: Record<string, { content: Record<string, { schema: { $ref: string } }> }>;
+}

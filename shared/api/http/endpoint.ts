@@ -13,6 +13,7 @@ import { DomainError, type DomainErrorKind, type InputField } from '#domain/doma
 import { logger } from '#platform/logger.ts';
 import { type Middleware, withMiddlewares } from '#platform/middleware.ts';
 import { observability } from '#platform/observability.ts';
+import type { MacSealed } from '#platform/secrets.ts';
 import type { CompiledValidator } from '#schemas/compiled-validator.ts';
 import {
   BODY_INPUT,
@@ -367,10 +368,35 @@ interface Answer {
   body: string;
 }
 
+/** An answer as kept for a route whose answers hold a credential: its JSON text sealed (answerKept). */
+interface SealedAnswer {
+  status: number;
+  sealed: MacSealed;
+}
+
+/** Whether the route answers a credential (its manifest entry's `answersCredential`), from the manifest loaded lazily. */
+const answersCredential = async (event: APIGatewayProxyEvent): Promise<boolean> =>
+  (await import('#definitions/routes.ts')).routes.some(
+    (route) =>
+      route.method === event.httpMethod &&
+      route.path === event.resource &&
+      'answersCredential' in route &&
+      route.answersCredential === true,
+  );
+
+/** What a sealed answer is bound to: its organization and key, so it opens for no other request. */
+const answerContext = (orgId: number, key: string) => ({
+  purpose: 'idempotent-answer',
+  orgId: String(orgId),
+  idempotencyKey: key,
+});
+
 /**
  * Runs the request's answer once per `Idempotency-Key` of the organization (#domain/idempotency.ts):
  * the same request again within 24 hours is the first one's answer, marked `Idempotent-Replayed`.
- * Only a success is kept: an error releases the key (docs/decisions.md, Idempotency-Key).
+ * Only a success is kept: an error releases the key (docs/decisions.md, Idempotency-Key). An answer
+ * that holds a credential (a signing secret, a webhook URL) is kept sealed, never as it was sent:
+ * the table holds no provider webhook URL token otherwise, and no credential should sit in it in clear.
  */
 async function answeredOnce(
   orgId: number,
@@ -382,9 +408,28 @@ async function answeredOnce(
   // Loaded by the requests that name a key only: the others claim and replay nothing.
   const { endpointFingerprint, withIdempotency } = await import('#domain/idempotency.ts');
   const fingerprint = endpointFingerprint(event.httpMethod, event.resource, parts);
-  const { value, replayed } = await withIdempotency(orgId, key, fingerprint, answer);
+  const sealing = (await answersCredential(event)) ? await import('#platform/secrets.ts') : undefined;
+  const context = answerContext(orgId, key);
+  let fresh: Answer | undefined;
+  const { value, replayed } = await withIdempotency<Answer | SealedAnswer>(
+    orgId,
+    key,
+    fingerprint,
+    async () => {
+      fresh = await answer();
+      return sealing
+        ? { status: fresh.status, sealed: await sealing.sealWithMacKey(fresh.body, context) }
+        : fresh;
+    },
+  );
+  let sent: Answer;
+  if (!replayed) sent = fresh as Answer;
+  else if ('sealed' in value) {
+    const { openWithMacKey } = await import('#platform/secrets.ts');
+    sent = { status: value.status, body: await openWithMacKey(value.sealed, context) };
+  } else sent = value;
   const headers = replayed ? { ...JSON_HEADERS, [IDEMPOTENT_REPLAYED_HEADER]: 'true' } : JSON_HEADERS;
-  return { statusCode: value.status, headers, body: value.body };
+  return { statusCode: sent.status, headers, body: sent.body };
 }
 
 /** Builds a Lambda handler for an API endpoint from its schemas (or their compiled validators) and its operation. */
