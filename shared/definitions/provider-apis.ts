@@ -27,9 +27,10 @@ export interface ProviderApiFacts {
 export const PROVIDER_APIS: Record<Provider, ProviderApiFacts> = {
   smartlead: {
     defaultBaseUrl: 'https://server.smartlead.ai/api/v1',
-    // The API reference allows 400 (api.smartlead.ai/api-reference/leads/add-to-campaign), its older
-    // pages 350 and 100: 100 is within all of them.
-    maxLeadsPerRequest: 100,
+    // "Max 400 leads per request" (api.smartlead.ai/api-reference/leads/add-to-campaign, and the guide
+    // api.smartlead.ai/guides/lead-management: "up to 400 leads per request"); the older help-center
+    // pages' 100 and 350 are superseded.
+    maxLeadsPerRequest: 400,
     // 60 a minute per key (api.smartlead.ai/reference/rate-limits, and the Standard plan of
     // api.smartlead.ai/guides/rate-limits); the help center's older "10 every 2 seconds" is that guide's burst.
     rateLimit: { requests: 60, perMs: 60_000 },

@@ -12,7 +12,7 @@ import {
 } from './http.ts';
 import { numericIds, uuid } from './ids.ts';
 import type { EventContext, NativeEvent, ProviderEmulatorSpec, Route, RouteContext } from './spec.ts';
-import { type EmulatedLead, leadsInCampaign, sameEmail, type Workspace } from './state.ts';
+import { type Campaign, type EmulatedLead, leadsInCampaign, sameEmail, type Workspace } from './state.ts';
 
 /**
  * Smartlead's API v1 (https://server.smartlead.ai/api/v1), the API key in the
@@ -20,8 +20,9 @@ import { type EmulatedLead, leadsInCampaign, sameEmail, type Workspace } from '.
  * Documentation": https://helpcenter.smartlead.ai/en/articles/125-full-api-documentation;
  * API reference: https://api.smartlead.ai/api-reference). Endpoints:
  *
+ * - GET  /campaigns/ (all of them, newest first, unpaged) https://api.smartlead.ai/api-reference/campaigns/get-all
  * - GET  /campaigns/{id}                                  https://api.smartlead.ai/api-reference/campaigns/get-by-id
- * - POST /campaigns/{id}/leads  {lead_list, settings}     https://api.smartlead.ai/api-reference/leads/add-to-campaign
+ * - POST /campaigns/{id}/leads  {lead_list ≤ 400, settings}  https://api.smartlead.ai/api-reference/leads/add-to-campaign
  * - GET  /campaigns/{id}/leads?offset&limit (≤100)        https://api.smartlead.ai/api-reference/leads/get-by-campaign
  * - GET  /leads/?email=                                   https://api.smartlead.ai/api-reference/leads/get-by-email
  * - POST /campaigns/{id}/leads/{lead_id}/pause            https://api.smartlead.ai/api-reference/leads/pause
@@ -29,6 +30,9 @@ import { type EmulatedLead, leadsInCampaign, sameEmail, type Workspace } from '.
  * - DELETE /campaigns/{id}/leads/{lead_id}                https://api.smartlead.ai/api-reference/leads/delete
  * - POST /campaigns/{id}/reply-email-thread               https://api.smartlead.ai/api-reference/campaigns/reply-email-thread
  * - POST /campaigns/{id}/webhooks, GET /campaigns/{id}/webhooks  https://api.smartlead.ai/api-reference/webhooks
+ *
+ * A missing or wrong key is 401 `{success: false, error: {code: 'UNAUTHORIZED', message}}`
+ * (https://api.smartlead.ai/authentication, "Authentication Errors"); other errors are `{error}`.
  *
  * Webhook payloads are shaped as the help center's Webhook Guide pages
  * (https://help.smartlead.ai/Webhook-Guide-Updated-4d0ae6b2fa6a4db1b4c1ead824a86866)
@@ -44,7 +48,10 @@ const campaignLeadMapIds = numericIds();
 /** Smartlead's numeric ids go out as numbers (its payloads' `campaign_id: 123456`). */
 const asNumber = (id: string): number | string => (/^\d+$/.test(id) ? Number(id) : id);
 
-const error = (status: number, message: string) => json(status, { error: message });
+const error = (status: number, message: string) =>
+  status === 401
+    ? json(401, { success: false, error: { code: 'UNAUTHORIZED', message } })
+    : json(status, { error: message });
 
 const received = (lead: EmulatedLead): Record<string, unknown> =>
   isRecord(lead.received) ? lead.received : {};
@@ -302,27 +309,44 @@ function addWebhook(context: RouteContext) {
   });
 }
 
+/** A campaign object of the campaign endpoints (the fields of get-all's example, emulated campaigns always running). */
+const campaignObject = (campaign: Campaign): JsonObject => ({
+  id: asNumber(campaign.id),
+  user_id: 1,
+  created_at: campaign.createdAt,
+  updated_at: campaign.createdAt,
+  status: 'ACTIVE',
+  name: campaign.name,
+  track_settings: [],
+  scheduler_cron_value: null,
+  min_time_btwn_emails: 10,
+  max_leads_per_day: 100,
+  stop_lead_settings: 'REPLY_TO_AN_EMAIL',
+  unsubscribe_text: '',
+  parent_campaign_id: null,
+  client_id: null,
+});
+
+/** Every campaign of the account as a bare array, highest id first; Smartlead documents no paging here. */
+function allCampaigns({ workspace }: RouteContext) {
+  const campaigns = [...workspace.campaigns.values()].sort((left, right) => {
+    const byNumber = Number(right.id) - Number(left.id);
+    return Number.isNaN(byNumber) ? right.id.localeCompare(left.id) : byNumber;
+  });
+  return json(200, campaigns.map(campaignObject));
+}
+
 const routes: Route[] = [
+  // The reference writes it `/campaigns/`; the help center `/campaigns`.
+  { method: 'GET', path: '/campaigns/', handle: allCampaigns },
+  { method: 'GET', path: '/campaigns', handle: allCampaigns },
   {
     method: 'GET',
     path: '/campaigns/:campaignId',
     handle: (context) => {
       const campaign = campaignOf(context);
       if (!campaign) return error(404, 'Campaign not found');
-      return json(200, {
-        id: asNumber(campaign.id),
-        user_id: 1,
-        created_at: campaign.createdAt,
-        updated_at: campaign.createdAt,
-        status: 'ACTIVE',
-        name: campaign.name,
-        track_settings: [],
-        scheduler_cron_value: null,
-        min_time_btwn_emails: 10,
-        max_leads_per_day: 100,
-        parent_campaign_id: null,
-        client_id: null,
-      });
+      return json(200, campaignObject(campaign));
     },
   },
   { method: 'POST', path: '/campaigns/:campaignId/leads', addsLeads: true, handle: addLeads },

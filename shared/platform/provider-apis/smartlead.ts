@@ -35,6 +35,13 @@ import {
  *   (https://api.smartlead.ai/api-reference/leads/get-by-email).
  * - Stop: `POST /campaigns/{campaign_id}/leads/{lead_id}/pause`
  *   (https://api.smartlead.ai/api-reference/leads/pause).
+ * - Credential check and campaign listing: `GET /campaigns/`, the authentication page's own
+ *   example of an authenticated request (https://api.smartlead.ai/authentication: a refused key is
+ *   401 `{success: false, error: {code: 'UNAUTHORIZED', message}}`). It answers every campaign of
+ *   the account at once, newest (highest id) first, as a bare array: "Currently, this endpoint
+ *   returns all campaigns" (https://api.smartlead.ai/api-reference/campaigns/get-all). The
+ *   reference documents no cheaper read for a plain key (its client and user endpoints are an
+ *   agency's), so the check costs one list.
  * - Reply: `POST /campaigns/{campaign_id}/reply-email-thread` with
  *   `email_stats_id` and `email_body`, and the replied message's
  *   `reply_message_id` / `reply_email_time` / `reply_email_body`
@@ -70,6 +77,18 @@ const leadByEmail = z.object({
   ),
 });
 type LeadByEmail = z.infer<typeof leadByEmail>;
+
+/**
+ * One campaign of `GET /campaigns/` (api.smartlead.ai/api-reference/campaigns/get-all): the fields
+ * read; its status is one of DRAFTED, ACTIVE, PAUSED, STOPPED, COMPLETED, ARCHIVED
+ * (api.smartlead.ai/api-reference/campaigns/get-by-id).
+ */
+const campaignListItem = z.object({
+  id: smartleadId,
+  name: lenient(z.nullish(z.string())),
+  status: z.string(),
+});
+const campaignList = z.array(campaignListItem);
 
 const withKey = (credentials: ProviderCredentials, query: Record<string, string> = {}) => ({
   ...query,
@@ -212,8 +231,38 @@ function threadFields(replyThread: ReplyThread) {
   };
 }
 
+/** The whole campaign list (`GET /campaigns/`); a refused key is `Smartlead refused this API key (<status>)`. */
+async function allCampaigns(http: ProviderHttp, credentials: ProviderCredentials) {
+  const response = await http({ method: 'GET', path: '/campaigns/', query: withKey(credentials) });
+  if (response.status === 401 || response.status === 403) {
+    throw new ProviderApiError(
+      'refused',
+      `Smartlead refused this API key (${response.status})`,
+      response.status,
+    );
+  }
+  expectSuccess(response);
+  return readBody(response, campaignList, 'the campaign list');
+}
+
 export const smartleadClient: ProviderClient = {
   provider: 'smartlead',
+  async checkCredentials(http, credentials) {
+    await allCampaigns(http, credentials);
+    // Smartlead's limit is the key's own (api.smartlead.ai/guides/rate-limits): no shared workspace.
+    return { workspaceId: null };
+  },
+  async listCampaigns(http, credentials) {
+    // Smartlead does not page this list: every campaign comes in the first answer, so there is no next page.
+    const campaigns = (await allCampaigns(http, credentials)).map((campaign) => ({
+      id: idText(campaign.id),
+      name: campaign.name ?? '',
+      status: campaign.status.toLowerCase(),
+      // Leads added to a drafted, paused or stopped campaign wait for it to run; a completed or archived one sends nothing.
+      acceptsLeads: campaign.status.toUpperCase() === 'ACTIVE',
+    }));
+    return { campaigns, next: null };
+  },
   enroll,
   findEnrolled,
   stop,
