@@ -226,27 +226,30 @@ async function enrollGroup(
     return { kind: 'done', remaining: [] };
   }
   const batchSize = PROVIDER_APIS[session.connection.provider].maxLeadsPerRequest;
-  const pending = [...records];
-  while (pending.length > 0) {
+  const provider = session.connection.provider;
+  // Assignments whose outcome is recorded: a retry, a refusal or a deferral of the rest leaves them be.
+  const recorded = new Set<number>();
+  // Assignments marked during this invocation: tried again after a 429, they are looked up first.
+  const attempted = new Set<number>();
+  const record = async (results: RecordedOutcome[]) => {
+    await recordOutcomes(orgId, target, provider, results);
+    for (const { record } of results) recorded.add(record.assignmentId);
+  };
+  const unrecorded = () => records.filter((each) => !recorded.has(each.assignmentId));
+  for (let pending = unrecorded(); pending.length > 0; pending = unrecorded()) {
     if (Date.now() > context.deadline) {
       count('EnrollmentDeferred', pending.length);
       return { kind: 'defer', delaySeconds: 0, remaining: pending.map((record) => record.assignmentId) };
     }
-    const chunk = pending.slice(0, batchSize);
     try {
-      const outcomes = await enrollChunk(orgId, target, session, chunk);
-      await recordOutcomes(orgId, target, session.connection.provider, outcomes);
-      pending.splice(0, chunk.length);
+      await enrollChunk(orgId, target, session, pending.slice(0, batchSize), attempted, record);
     } catch (error) {
       if (!(error instanceof ProviderApiError)) throw error;
+      // The leads of the chunk recorded before the error stay recorded; the rest go on below.
+      pending = unrecorded();
       const remaining = pending.map((record) => record.assignmentId);
       if (error.kind === 'refused') {
-        await recordOutcomes(
-          orgId,
-          target,
-          session.connection.provider,
-          pending.map((record) => ({ record, outcome: refused(record, error.message) })),
-        );
+        await record(pending.map((record) => ({ record, outcome: refused(record, error.message) })));
         return { kind: 'done', remaining: [] };
       }
       if (error.kind === 'rate-limited') {
@@ -263,10 +266,7 @@ async function enrollGroup(
       }
       // Unavailable: the queue hands it out again with backoff; the last time, it is recorded as failed.
       if (!lastReceive) return { kind: 'retry', remaining };
-      await recordOutcomes(
-        orgId,
-        target,
-        session.connection.provider,
+      await record(
         pending.map((record) => ({
           record,
           outcome: refused(
@@ -287,57 +287,78 @@ const refused = (record: AssignmentRecord, reason: string): LeadOutcome => ({
   reason,
 });
 
+interface RecordedOutcome {
+  record: AssignmentRecord;
+  outcome: LeadOutcome;
+}
+
 /**
  * One add request's worth: leads tried before are looked up first (a crash may
  * have followed the provider's acceptance), the rest are marked and added.
+ * Each outcome is recorded as soon as it is known (docs/providers.md#enrollment):
+ * a lookup's at once, an added lead's when the client tells it (Smartlead reads
+ * each lead back, a second apart), the others' when the add returns. So a crash
+ * mid-batch keeps what was recorded; the rest are marked and found on the retry.
  */
 async function enrollChunk(
   orgId: number,
   target: EnrollTarget,
   session: Session,
   chunk: AssignmentRecord[],
-): Promise<{ record: AssignmentRecord; outcome: LeadOutcome }[]> {
-  const results: { record: AssignmentRecord; outcome: LeadOutcome }[] = [];
+  attempted: Set<number>,
+  record: (results: RecordedOutcome[]) => Promise<void>,
+): Promise<void> {
   const toAdd: AssignmentRecord[] = [];
-  for (const record of chunk) {
-    if (record.enrollAttemptedAt === null) {
-      toAdd.push(record);
+  for (const each of chunk) {
+    if (each.enrollAttemptedAt === null && !attempted.has(each.assignmentId)) {
+      toAdd.push(each);
       continue;
     }
     const leadId = await session.client.findEnrolled(
       session.http,
       session.credentials,
       target.externalId,
-      leadOf(record),
+      leadOf(each),
     );
     if (leadId)
-      results.push({ record, outcome: { ref: String(record.assignmentId), status: 'enrolled', leadId } });
-    else toAdd.push(record);
+      await record([
+        { record: each, outcome: { ref: String(each.assignmentId), status: 'enrolled', leadId } },
+      ]);
+    else toAdd.push(each);
   }
-  if (toAdd.length === 0) return results;
+  if (toAdd.length === 0) return;
   const at = new Date().toISOString();
   for (let start = 0; start < toAdd.length; start += MAX_TRANSACTION_ITEMS) {
     await transact(
       toAdd
         .slice(start, start + MAX_TRANSACTION_ITEMS)
-        .map((record) => enrollAttemptWrite(orgId, record.assignmentId, at)),
+        .map((each) => enrollAttemptWrite(orgId, each.assignmentId, at)),
     );
   }
+  for (const each of toAdd) attempted.add(each.assignmentId);
+  // Each lead's outcome once: the first the client tells, by its `ref`.
+  const unheard = new Map(toAdd.map((each) => [String(each.assignmentId), each]));
+  const heard = (outcome: LeadOutcome): RecordedOutcome | null => {
+    const each = unheard.get(outcome.ref);
+    if (!each) return null;
+    unheard.delete(outcome.ref);
+    return { record: each, outcome };
+  };
   const outcomes = await session.client.enroll(
     session.http,
     session.credentials,
     target.externalId,
     toAdd.map(leadOf),
+    async (outcome) => {
+      const result = heard(outcome);
+      if (result) await record([result]);
+    },
   );
-  const byRef = new Map(outcomes.map((outcome) => [outcome.ref, outcome]));
-  for (const record of toAdd) {
-    results.push({
-      record,
-      outcome:
-        byRef.get(String(record.assignmentId)) ?? refused(record, 'the provider did not report this lead'),
-    });
+  const rest = outcomes.map(heard).filter((result) => result !== null);
+  for (const each of unheard.values()) {
+    rest.push({ record: each, outcome: refused(each, 'the provider did not report this lead') });
   }
-  return results;
+  if (rest.length > 0) await record(rest);
 }
 
 /** The domains a lead is found under when a domain is excluded: its email's and its company's. */
@@ -353,7 +374,7 @@ async function recordOutcomes(
   orgId: number,
   target: EnrollTarget,
   provider: Provider | null,
-  results: { record: AssignmentRecord; outcome: LeadOutcome }[],
+  results: RecordedOutcome[],
 ): Promise<void> {
   const at = new Date().toISOString();
   for (let start = 0; start < results.length; start += RECORDS_PER_TRANSACTION) {

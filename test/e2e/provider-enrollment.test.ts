@@ -466,3 +466,39 @@ describe('the full loop', () => {
     },
   );
 });
+
+describe('enrollment visible lead by lead', () => {
+  it('shows each Smartlead lead enrolled as the provider confirms it, not when the whole batch is done', async () => {
+    // Prepare: a campaign of its own. Smartlead's add answers counts only, so each lead is read back
+    // one request at a time at the connection's pace (60 a minute): the ten read-backs of one batch
+    // span many of the polls below.
+    const provider: Provider = 'smartlead';
+    externalIds[provider] = await newEmulatorCampaign(provider, 'Lead by lead');
+    await linkSequence(provider, externalIds[provider]);
+    const contacts = Array.from({ length: 10 }, (_, index) => ({
+      ...contact(provider, `batch${index}`),
+      email: `batch${index}@smartlead-batch.example`,
+    }));
+
+    // Act
+    const pushed = await push(provider, contacts);
+
+    // Assess: the number of enrolled leads at each poll, until all are.
+    const counts: number[] = [];
+    await waitFor(
+      async () => {
+        const listed = await contactsOf(provider);
+        const statuses = pushed.assignmentIds.map((id) => listed.get(id)?.enrollment?.status);
+        expect(statuses.filter((status) => status === 'failed')).toEqual([]);
+        const enrolled = statuses.filter((status) => status === 'enrolled').length;
+        counts.push(enrolled);
+        return enrolled === pushed.assignmentIds.length;
+      },
+      { what: 'the ten Smartlead leads to be enrolled', intervalMs: 100 },
+    );
+    // Some poll saw some leads enrolled and others not yet: the first was visible before the last.
+    expect(counts.some((count) => count > 0 && count < pushed.assignmentIds.length), String(counts)).toBe(true);
+    // And none went back to pending.
+    expect(counts).toEqual([...counts].sort((a, b) => a - b));
+  });
+});

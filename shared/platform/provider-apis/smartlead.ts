@@ -159,8 +159,10 @@ async function enroll(
   credentials: ProviderCredentials,
   campaignId: string,
   leads: readonly LeadToEnroll[],
+  onOutcome?: (outcome: LeadOutcome) => Promise<void>,
 ): Promise<LeadOutcome[]> {
   const { sendable, refused: outcomes } = leadsWith(leads, 'email', EMAIL_REQUIRED);
+  for (const outcome of outcomes) await onOutcome?.(outcome);
   if (sendable.length === 0) return outcomes;
 
   const response = await http({
@@ -173,17 +175,22 @@ async function enroll(
   const answer = readBody(response, addAnswer, 'the lead import');
 
   // The counts do not say which lead is which: each is read back. One lookup per distinct email,
-  // so a lead listed twice costs one request.
+  // so a lead listed twice costs one request. The campaign's lead list
+  // (https://api.smartlead.ai/api-reference/leads/get-by-campaign) has no email filter and no
+  // documented order, so finding a batch in it means paging the whole campaign. Each outcome is
+  // told as soon as its lookup answers: at one request a second, the last lead of a full batch
+  // is known minutes after the first.
   const lookups = new Map<string, LeadByEmail | null>();
   for (const lead of sendable) {
     const key = lead.email.trim().toLowerCase();
     if (!lookups.has(key)) lookups.set(key, await lookUp(http, credentials, lead.email));
     const found = lookups.get(key) ?? null;
-    if (found?.id !== undefined && inCampaign(found, campaignId)) {
-      outcomes.push({ ref: lead.ref, status: 'enrolled', leadId: idText(found.id) });
-    } else {
-      outcomes.push({ ref: lead.ref, status: 'refused', reason: refusalReason(found, lead.email, answer) });
-    }
+    const outcome: LeadOutcome =
+      found?.id !== undefined && inCampaign(found, campaignId)
+        ? { ref: lead.ref, status: 'enrolled', leadId: idText(found.id) }
+        : { ref: lead.ref, status: 'refused', reason: refusalReason(found, lead.email, answer) };
+    outcomes.push(outcome);
+    await onOutcome?.(outcome);
   }
   return outcomes;
 }

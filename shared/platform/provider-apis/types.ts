@@ -112,12 +112,19 @@ export interface ProviderClient {
    * a campaign, and returns one outcome per lead (by `ref`, any order). A lead the campaign holds
    * already is `enrolled` with its existing id, never added twice. May issue several requests
    * (Smartlead's add answers counts, so the ids are read back). Throws ProviderApiError.
+   *
+   * `onOutcome`, when given, hears each lead's outcome as soon as it is known, before the
+   * rest of the batch (Smartlead: after each lead's read-back), so the caller can record it
+   * at once; a client whose add answers every lead at once may call it once per lead at the
+   * end, or not at all. It is awaited: a rejection ends `enroll` with that error. The leads
+   * it heard of are in the returned outcomes too.
    */
   enroll(
     http: ProviderHttp,
     credentials: ProviderCredentials,
     campaignId: string,
     leads: readonly LeadToEnroll[],
+    onOutcome?: (outcome: LeadOutcome) => Promise<void>,
   ): Promise<LeadOutcome[]>;
   /**
    * The id of the lead in that campaign when the provider has it, else null: asked before
