@@ -180,8 +180,9 @@ const RECEIVED: Record<Provider, (lead: LeadToEnroll) => Record<string, unknown>
     first_name: l.firstName,
     last_name: l.lastName,
     company_name: l.companyName,
+    job_title: l.title,
     website: l.companyDomain,
-    custom_variables: { job_title: l.title, linkedin_url: l.linkedinUrl, ...l.variables },
+    custom_variables: { linkedin_url: l.linkedinUrl, ...l.variables },
   }),
   lemlist: (l) => ({
     firstName: l.firstName,

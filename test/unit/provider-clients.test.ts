@@ -259,9 +259,9 @@ describe('Instantly', () => {
               first_name: 'Jane',
               last_name: 'Doe',
               company_name: 'Acme',
+              job_title: 'Controller',
               website: 'acme.example',
               custom_variables: {
-                job_title: 'Controller',
                 linkedin_url: 'https://www.linkedin.com/in/jane-doe-example',
                 pain_point: 'month-end close',
               },

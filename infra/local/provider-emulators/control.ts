@@ -64,7 +64,13 @@ export async function handleControl(
 
   if (method === 'POST' && path === '/workspaces') {
     const apiKey = stringField(fields, 'apiKey') ?? randomApiKey();
-    core.workspace(apiKey);
+    // A second key of an existing workspace (Instantly: one workspace, several keys, one rate limit).
+    const sameAs = stringField(fields, 'sameWorkspaceAs');
+    const existing = sameAs === null ? undefined : core.workspaces.get(sameAs);
+    if (sameAs !== null && !existing) return refused(404, 'unknown workspace');
+    if (existing && core.workspaces.has(apiKey)) return refused(409, 'that apiKey has a workspace already');
+    if (existing) core.workspaces.set(apiKey, existing);
+    else core.workspace(apiKey);
     return json(201, { apiKey });
   }
 

@@ -353,7 +353,8 @@ export class EmulatorCore implements EmulatorApi {
     const apiKey = this.spec.apiKeyOf(request, url);
     const workspace = apiKey === null ? undefined : this.workspaces.get(apiKey);
     if (!workspace) return answer(this.spec.error(401, 'Invalid or missing API key'));
-    entry.apiKey = workspace.apiKey;
+    // The key the request carried: a workspace may have several (control API, `sameWorkspaceAs`).
+    entry.apiKey = apiKey;
 
     const fault = workspace.faults[0];
     if (fault && fault.kind !== 'drop-after-accept') {

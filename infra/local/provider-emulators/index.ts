@@ -27,7 +27,7 @@ import type { ProviderEmulatorSpec } from './spec.ts';
  *
  * | request | answer |
  * | --- | --- |
- * | `POST /_emulator/workspaces {apiKey?}` | `{apiKey}` (random when absent): one workspace per API key |
+ * | `POST /_emulator/workspaces {apiKey?, sameWorkspaceAs?}` | `{apiKey}` (random when absent): one workspace per API key; `sameWorkspaceAs` makes it a further key of that key's workspace |
  * | `POST /_emulator/campaigns {apiKey, name?, id?}` | `{id}` in the provider's format, as a string (creates the workspace if needed) |
  * | `POST /_emulator/blocklist {apiKey, email, list: 'unsubscribed' \| 'blocked'}` | puts an email on the workspace's unsubscribe or block list |
  * | `GET /_emulator/leads?apiKey=&campaignId=` | `{leads: [{leadId, campaignId, status, received, addedAt, …}]}`; `received` is the lead object exactly as the add request carried it |

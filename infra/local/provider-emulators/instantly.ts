@@ -3,6 +3,7 @@ import {
   booleanField,
   copyJson,
   idField,
+  integerParam,
   isRecord,
   isValidEmail,
   type JsonObject,
@@ -18,9 +19,16 @@ import { type Campaign, type EmulatedLead, sameEmail, type Workspace } from './s
 /**
  * Instantly's API v2 (https://api.instantly.ai/api/v2), `Authorization:
  * Bearer <API key>` (https://developer.instantly.ai/getting-started/authorization).
- * Endpoints (https://developer.instantly.ai/api-reference):
+ * Endpoints (https://developer.instantly.ai/api-reference), shapes as there and as Instantly's
+ * SDK generates them from it (github.com/Instantly-ai/instantly-starter-kit,
+ * js/sdk/src/generated/operations.ts and models.ts):
  *
- * - GET    /campaigns/{id}          api-reference/campaign/get-campaign
+ * - GET    /workspaces/current      api-reference/workspace (the Workspace object: api-reference/schemas/workspace)
+ * - GET    /campaigns               api-reference/campaign (`limit` 1–100, `starting_after`; `{items, next_starting_after}`)
+ * - POST   /campaigns               api-reference/campaign (a draft, `name` and `campaign_schedule` required)
+ * - POST   /campaigns/{id}/activate api-reference/campaign (status 1)
+ * - POST   /campaigns/{id}/pause    api-reference/campaign (status 2)
+ * - GET    /campaigns/{id}          api-reference/campaign/get-campaign (the Campaign object: api-reference/schemas/campaign)
  * - POST   /leads                   api-reference/lead/create-a-lead (one lead, `campaign`)
  * - POST   /leads/add               api-reference/lead/add-leads-in-bulk-to-a-campaign-or-list (≤ maxLeadsPerRequest)
  * - POST   /leads/list              api-reference/lead/list-leads (filters `campaign`, `contacts`, `ids`; cursor `starting_after`)
@@ -28,6 +36,12 @@ import { type Campaign, type EmulatedLead, sameEmail, type Workspace } from './s
  * - DELETE /leads/{id}              api-reference/lead/delete-a-lead (v2 has no per-lead pause)
  * - POST   /emails/reply            api-reference/email/reply-to-an-email
  * - POST   /webhooks, GET /webhooks api-reference/webhook/create-webhook
+ *
+ * Leads answer the Lead object (api-reference/schemas/lead): its own fields
+ * (`job_title`, `website`, `phone`, …), `company_domain`, `status_summary`, and
+ * `payload` holding the custom variables. A workspace is what the rate limit
+ * is counted for, whichever of its keys calls (getting-started/rate-limit): two
+ * keys of one workspace are made with the control API's `sameWorkspaceAs`.
  *
  * Errors are Fastify's `{statusCode, error, message}`. Webhook payloads follow
  * the documented schema (https://developer.instantly.ai/guides/webhook-events)
@@ -52,6 +66,7 @@ const LEAD_COLUMNS = [
   'first_name',
   'last_name',
   'company_name',
+  'job_title',
   'website',
   'phone',
   'personalization',
@@ -72,6 +87,135 @@ const CREATE_OPTIONS = [
 const received = (lead: EmulatedLead): Record<string, unknown> =>
   isRecord(lead.received) ? lead.received : {};
 
+/** What Instantly keeps of a workspace besides the shared state: its Workspace object's fields. */
+const workspaceDetails = new WeakMap<Workspace, { createdAt: string; owner: string }>();
+function workspaceObject(workspace: Workspace): JsonObject {
+  let details = workspaceDetails.get(workspace);
+  if (!details) {
+    details = { createdAt: new Date().toISOString(), owner: uuid() };
+    workspaceDetails.set(workspace, details);
+  }
+  return {
+    id: workspace.workspaceId,
+    timestamp_created: details.createdAt,
+    timestamp_updated: details.createdAt,
+    owner: details.owner,
+    name: `Emulated workspace ${workspace.workspaceId.slice(0, 8)}`,
+    plan_id: null,
+    add_unsub_to_block: false,
+    org_logo_url: null,
+    org_client_domain: null,
+  };
+}
+
+/** Campaign status (api-reference/schemas/campaign): 0 draft, 1 active, 2 paused, 3 completed, … */
+const DRAFT = 0;
+const ACTIVE = 1;
+const PAUSED = 2;
+
+/** What Instantly keeps of a campaign besides the shared state. A campaign made by the control API is active. */
+interface CampaignDetails {
+  status: number;
+  schedule: JsonObject;
+  updatedAt: string;
+}
+const campaignDetails = new WeakMap<Campaign, CampaignDetails>();
+const DEFAULT_SCHEDULE: JsonObject = {
+  schedules: [
+    {
+      name: 'Weekdays',
+      timing: { from: '09:00', to: '17:00' },
+      days: { 1: true, 2: true, 3: true, 4: true, 5: true },
+      timezone: 'Etc/GMT+12',
+    },
+  ],
+};
+function detailsOf(campaign: Campaign): CampaignDetails {
+  let details = campaignDetails.get(campaign);
+  if (!details) {
+    details = { status: ACTIVE, schedule: DEFAULT_SCHEDULE, updatedAt: campaign.createdAt };
+    campaignDetails.set(campaign, details);
+  }
+  return details;
+}
+
+const campaignObject = (workspace: Workspace, campaign: Campaign): JsonObject => {
+  const details = detailsOf(campaign);
+  return {
+    id: campaign.id,
+    name: campaign.name,
+    status: details.status,
+    campaign_schedule: copyJson(details.schedule) as JsonObject,
+    sequences: [],
+    email_list: [workspace.mailbox],
+    organization: workspace.workspaceId,
+    timestamp_created: campaign.createdAt,
+    timestamp_updated: details.updatedAt,
+  };
+};
+
+/** A `campaign_schedule` as the Campaign object requires it: `schedules` with name, timing, days and timezone. */
+function isSchedule(value: unknown): value is JsonObject {
+  if (!isRecord(value) || !Array.isArray(value.schedules) || value.schedules.length === 0) return false;
+  return value.schedules.every(
+    (entry) =>
+      isRecord(entry) &&
+      typeof entry.name === 'string' &&
+      isRecord(entry.timing) &&
+      typeof entry.timing.from === 'string' &&
+      typeof entry.timing.to === 'string' &&
+      isRecord(entry.days) &&
+      typeof entry.timezone === 'string',
+  );
+}
+
+function listCampaigns(context: RouteContext) {
+  const limit = integerParam(context.query, 'limit', 10);
+  if (limit < 1 || limit > 100) return error(400, 'querystring/limit must be between 1 and 100');
+  const all = [...context.workspace.campaigns.values()];
+  const after = context.query.get('starting_after');
+  const start = after === null ? 0 : all.findIndex((campaign) => campaign.id === after) + 1;
+  const page = all.slice(start, start + limit);
+  return json(200, {
+    items: page.map((campaign) => campaignObject(context.workspace, campaign)),
+    // As Instantly does, a full page names a cursor even when nothing follows it: the next page is empty.
+    ...(page.length === limit ? { next_starting_after: page.at(-1)!.id } : {}),
+  });
+}
+
+function createCampaign(context: RouteContext) {
+  const fields = isRecord(context.body) ? context.body : {};
+  const name = stringField(fields, 'name');
+  if (!name) return error(400, "body must have required property 'name'");
+  if (!isSchedule(fields.campaign_schedule)) {
+    return error(400, "body must have required property 'campaign_schedule' with its schedules");
+  }
+  const { workspace } = context;
+  const campaign: Campaign = {
+    id: uuid(),
+    name,
+    createdAt: context.emulator.now(),
+    defaultSenderId: String(100_000 + workspace.campaigns.size + 1),
+  };
+  workspace.campaigns.set(campaign.id, campaign);
+  // A new campaign is a draft: it sends nothing until activated.
+  campaignDetails.set(campaign, {
+    status: DRAFT,
+    schedule: copyJson(fields.campaign_schedule) as JsonObject,
+    updatedAt: campaign.createdAt,
+  });
+  return json(200, campaignObject(workspace, campaign));
+}
+
+const setCampaignStatus = (status: number) => (context: RouteContext) => {
+  const campaign = context.workspace.campaigns.get(context.params.campaignId!);
+  if (!campaign) return error(404, 'Campaign not found');
+  const details = detailsOf(campaign);
+  details.status = status;
+  details.updatedAt = context.emulator.now();
+  return json(200, campaignObject(context.workspace, campaign));
+};
+
 function leadObject(workspace: Workspace, lead: EmulatedLead): JsonObject {
   const fields = received(lead);
   const object: JsonObject = {
@@ -90,6 +234,12 @@ function leadObject(workspace: Workspace, lead: EmulatedLead): JsonObject {
     const value = fields[column];
     object[column] = value === undefined ? null : (value as JsonValue);
   }
+  // The domain of the lead's address: what Instantly groups a company's leads by (`stop_for_company`).
+  object.company_domain = lead.email?.split('@')[1]?.toLowerCase() ?? '';
+  const last = lead.messages.at(-1);
+  object.status_summary = last
+    ? { lastStep: { from: 'campaign', stepID: String(last.step), timestamp_executed: last.at } }
+    : {};
   object.payload = isRecord(fields.custom_variables) ? (fields.custom_variables as JsonObject) : {};
   return object;
 }
@@ -339,19 +489,19 @@ const webhookObject = (
 const routes: Route[] = [
   {
     method: 'GET',
+    path: '/workspaces/current',
+    handle: ({ workspace }) => json(200, workspaceObject(workspace)),
+  },
+  { method: 'GET', path: '/campaigns', handle: listCampaigns },
+  { method: 'POST', path: '/campaigns', handle: createCampaign },
+  { method: 'POST', path: '/campaigns/:campaignId/activate', handle: setCampaignStatus(ACTIVE) },
+  { method: 'POST', path: '/campaigns/:campaignId/pause', handle: setCampaignStatus(PAUSED) },
+  {
+    method: 'GET',
     path: '/campaigns/:campaignId',
     handle: ({ workspace, params }) => {
       const campaign = workspace.campaigns.get(params.campaignId!);
-      if (!campaign) return error(404, 'Campaign not found');
-      return json(200, {
-        id: campaign.id,
-        name: campaign.name,
-        status: 1,
-        organization: workspace.workspaceId,
-        timestamp_created: campaign.createdAt,
-        timestamp_updated: campaign.createdAt,
-        email_list: [workspace.mailbox],
-      });
+      return campaign ? json(200, campaignObject(workspace, campaign)) : error(404, 'Campaign not found');
     },
   },
   { method: 'POST', path: '/leads', addsLeads: true, handle: createLead },

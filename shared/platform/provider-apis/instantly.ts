@@ -2,19 +2,43 @@ import * as z from 'zod/mini';
 import { lenient } from '#schemas/lenient.ts';
 import { EMAIL_REQUIRED, expectSuccess, leadsWith, presentFields, readBody, sameEmail } from './responses.ts';
 import {
+  type AcceptedCredentials,
   type EnrolledLead,
   type LeadOutcome,
   type LeadToEnroll,
   ProviderApiError,
+  type ProviderCampaignPage,
   type ProviderClient,
   type ProviderCredentials,
   type ProviderHttp,
+  type ProviderResponse,
 } from './types.ts';
 
 /**
  * Instantly's API v2 (base https://api.instantly.ai/api/v2), the key as a
  * bearer token (https://developer.instantly.ai/api-reference).
  *
+ * Shapes as the reference shows them, and as Instantly's own SDK generates them from it
+ * (github.com/Instantly-ai/instantly-starter-kit, js/sdk/src/generated/operations.ts and models.ts):
+ *
+ * - Credential check: `GET /workspaces/current`, answering the Workspace
+ *   object, whose `id` is the workspace the key acts for
+ *   (https://developer.instantly.ai/api-reference/workspace, object:
+ *   https://developer.instantly.ai/api-reference/schemas/workspace). The rate
+ *   limit is the workspace's, shared by all its keys
+ *   (https://developer.instantly.ai/getting-started/rate-limit), hence the id.
+ *   A bad key is 401 `{statusCode, error, message}`.
+ * - Campaigns: `GET /campaigns?limit=&starting_after=` (limit ≤ 100), answering
+ *   `{items: Campaign[], next_starting_after}`
+ *   (https://developer.instantly.ai/api-reference/campaign, object:
+ *   https://developer.instantly.ai/api-reference/schemas/campaign). `status` is a
+ *   number: -99 account suspended, -1 accounts unhealthy, -2 bounce protect,
+ *   0 draft, 1 active, 2 paused, 3 completed, 4 running subsequences
+ *   (https://developer.instantly.ai/api-reference/schemas/account-campaign-mapping).
+ * - Lead fields: `first_name`, `last_name`, `company_name`, `job_title`,
+ *   `website`, `phone` and `personalization` are the lead's own fields on import;
+ *   anything else is a custom variable (same add page, below; the Lead object:
+ *   https://developer.instantly.ai/api-reference/schemas/lead).
  * - Add: `POST /leads/add`, up to 1000 leads to a campaign, answering
  *   `created_leads [{id, email, index}]` and counts of what it skipped
  *   (https://developer.instantly.ai/api-reference/lead/add-leads-in-bulk-to-a-campaign-or-list).
@@ -30,8 +54,49 @@ import {
  *   (https://developer.instantly.ai/api-reference/email/reply-to-an-email).
  */
 
-/** `POST /leads/list` takes up to 100 items per page. */
+/** `POST /leads/list` and `GET /campaigns` take up to 100 items per page. */
 const LIST_PAGE = 100;
+
+/**
+ * Instantly's campaign statuses as words. Only an active campaign sends to a lead added now: a
+ * draft or paused one holds it until launched or resumed, a completed one (or one running only
+ * its subsequences) does not start it again, and the negative states are Instantly stopping the
+ * sending itself.
+ */
+const CAMPAIGN_STATUSES: Readonly<Record<number, string>> = {
+  [-99]: 'account_suspended',
+  [-2]: 'bounce_protect',
+  [-1]: 'accounts_unhealthy',
+  0: 'draft',
+  1: 'active',
+  2: 'paused',
+  3: 'completed',
+  4: 'running_subsequences',
+};
+const ACTIVE = 1;
+
+/**
+ * Instantly's own text fields of a lead on import (POST /leads/add `leads[]`): sent as such, never
+ * as custom variables, where Instantly would keep them as a second, unused copy.
+ */
+const LEAD_FIELDS = [
+  'first_name',
+  'last_name',
+  'company_name',
+  'job_title',
+  'website',
+  'phone',
+  'personalization',
+] as const;
+type LeadField = (typeof LEAD_FIELDS)[number];
+const isLeadField = (name: string): name is LeadField => (LEAD_FIELDS as readonly string[]).includes(name);
+
+const workspaceAnswer = z.object({ id: z.string() });
+
+const campaignList = z.object({
+  items: z.array(z.object({ id: z.string(), name: lenient(z.optional(z.string())), status: z.number() })),
+  next_starting_after: lenient(z.nullish(z.string())),
+});
 
 const addAnswer = z.object({
   created_leads: lenient(
@@ -66,21 +131,72 @@ const replyAnswer = z.object({ id: lenient(z.optional(z.string())) });
 const bearer = (credentials: ProviderCredentials) => ({ Authorization: `Bearer ${credentials.apiKey}` });
 
 function leadItem(lead: LeadToEnroll & { email: string }) {
-  // Instantly's lead has no title or LinkedIn field on import: both go as custom variables. The
-  // snippet variables come last, so a variable of the same name is the one used.
-  const customVariables = {
-    ...presentFields({ job_title: lead.title, linkedin_url: lead.linkedinUrl }),
-    ...lead.variables,
+  // A snippet variable named like one of Instantly's lead fields (`phone`, `job_title`, …) fills
+  // that field, and wins over the contact's value, as the variable is the more specific of the two.
+  const fields: Record<string, string | null> = {
+    first_name: lead.firstName,
+    last_name: lead.lastName,
+    company_name: lead.companyName,
+    job_title: lead.title,
+    website: lead.companyDomain,
   };
+  const customVariables: Record<string, string> = {};
+  for (const [name, value] of Object.entries(lead.variables)) {
+    if (isLeadField(name)) fields[name] = value;
+    else customVariables[name] = value;
+  }
+  // Instantly has no LinkedIn field on a lead: the URL is a custom variable, unless a variable of that name says otherwise.
+  const custom = { ...presentFields({ linkedin_url: lead.linkedinUrl }), ...customVariables };
   return {
     email: lead.email,
-    ...presentFields({
-      first_name: lead.firstName,
-      last_name: lead.lastName,
-      company_name: lead.companyName,
-      website: lead.companyDomain,
-    }),
-    ...(Object.keys(customVariables).length > 0 ? { custom_variables: customVariables } : {}),
+    ...presentFields(fields),
+    ...(Object.keys(custom).length > 0 ? { custom_variables: custom } : {}),
+  };
+}
+
+/** 401 or 403: Instantly refused the key itself, named so the caller can say which provider did. */
+function expectKeyAccepted(response: ProviderResponse, notFound: string): void {
+  if (response.status === 401 || response.status === 403) {
+    throw new ProviderApiError(
+      'refused',
+      `Instantly refused this API key (${response.status})`,
+      response.status,
+    );
+  }
+  expectSuccess(response, notFound);
+}
+
+async function checkCredentials(
+  http: ProviderHttp,
+  credentials: ProviderCredentials,
+): Promise<AcceptedCredentials> {
+  const response = await http({ method: 'GET', path: '/workspaces/current', headers: bearer(credentials) });
+  expectKeyAccepted(response, 'the provider has no workspace for this key');
+  return { workspaceId: readBody(response, workspaceAnswer, 'the workspace read').id };
+}
+
+async function listCampaigns(
+  http: ProviderHttp,
+  credentials: ProviderCredentials,
+  cursor: string | null,
+): Promise<ProviderCampaignPage> {
+  const response = await http({
+    method: 'GET',
+    path: '/campaigns',
+    headers: bearer(credentials),
+    query: { limit: String(LIST_PAGE), ...(cursor === null ? {} : { starting_after: cursor }) },
+  });
+  expectKeyAccepted(response, 'the provider has no campaign list');
+  const answer = readBody(response, campaignList, 'the campaign list');
+  return {
+    campaigns: answer.items.map((item) => ({
+      id: item.id,
+      name: item.name ?? '',
+      status: CAMPAIGN_STATUSES[item.status] ?? `status_${item.status}`,
+      acceptsLeads: item.status === ACTIVE,
+    })),
+    // A full last page still carries a cursor; the page after it is empty, and ends the list.
+    next: answer.items.length > 0 ? (answer.next_starting_after ?? null) : null,
   };
 }
 
@@ -221,6 +337,8 @@ async function stop(
 
 export const instantlyClient: ProviderClient = {
   provider: 'instantly',
+  checkCredentials,
+  listCampaigns,
   enroll,
   findEnrolled,
   stop,
