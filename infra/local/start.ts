@@ -145,11 +145,17 @@ try {
       `  Providers:    ${linked.connections} connections to the local provider emulators, ${linked.linkedSequences} sequences linked (README "Watch the loop")`,
     );
   }
+  // Their ports follow the API's (PORT+1 … PORT+4) or are free ones (--port 0): said, not guessed.
+  const emulators = Object.entries(stack.providerApiUrls).map(
+    ([provider, url]) => `    ${provider.padEnd(11)} ${url}`,
+  );
   const lines = [
     `Outreach Campaign Public API (local) ready in ${(performance.now() / 1000).toFixed(1)} s`,
     `  Base URL:     ${stack.apiUrl}/public/v1`,
     `  Data:         ${dataDir ?? 'in memory (use --data-dir DIR to keep it)'}`,
     ...details,
+    "  Emulators:    the providers' APIs; a control API below /_emulator/ on each port (docs/providers.md#local-emulators)",
+    ...emulators,
   ];
   console.log(lines.join('\n'));
 } catch (error) {

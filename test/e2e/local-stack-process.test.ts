@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
+import { PROVIDERS } from '#schemas/import.ts';
 import { PROJECT_ROOT } from '../../infra/paths.ts';
 import { exitOf, startStackProcess, stopStartedStackProcesses } from '../support/stack-process.ts';
 import { waitFor } from '../support/wait.ts';
@@ -88,6 +89,25 @@ describe('npm start', () => {
     const apiKey = /API key:\s+(\S+)/.exec(stack.output())![1]!;
     const response = await fetch(`${stack.baseUrl}/auth`, { headers: { 'x-api-key': apiKey } });
     expect(await response.json()).toEqual({ signed_in: true });
+
+    // The banner lists each provider emulator's URL (README "Watch the loop"), and each answers there:
+    // its control API knows the demo organization's workspace.
+    const emulatorUrls = await waitFor(
+      () => {
+        const urls = PROVIDERS.map(
+          (provider) => new RegExp(`^\\s+${provider}\\s+(http://\\S+)$`, 'm').exec(stack.output())?.[1],
+        );
+        return urls.every((url) => url !== undefined) ? (urls as string[]) : false;
+      },
+      { what: 'the emulators in the banner' },
+    );
+    expect(new Set(emulatorUrls.map((url) => new URL(url).origin)).size).toBe(PROVIDERS.length);
+    for (const [index, provider] of PROVIDERS.entries()) {
+      const control = new URL(`/_emulator/leads?apiKey=demo-${provider}-api-key`, emulatorUrls[index]);
+      const leads = await fetch(control);
+      expect(leads.status, `${provider} at ${control}`).toBe(200);
+      expect(await leads.json()).toMatchObject({ leads: expect.any(Array) });
+    }
 
     // `npm start` again from the same folder, on the running stack's port: it fails before it writes
     // anything, and the running stack's endpoints file stays as it was (the CLI below still reaches it).
