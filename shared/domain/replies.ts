@@ -140,15 +140,18 @@ export async function replyToAssignment(
  * thread when the assignment is enrolled on a connection whose provider can answer in thread and
  * its webhook reported a reply to answer (the thread's reference); by email otherwise.
  */
-function replyRouteOf(assignment: AssignmentRecord): MailRoute {
-  const { enrollTarget, providerLeadId, replyThread } = assignment;
-  if (
-    !enrollTarget ||
-    !providerLeadId ||
-    !replyThread ||
-    !PROVIDER_APIS[assignment.provider].repliesInThread
-  ) {
-    return { via: 'email' };
+export function replyRouteOf(assignment: AssignmentRecord): MailRoute {
+  const { enrollTarget, providerLeadId, replyThread, provider } = assignment;
+  if (!enrollTarget || !providerLeadId) return { via: 'email' };
+  // Enrolled at a provider, yet by email: the route says why, so the reply's outcome explains itself.
+  if (!PROVIDER_APIS[provider].repliesInThread) {
+    return { via: 'email', reason: `${provider} cannot answer in a lead's thread` };
+  }
+  if (!replyThread) {
+    return {
+      via: 'email',
+      reason: `no ${provider} reply webhook gave this lead's thread${THREAD_NEEDS[provider]}`,
+    };
   }
   return {
     via: 'provider',
@@ -161,6 +164,14 @@ function replyRouteOf(assignment: AssignmentRecord): MailRoute {
     replyThread,
   };
 }
+
+/** What names a thread at each provider that answers in one, for the reason a reply went by email. */
+const THREAD_NEEDS: Record<AssignmentRecord['provider'], string> = {
+  smartlead: " (Smartlead's names it by the sent email's stats_id)",
+  instantly: " (Instantly's names it by the email's id and sending account)",
+  lemlist: '',
+  heyreach: " (HeyReach's names it by the conversation and LinkedIn account)",
+};
 
 /** A reply whose transaction lost a race is read afresh and tried again at once, up to 6 tries in all. */
 const REPLY_RETRY = { attempts: 6, baseDelayMs: 0, retryIf: () => true };

@@ -1,4 +1,5 @@
 import type { MailTransport } from '#platform/mail-transport.ts';
+import { ProviderApiError } from '#platform/provider-apis/types.ts';
 import { replyMail } from '#store/messages.ts';
 import { composeMime, htmlToText, messageIdOf } from './mail-compose.ts';
 import type { ProviderReplySender, ProviderRoute } from './provider-replies.ts';
@@ -41,15 +42,22 @@ export async function deliverReply(
   const { mail } = reply;
   if (mail.state === 'sent') return 'already-sent';
   if (mail.route.via === 'provider') {
+    const route = mail.route as ProviderRoute;
     const sent = await attempt(job, () =>
-      providerReplies(job.orgId, mail.route as ProviderRoute, {
+      providerReplies(job.orgId, route, {
         subject: reply.subject,
         html: reply.body,
         text: htmlToText(reply.body),
+      }).catch((error: unknown) => {
+        // A refusal (the thread lacks what the provider's reply needs, the provider refuses it) will not
+        // pass on a retry: the lead is answered by email instead. Rate limits and outages are retried.
+        if (error instanceof ProviderApiError && error.kind === 'refused') {
+          return { fallback: `${route.provider} could not answer in the thread: ${error.message}` };
+        }
+        throw error;
       }),
     );
-    // The connection is gone: the reply leaves by email after all, and says so.
-    if (sent !== 'no-connection') {
+    if (sent !== 'no-connection' && !('fallback' in sent)) {
       await replyMail.recordMailAttempt(job.orgId, job.messageId, {
         state: 'sent',
         sentAt: new Date().toISOString(),
@@ -57,7 +65,9 @@ export async function deliverReply(
       });
       return 'sent';
     }
-    await replyMail.setMailRoute(job.orgId, job.messageId, { via: 'email' });
+    // The reply leaves by email after all, and its route says why.
+    const reason = sent === 'no-connection' ? 'the provider connection was removed' : sent.fallback;
+    await replyMail.setMailRoute(job.orgId, job.messageId, { via: 'email', reason });
   }
   const raw = await composeMime({
     messageId: messageIdOf(job.orgId, job.messageId, settings.messageIdDomain),

@@ -237,6 +237,21 @@ const EXPECTED: Record<string, Expected> = {
       senderEmail: 'lead@example.com',
     }),
   },
+  // The API overview's shape: the reply nested, no stats_id, so no thread to answer in (email instead).
+  'smartlead/EMAIL_REPLIED.api-overview.json': {
+    kind: 'reply_received',
+    eventId: 'smartlead:reply_received:reply-abc123',
+    campaignExternalId: '123',
+    lead: REF_LEAD,
+    at: '2024-01-15T11:00:00.000Z',
+    message: sentMessage({
+      providerMessageId: 'reply-abc123',
+      stepType: 'reply',
+      subject: 'Re: Quick question',
+      body: "Thanks for reaching out. I'm interested...",
+      senderEmail: 'lead@example.com',
+    }),
+  },
   'smartlead/LEAD_UNSUBSCRIBED.api-reference.json': {
     kind: 'unsubscribed',
     eventId: 'smartlead:unsubscribed:123:lead@example.com',
@@ -660,35 +675,7 @@ describe('mapping each documented payload', () => {
   });
 
   it("reads the other shape of Smartlead's API overview page (api.smartlead.ai/core/webhooks)", () => {
-    const reply = {
-      event: 'EMAIL_REPLIED',
-      timestamp: '2024-01-15T11:00:00Z',
-      campaign_id: 123,
-      lead_id: 789,
-      email_account_id: 456,
-      sequence_number: 1,
-      reply: {
-        subject: 'Re: Quick question',
-        body: "Thanks for reaching out. I'm interested...",
-        received_at: '2024-01-15T11:00:00Z',
-        message_id: 'reply-abc123',
-      },
-      lead: { email: 'lead@example.com', first_name: 'Jane', last_name: 'Doe' },
-    };
-    expect(onlyActivity(map('smartlead', reply))).toEqual({
-      kind: 'reply_received',
-      eventId: 'smartlead:reply_received:reply-abc123',
-      campaignExternalId: '123',
-      lead: REF_LEAD,
-      at: '2024-01-15T11:00:00.000Z',
-      message: sentMessage({
-        providerMessageId: 'reply-abc123',
-        stepType: 'reply',
-        subject: 'Re: Quick question',
-        body: "Thanks for reaching out. I'm interested...",
-        senderEmail: 'lead@example.com',
-      }),
-    });
+    // Its EMAIL_REPLIED is a fixture (EMAIL_REPLIED.api-overview.json); an open names no lead there.
     const opened = {
       event: 'EMAIL_OPENED',
       timestamp: '2024-01-15T10:30:00Z',

@@ -48,7 +48,14 @@ export const mailState = /* @__PURE__ */ (() =>
      */
     route: z._default(
       z.discriminatedUnion('via', [
-        z.object({ via: z.literal('email') }),
+        z.object({
+          via: z.literal('email'),
+          /**
+           * Why a reply to a lead enrolled at a provider leaves by email rather than in the provider's
+           * thread (docs/providers.md#replies); absent when email is simply the way (not enrolled).
+           */
+          reason: z.optional(z.string()),
+        }),
         z.object({
           via: z.literal('provider'),
           provider,
