@@ -34,10 +34,19 @@ export function fetchHttp(base: string): ProviderHttp {
       status: response.status,
       retryAfterSeconds:
         response.headers.has('retry-after') && Number.isFinite(retryAfter) ? retryAfter : null,
-      body: text ? (JSON.parse(text) as unknown) : null,
+      body: parsedJson(text),
     };
     return answer;
   };
+}
+
+/** The body as JSON, null when empty or not JSON (lemlist answers its errors as plain text), as ProviderResponse says. */
+function parsedJson(text: string): unknown {
+  try {
+    return text ? (JSON.parse(text) as unknown) : null;
+  } catch {
+    return null;
+  }
 }
 
 /** The emulator's control API (below `/_emulator/` at the root of the emulator's port), given its API URL. */

@@ -374,9 +374,11 @@ describe('lemlist', () => {
   it('turns a refused add into the existing id (this campaign) or a per-lead refusal', async () => {
     const { http } = recording((request) => {
       if (request.method === 'POST') return answer(400, { message: 'Lead already exists' });
+      // GET /leads/{email}?version=v2: an array, each item nesting its campaign.
+      expect(request.query).toEqual({ version: 'v2' });
       return request.path.startsWith('/leads/here')
-        ? answer(200, [{ _id: 'lea_here', campaignId: 'cam_1' }])
-        : answer(200, { _id: 'lea_there', campaignId: 'cam_2' });
+        ? answer(200, [{ _id: 'lea_here', campaign: { id: 'cam_1', name: 'Q1', status: 'running' } }])
+        : answer(200, [{ _id: 'lea_there', campaign: { id: 'cam_2', name: 'Q2', status: 'running' } }]);
     });
 
     expect(

@@ -431,10 +431,11 @@ export class EmulatorCore implements EmulatorApi {
   }
 }
 
-/** The path and query as logged: never the API key (Smartlead sends it in the query). */
+/** The path and query as logged: never the API key (Smartlead sends it in the query, lemlist may: `access_token`). */
 function loggedPath(url: URL): string {
   const query = new URLSearchParams(url.searchParams);
   query.delete('api_key');
+  query.delete('access_token');
   const rest = query.toString();
   return rest ? `${url.pathname}?${rest}` : url.pathname;
 }

@@ -2,20 +2,37 @@ import { PROVIDER_APIS } from '#definitions/provider-apis.ts';
 import { copyJson, isRecord, isValidEmail, type JsonObject, json, stringField, text } from './http.ts';
 import { lemlistId } from './ids.ts';
 import type { EventContext, NativeEvent, ProviderEmulatorSpec, Route, RouteContext } from './spec.ts';
-import { type EmulatedLead, leadsInCampaign, sameEmail, type Workspace } from './state.ts';
+import { type Campaign, type EmulatedLead, leadsInCampaign, sameEmail, type Workspace } from './state.ts';
 
 /**
  * lemlist's API (https://api.lemlist.com/api), HTTP Basic auth with an empty
- * user and the API key as password (https://developer.lemlist.com/api-reference/getting-started/authentication).
+ * user and the API key as password (https://developer.lemlist.com/api-reference/getting-started/authentication),
+ * or the key as the `access_token` query parameter, which the API takes beside
+ * Basic auth (classic reference, https://github.com/l3mpire/lemlist-developer
+ * source/index.html.md, "Authentication": "Or pass your API key as a query
+ * parameter access_token"). A wrong key answers 401 with the reference's text
+ * "The authentication you supplied is incorrect".
  * Endpoints (classic reference: https://github.com/l3mpire/lemlist-developer,
- * source/includes/_campaigns.md, _leads.md, _hooks.md; current one:
- * https://developer.lemlist.com/api-reference):
+ * source/includes/_campaigns.md, _leads.md, _hooks.md, _team.md; current one:
+ * https://developer.lemlist.com/api-reference, its OpenAPI document
+ * https://developer.lemlist.com/api-reference/openapi/v2.json):
  *
+ * - GET    /team                                                    the team (`_id` tea_…, name, userIds, …)
+ *          OpenAPI `GET /team` ("Get Team"); 401 "The authentication you supplied is incorrect"
+ * - GET    /campaigns?version=v2&offset=&limit=&page=&sortBy=createdAt&sortOrder=&status=
+ *          an array of campaigns {_id, name, labels, createdAt, createdBy, status, hasError?, errors?};
+ *          limit defaults to and tops at 100; `page` (1-based) pages by `limit` when no offset is given;
+ *          ascending by createdAt unless sortOrder=desc     endpoints/campaigns/get-many-campaigns
+ * - POST   /campaigns/{campaignId}/pause | /start                    {_id, state: 'paused' | 'running'}
+ *          OpenAPI `POST /campaigns/{campaignId}/pause`, `/start` ("Pause Campaign", "Start Campaign")
  * - GET    /campaigns/{campaignId}
  * - POST   /campaigns/{campaignId}/leads/{email}?deduplicate=true   one lead per request; body = the lead's fields,
  *          custom variables as extra keys; answers the lead with its `_id` (lea_…)   endpoints/leads/create-lead-in-campaign
  * - GET    /campaigns/{campaignId}/leads                             endpoints/leads/get-campaign-leads
- * - GET    /leads/{email}                                           endpoints/leads/get-lead-by-email
+ * - GET    /leads/{email}?version=v2                                an array, one item per campaign of the lead:
+ *          {_id, isPaused, state, status, source, variables: the lead's fields, contactId,
+ *          campaign: {id, name, status}, sendingUser}; v2 is the only version and its default
+ *          endpoints/leads/get-lead-by-email
  * - POST   /leads/pause/{leadIdOrEmail}?campaignId=                 endpoints/leads/pause-lead
  * - POST   /leads/start/{leadIdOrEmail}?campaignId=                 endpoints/leads/resume-paused-lead
  * - DELETE /campaigns/{campaignId}/leads/{email}[?action=remove]    unsubscribe (or delete) a lead of a campaign
@@ -30,7 +47,21 @@ import { type EmulatedLead, leadsInCampaign, sameEmail, type Workspace } from '.
  */
 
 const FACTS = PROVIDER_APIS.lemlist;
-const error = (status: number, message: string) => text(status, message);
+/** The reference's text for a key it does not know (every endpoint's 401). */
+const WRONG_KEY = 'The authentication you supplied is incorrect';
+// lemlist answers errors as plain text; the only 401 is a key it does not know.
+const error = (status: number, message: string) => text(status, status === 401 ? WRONG_KEY : message);
+
+/**
+ * Campaign states the campaign endpoints set (POST /campaigns/{id}/pause, /start), by campaign:
+ * the shared Campaign has no state; a campaign created through the control API is `running`.
+ */
+const campaignStates = new WeakMap<Campaign, string>();
+const stateOf = (campaign: Campaign | undefined): string =>
+  (campaign && campaignStates.get(campaign)) ?? 'running';
+
+/** The page size GET /campaigns answers by default and at most (get-many-campaigns: "Default: 100. Maximum: 100."). */
+const CAMPAIGN_PAGE_LIMIT = 100;
 
 const received = (lead: EmulatedLead): Record<string, unknown> =>
   isRecord(lead.received) ? lead.received : {};
@@ -115,15 +146,84 @@ function resumeLead(context: RouteContext) {
   );
 }
 
+/** The lead in one of its campaigns, as GET /leads/{email}?version=v2 answers it (get-lead-by-email). */
+function leadV2Object(workspace: Workspace, lead: EmulatedLead): JsonObject {
+  const campaign = workspace.campaigns.get(lead.campaignId);
+  return {
+    _id: lead.leadId,
+    updatedAt: lead.addedAt,
+    isPaused: lead.status === 'paused',
+    state: lead.messages.length > 0 ? 'contacted' : 'scanned',
+    status: lead.status === 'paused' ? 'paused' : lead.status === 'completed' ? 'done' : 'running',
+    personalized: false,
+    source: 'api',
+    // The lead's own fields and custom variables, as the add carried them, with its email.
+    variables: { ...(received(lead) as JsonObject), email: lead.email },
+    contactId: `ctc_${lead.leadId.slice(4)}`,
+    campaign: { id: lead.campaignId, name: campaign?.name ?? null, status: stateOf(campaign) },
+    sendingUser: {},
+  };
+}
+
 function leadByEmail(context: RouteContext) {
+  const version = context.query.get('version');
+  if (version !== null && version !== 'v2') return error(400, 'version must be v2');
   const leads = context.workspace.leads.filter(
     (lead) => lead.status !== 'removed' && sameEmail(lead.email, context.params.email!),
   );
   if (leads.length === 0) return error(404, 'Lead not found');
-  const objects = leads.map((lead) => leadObject(context.workspace, lead));
-  // The classic reference answers one object; a lead in several campaigns is answered as their list.
-  return json(200, objects.length === 1 ? objects[0]! : objects);
+  // v2, the only version and the default: an array with the lead in each of its campaigns.
+  return json(
+    200,
+    leads.map((lead) => leadV2Object(context.workspace, lead)),
+  );
 }
+
+/** The campaign as GET /campaigns lists it (get-many-campaigns). */
+const campaignObject = (workspace: Workspace, campaign: Campaign): JsonObject => ({
+  _id: campaign.id,
+  name: campaign.name,
+  labels: [],
+  createdAt: campaign.createdAt,
+  createdBy: `usr_${workspace.workspaceId.replace(/-/g, '').slice(0, 17)}`,
+  status: stateOf(campaign),
+});
+
+/** A non-negative integer query parameter, its default when absent, or null when it is not one. */
+function countParam(query: URLSearchParams, name: string, fallback: number): number | null {
+  const value = query.get(name);
+  if (value === null) return fallback;
+  return /^\d+$/.test(value) ? Number(value) : null;
+}
+
+function listCampaigns({ workspace, query }: RouteContext) {
+  const limit = countParam(query, 'limit', CAMPAIGN_PAGE_LIMIT);
+  const page = countParam(query, 'page', 1);
+  if (limit === null || page === null) return error(400, 'limit and page must be integers');
+  const pageSize = Math.min(Math.max(limit, 1), CAMPAIGN_PAGE_LIMIT);
+  const offset = countParam(query, 'offset', (Math.max(page, 1) - 1) * pageSize);
+  if (offset === null) return error(400, 'offset must be an integer');
+  const status = query.get('status');
+  // Stable sort: campaigns created within the same millisecond keep their creation order.
+  const campaigns = [...workspace.campaigns.values()]
+    .filter((campaign) => status === null || stateOf(campaign) === status)
+    .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  if (query.get('sortOrder') === 'desc') campaigns.reverse();
+  return json(
+    200,
+    campaigns.slice(offset, offset + pageSize).map((campaign) => campaignObject(workspace, campaign)),
+  );
+}
+
+/** POST /campaigns/{campaignId}/pause and /start: the campaign's new state. */
+const setCampaignState =
+  (state: 'paused' | 'running') =>
+  ({ workspace, params }: RouteContext) => {
+    const campaign = workspace.campaigns.get(params.campaignId!);
+    if (!campaign) return error(404, 'Campaign not found');
+    campaignStates.set(campaign, state);
+    return json(200, { _id: campaign.id, state });
+  };
 
 function unsubscribeOrDelete(context: RouteContext) {
   const { workspace, params, query, emulator } = context;
@@ -173,6 +273,28 @@ const hookObject = (id: string, url: string, type: string | null, campaignId: st
 const routes: Route[] = [
   {
     method: 'GET',
+    path: '/team',
+    handle: ({ workspace }) => {
+      const userId = `usr_${workspace.workspaceId.replace(/-/g, '').slice(0, 17)}`;
+      return json(200, {
+        _id: teamId(workspace),
+        name: 'Emulated team',
+        userIds: [userId],
+        createdBy: userId,
+        createdAt: '2024-01-01T00:00:00.000Z',
+        hooks: workspace.webhooks.map((hook) =>
+          hookObject(hook.id, hook.url, hook.eventTypes?.[0] ?? null, hook.campaignId),
+        ),
+        beta: [],
+        invitedUsers: [],
+      });
+    },
+  },
+  { method: 'GET', path: '/campaigns', handle: listCampaigns },
+  { method: 'POST', path: '/campaigns/:campaignId/pause', handle: setCampaignState('paused') },
+  { method: 'POST', path: '/campaigns/:campaignId/start', handle: setCampaignState('running') },
+  {
+    method: 'GET',
     path: '/campaigns/:campaignId',
     handle: ({ workspace, params }) => {
       const campaign = workspace.campaigns.get(params.campaignId!);
@@ -180,7 +302,7 @@ const routes: Route[] = [
       return json(200, {
         _id: campaign.id,
         name: campaign.name,
-        status: 'running',
+        status: stateOf(campaign),
         createdAt: campaign.createdAt,
       });
     },
@@ -227,6 +349,8 @@ const routes: Route[] = [
   },
 ];
 
+const teamId = (workspace: Workspace) => `tea_${workspace.workspaceId.replace(/-/g, '').slice(0, 17)}`;
+
 /** The interest activities played for a classification; lemlist has none for a neutral reply. */
 const CLASSIFICATION_EVENTS = {
   positive: 'emailsInterested',
@@ -240,7 +364,7 @@ function nativeEvents(context: EventContext): NativeEvent[] {
   const base: JsonObject = {
     ...(received(lead) as JsonObject),
     isFirst: true,
-    teamId: `tea_${workspace.workspaceId.replace(/-/g, '').slice(0, 17)}`,
+    teamId: teamId(workspace),
     sendUserId: lead.providerIds.sendUserId ?? null,
     sendUserEmail: lead.senderAccount,
     sendUserName: 'Emulated Sender',
@@ -294,10 +418,11 @@ function nativeEvents(context: EventContext): NativeEvent[] {
 export const lemlistSpec: ProviderEmulatorSpec = {
   provider: 'lemlist',
   basePath: new URL(FACTS.defaultBaseUrl).pathname,
-  apiKeyOf: (request) => {
+  apiKeyOf: (request, url) => {
     const header = request.headers.authorization;
     const match = header ? /^Basic\s+(.+)$/i.exec(header) : null;
-    if (!match) return null;
+    // Without Basic auth, the key may come as the `access_token` query parameter (see the top of this file).
+    if (!match) return url.searchParams.get('access_token') || null;
     const decoded = Buffer.from(match[1]!.trim(), 'base64').toString('utf8');
     const separator = decoded.indexOf(':');
     // The user is empty; the key is the password.

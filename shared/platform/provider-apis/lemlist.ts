@@ -1,20 +1,42 @@
 import * as z from 'zod/mini';
 import { lenient } from '#schemas/lenient.ts';
 import { EMAIL_REQUIRED, expectSuccess, presentFields, readBody, statusError } from './responses.ts';
-import type {
-  EnrolledLead,
-  LeadOutcome,
-  LeadToEnroll,
-  ProviderClient,
-  ProviderCredentials,
-  ProviderHttp,
+import {
+  type AcceptedCredentials,
+  type EnrolledLead,
+  type LeadOutcome,
+  type LeadToEnroll,
+  ProviderApiError,
+  type ProviderCampaignPage,
+  type ProviderClient,
+  type ProviderCredentials,
+  type ProviderHttp,
 } from './types.ts';
 
 /**
  * lemlist's API (base https://api.lemlist.com/api), HTTP Basic with an empty
  * user and the key as the password
- * (https://developer.lemlist.com/api-reference/getting-started/authentication).
+ * (https://developer.lemlist.com/api-reference/getting-started/authentication;
+ * the API also takes the key as an `access_token` query parameter, which the
+ * client never uses: a key in a URL ends up in logs).
  *
+ * - Credential check: `GET /team`, the cheapest authenticated read (one small
+ *   object, no paging, no parameter); a key lemlist does not know answers 401
+ *   "The authentication you supplied is incorrect", a blocked user 403, and
+ *   "No user found for this API key" 404 (OpenAPI `GET /team`,
+ *   https://developer.lemlist.com/api-reference/openapi/v2.json). lemlist
+ *   limits requests per API key ("Rate Limit" in the same document), so no
+ *   workspace id is answered.
+ * - Campaigns: `GET /campaigns?version=v2&offset=&limit=100&sortBy=createdAt&sortOrder=asc`
+ *   answers an array of campaigns `{_id, name, status, hasError?, …}`; `limit`
+ *   is 100 at most, a shorter page is the last, and oldest-first keeps an
+ *   offset stable while campaigns are created
+ *   (https://developer.lemlist.com/api-reference/endpoints/campaigns/get-many-campaigns).
+ *   Status is one of running, paused, draft, ended, archived, errors.
+ *   Only a running campaign without errors takes a lead now: in the others
+ *   an added lead waits (a draft's leads wait in review, the page's own
+ *   example of a lead in a draft campaign), and `hasError` names a campaign
+ *   that cannot send ("Your campaign does not have sender.").
  * - Add: `POST /campaigns/{campaignId}/leads/{email}?deduplicate=true`, one
  *   lead per request, the lead's fields and any custom variables as the JSON
  *   body's keys; `deduplicate=true` makes lemlist refuse a lead whose email is
@@ -22,8 +44,11 @@ import type {
  *   (https://developer.lemlist.com/api-reference/endpoints/leads/create-lead-in-campaign;
  *   the classic "Add a Lead in a Campaign" page,
  *   https://github.com/l3mpire/lemlist-developer source/includes/_campaigns.md).
- * - Find: `GET /leads/{email}` answers the lead (or its leads) with
- *   `campaignId` (https://developer.lemlist.com/api-reference/endpoints/leads/get-lead-by-email).
+ * - Find: `GET /leads/{email}?version=v2` answers an array, the lead in each
+ *   of its campaigns, each item nesting `campaign {id, name, status}`; there
+ *   is no top-level `campaignId` in v2, the only version the page documents
+ *   ("You must set the mandatory query parameter version to version=v2",
+ *   https://developer.lemlist.com/api-reference/endpoints/leads/get-lead-by-email).
  * - Stop: `POST /leads/pause/{leadId}?campaignId=` pauses the lead in that
  *   campaign only (https://developer.lemlist.com/api-reference/endpoints/leads/pause-lead;
  *   its counterpart `POST /leads/start/{leadId}?campaignId=`,
@@ -36,13 +61,26 @@ import type {
 /** The add's statuses that refuse this one lead rather than the request (a duplicate, a bad email). */
 const LEAD_REFUSAL_STATUSES = new Set([400, 409, 422]);
 
-const lemlistLead = z.object({
+/** The add's answer: the lead, `_id` first. */
+const addedLead = z.object({ _id: z.string() });
+/** One item of `GET /leads/{email}?version=v2`: the lead in one of its campaigns. */
+const leadInCampaign = z.object({
   _id: z.string(),
-  campaignId: lenient(z.nullish(z.string())),
+  campaign: lenient(z.nullish(z.object({ id: z.string() }))),
 });
-type LemlistLead = z.infer<typeof lemlistLead>;
-/** `GET /leads/{email}` answers one lead, or (newer API) the lead in each of its campaigns. */
-const leadsByEmail = z.union([z.array(lemlistLead), lemlistLead]);
+type LeadInCampaign = z.infer<typeof leadInCampaign>;
+const leadsByEmail = z.array(leadInCampaign);
+
+/** The page size of GET /campaigns: its default and its maximum. */
+const CAMPAIGN_PAGE_SIZE = 100;
+const campaignsPage = z.array(
+  z.object({
+    _id: z.string(),
+    name: z.string(),
+    status: z.string(),
+    hasError: lenient(z.nullish(z.boolean())),
+  }),
+);
 
 const basicAuth = (credentials: ProviderCredentials) => ({
   Authorization: `Basic ${Buffer.from(`:${credentials.apiKey}`).toString('base64')}`,
@@ -71,17 +109,21 @@ async function leadsWithEmail(
   http: ProviderHttp,
   credentials: ProviderCredentials,
   email: string,
-): Promise<LemlistLead[]> {
+): Promise<LeadInCampaign[]> {
   const response = await http({
     method: 'GET',
     path: `/leads/${encodeURIComponent(email)}`,
+    query: { version: 'v2' },
     headers: basicAuth(credentials),
   });
   if (response.status === 404) return [];
   expectSuccess(response, 'the provider lead does not exist');
-  const found = readBody(response, leadsByEmail, 'the lead lookup');
-  return Array.isArray(found) ? found : [found];
+  return readBody(response, leadsByEmail, 'the lead lookup');
 }
+
+/** The lead's id in that campaign, among its leads at lemlist. */
+const idIn = (leads: readonly LeadInCampaign[], campaignId: string): string | null =>
+  leads.find((found) => found.campaign?.id === campaignId)?._id ?? null;
 
 async function enrollOne(
   http: ProviderHttp,
@@ -101,8 +143,8 @@ async function enrollOne(
     // lemlist refuses a lead it holds already, here or in another campaign: which one is read back, so
     // a lead an earlier attempt enrolled keeps its id instead of being refused.
     const existing = await leadsWithEmail(http, credentials, lead.email);
-    const here = existing.find((found) => found.campaignId === campaignId);
-    if (here) return { ref: lead.ref, status: 'enrolled', leadId: here._id };
+    const here = idIn(existing, campaignId);
+    if (here) return { ref: lead.ref, status: 'enrolled', leadId: here };
     return {
       ref: lead.ref,
       status: 'refused',
@@ -117,7 +159,7 @@ async function enrollOne(
   return {
     ref: lead.ref,
     status: 'enrolled',
-    leadId: readBody(response, lemlistLead, 'the lead import')._id,
+    leadId: readBody(response, addedLead, 'the lead import')._id,
   };
 }
 
@@ -140,8 +182,7 @@ async function findEnrolled(
   lead: LeadToEnroll,
 ): Promise<string | null> {
   if (!lead.email) return null;
-  const found = await leadsWithEmail(http, credentials, lead.email);
-  return found.find((entry) => entry.campaignId === campaignId)?._id ?? null;
+  return idIn(await leadsWithEmail(http, credentials, lead.email), campaignId);
 }
 
 async function stop(
@@ -161,4 +202,67 @@ async function stop(
   expectSuccess(response);
 }
 
-export const lemlistClient: ProviderClient = { provider: 'lemlist', enroll, findEnrolled, stop };
+/** A 401/403, or GET /team's 404 "No user found for this API key": lemlist does not take the key. */
+const REFUSED_KEY_STATUSES = new Set([401, 403, 404]);
+const keyRefused = (status: number) =>
+  new ProviderApiError('refused', `lemlist refused this API key (${status})`, status);
+
+async function checkCredentials(
+  http: ProviderHttp,
+  credentials: ProviderCredentials,
+): Promise<AcceptedCredentials> {
+  const response = await http({ method: 'GET', path: '/team', headers: basicAuth(credentials) });
+  if (REFUSED_KEY_STATUSES.has(response.status)) throw keyRefused(response.status);
+  expectSuccess(response);
+  readBody(response, z.object({ _id: z.string() }), 'the team lookup');
+  // lemlist's limit is per API key: no workspace shares it.
+  return { workspaceId: null };
+}
+
+async function listCampaigns(
+  http: ProviderHttp,
+  credentials: ProviderCredentials,
+  cursor: string | null,
+): Promise<ProviderCampaignPage> {
+  // The cursor is the offset this method answered as `next`.
+  if (cursor !== null && !/^\d+$/.test(cursor)) {
+    throw new ProviderApiError('refused', 'not a lemlist campaign cursor');
+  }
+  const offset = cursor === null ? 0 : Number(cursor);
+  const response = await http({
+    method: 'GET',
+    path: '/campaigns',
+    query: {
+      version: 'v2',
+      offset: String(offset),
+      limit: String(CAMPAIGN_PAGE_SIZE),
+      sortBy: 'createdAt',
+      sortOrder: 'asc',
+    },
+    headers: basicAuth(credentials),
+  });
+  if (response.status === 401 || response.status === 403) throw keyRefused(response.status);
+  expectSuccess(response);
+  const campaigns = readBody(response, campaignsPage, 'the campaign list');
+  return {
+    campaigns: campaigns.map((campaign) => {
+      const status = campaign.status.toLowerCase();
+      return {
+        id: campaign._id,
+        name: campaign.name,
+        status,
+        acceptsLeads: status === 'running' && campaign.hasError !== true,
+      };
+    }),
+    next: campaigns.length < CAMPAIGN_PAGE_SIZE ? null : String(offset + campaigns.length),
+  };
+}
+
+export const lemlistClient: ProviderClient = {
+  provider: 'lemlist',
+  checkCredentials,
+  listCampaigns,
+  enroll,
+  findEnrolled,
+  stop,
+};
