@@ -497,8 +497,53 @@ describe('enrollment visible lead by lead', () => {
       { what: 'the ten Smartlead leads to be enrolled', intervalMs: 100 },
     );
     // Some poll saw some leads enrolled and others not yet: the first was visible before the last.
-    expect(counts.some((count) => count > 0 && count < pushed.assignmentIds.length), String(counts)).toBe(true);
+    expect(
+      counts.some((count) => count > 0 && count < pushed.assignmentIds.length),
+      String(counts),
+    ).toBe(true);
     // And none went back to pending.
     expect(counts).toEqual([...counts].sort((a, b) => a - b));
+  });
+
+  it('keeps the leads recorded before a failure mid-batch, and finds the others without adding them again', async () => {
+    // Prepare
+    const provider: Provider = 'smartlead';
+    externalIds[provider] = await newEmulatorCampaign(provider, 'Failure mid-batch');
+    await linkSequence(provider, externalIds[provider]);
+    const names = Array.from({ length: 10 }, (_, index) => `midbatch${index}`);
+    const pushed = await push(
+      provider,
+      names.map((name) => ({ ...contact(provider, name), email: `${name}@smartlead-batch.example` })),
+    );
+    const enrolledNow = async () => {
+      const listed = await contactsOf(provider);
+      return pushed.assignmentIds.filter((id) => listed.get(id)?.enrollment?.status === 'enrolled');
+    };
+    const first = await waitFor(async () => ((await enrolledNow()).length > 0 ? enrolledNow() : false), {
+      what: 'a first lead to be enrolled',
+      intervalMs: 100,
+    });
+
+    // Act: the next read-back fails (500), which ends this attempt; the queue brings the rest back.
+    await emulator(provider, 'POST', 'faults', { apiKey: workspaceKey(provider), kind: 'server-error' });
+
+    // Assess
+    expect(first.length).toBeLessThan(pushed.assignmentIds.length);
+    const settled = await enrollmentsSettled(provider, pushed.assignmentIds);
+    expect(settled.map((each) => each.enrollment?.status)).toEqual(names.map(() => 'enrolled'));
+    const log = await emulator(
+      provider,
+      'GET',
+      `requests?apiKey=${encodeURIComponent(workspaceKey(provider))}`,
+    );
+    const requests = log.requests as { method: string; path: string; status: number }[];
+    // The failure happened within this batch, and the retry looked the rest up rather than adding them.
+    expect(requests.filter((request) => request.status === 500)).toHaveLength(1);
+    const adds = requests.filter(
+      (request) =>
+        request.method === 'POST' && request.path.endsWith(`/campaigns/${externalIds[provider]}/leads`),
+    );
+    expect(adds).toHaveLength(1);
+    expect(await emulatedLeads(provider)).toHaveLength(names.length);
   });
 });
