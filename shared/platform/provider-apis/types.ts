@@ -105,8 +105,52 @@ export class ProviderApiError extends Error {
   }
 }
 
+/** What the provider told of the account a key belongs to, when its credential check accepts the key. */
+export interface AcceptedCredentials {
+  /**
+   * The provider's workspace (or team) the key acts for, where the provider scopes its rate limit to it
+   * (Instantly: connections to one workspace share one budget); null where the key's own limit applies.
+   */
+  workspaceId: string | null;
+}
+
+/** One campaign of the provider's own list, as the provider names and describes it. */
+export interface ProviderCampaign {
+  id: string;
+  name: string;
+  /** The provider's own word for its state, lower-cased (`active`, `paused`, `draft`, `in_progress`, …). */
+  status: string;
+  /**
+   * Whether the campaign can take leads now: false where adding leads would be refused or would wait
+   * (HeyReach answers 400 to a campaign that is not ACTIVE or IN_PROGRESS, or has no sender account).
+   */
+  acceptsLeads: boolean;
+}
+
+/** A page of the provider's campaigns, and where the next page starts (the provider's own cursor or offset), if any. */
+export interface ProviderCampaignPage {
+  campaigns: ProviderCampaign[];
+  next: string | null;
+}
+
 export interface ProviderClient {
   readonly provider: Provider;
+  /**
+   * The provider's cheapest documented authenticated read, made before a connection is stored or
+   * its key replaced: it resolves when the provider accepts the key, and throws ProviderApiError
+   * `refused` (with the provider's status) when it refuses it, `unavailable` when it cannot be reached.
+   */
+  checkCredentials(http: ProviderHttp, credentials: ProviderCredentials): Promise<AcceptedCredentials>;
+  /**
+   * One page of the provider's own list of campaigns, from `cursor` (null: the first page; else a
+   * `next` this method returned). A provider that does not page answers everything at once, `next`
+   * null. Throws ProviderApiError.
+   */
+  listCampaigns(
+    http: ProviderHttp,
+    credentials: ProviderCredentials,
+    cursor: string | null,
+  ): Promise<ProviderCampaignPage>;
   /**
    * Adds up to the provider's `maxLeadsPerRequest` leads (shared/definitions/provider-apis.ts) to
    * a campaign, and returns one outcome per lead (by `ref`, any order). A lead the campaign holds
