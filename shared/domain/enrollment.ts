@@ -67,7 +67,18 @@ export interface WorkContext {
   httpFor?: (connection: ProviderConnectionRecord, pace: () => Promise<void>) => ProviderHttp;
   /** How to wait (the tests' fake clocks replace it). */
   sleep?: (ms: number) => Promise<void>;
+  /** How leads wait for a provider campaign that takes none yet (the tests' are short). */
+  campaignWait?: CampaignWait;
 }
+
+/** A provider campaign that takes no leads (paused, no sender): its leads are tried again every `retrySeconds` for `maxWaitSeconds`. */
+export interface CampaignWait {
+  retrySeconds: number;
+  maxWaitSeconds: number;
+}
+
+/** Every 15 minutes (SQS's longest delay) for a day: a campaign paused for a day is not coming back soon. */
+export const DEFAULT_CAMPAIGN_WAIT: CampaignWait = { retrySeconds: 900, maxWaitSeconds: 86_400 };
 
 /** A 429 asking for a wait up to this long is waited out in place; a longer one defers the work. */
 const MAX_WAIT_IN_PLACE_MS = 10_000;
@@ -100,7 +111,14 @@ export async function processProviderWork(item: WorkItem, context: WorkContext):
   const lastReceive = item.receiveCount >= queueDefinitions.enrollment.maxReceiveCount;
   const groups = groupByTarget(due);
   for (const [index, group] of groups.entries()) {
-    const outcome = await enrollGroup(message.orgId, group.target, group.records, context, lastReceive);
+    const outcome = await enrollGroup(
+      message.orgId,
+      group.target,
+      group.records,
+      context,
+      lastReceive,
+      message.waitingSince,
+    );
     if (outcome.kind === 'done') continue;
     // Those already enrolled are skipped when the message comes back (they have a lead id).
     if (outcome.kind === 'retry') return { kind: 'retry' };
@@ -109,7 +127,11 @@ export async function processProviderWork(item: WorkItem, context: WorkContext):
       .flatMap((each) => each.records.map((record) => record.assignmentId));
     return {
       kind: 'defer',
-      message: { ...message, assignmentIds: [...outcome.remaining, ...later] },
+      message: {
+        ...message,
+        assignmentIds: [...outcome.remaining, ...later],
+        ...(outcome.waitingSince ? { waitingSince: outcome.waitingSince } : {}),
+      },
       delaySeconds: outcome.delaySeconds,
     };
   }
@@ -130,7 +152,8 @@ function groupByTarget(records: AssignmentRecord[]): { target: EnrollTarget; rec
 
 type GroupOutcome =
   | { kind: 'done'; remaining: number[] }
-  | { kind: 'defer'; delaySeconds: number; remaining: number[] }
+  /** `waitingSince`: the leads wait for their provider campaign to take leads (since then). */
+  | { kind: 'defer'; delaySeconds: number; remaining: number[]; waitingSince?: string }
   | { kind: 'retry'; remaining: number[] };
 
 export interface Session {
@@ -214,6 +237,7 @@ async function enrollGroup(
   records: AssignmentRecord[],
   context: WorkContext,
   lastReceive: boolean,
+  waitingSince: string | undefined,
 ): Promise<GroupOutcome> {
   const session = await openSession(orgId, target.connectionId, context);
   if (!session) {
@@ -252,6 +276,19 @@ async function enrollGroup(
         await record(pending.map((record) => ({ record, outcome: refused(record, error.message) })));
         return { kind: 'done', remaining: [] };
       }
+      if (error.kind === 'campaign-not-ready') {
+        const wait = context.campaignWait ?? DEFAULT_CAMPAIGN_WAIT;
+        const since = waitingSince ?? new Date().toISOString();
+        if (Date.now() - Date.parse(since) < wait.maxWaitSeconds * 1000) {
+          await recordWaiting(orgId, pending, error.message);
+          return { kind: 'defer', delaySeconds: wait.retrySeconds, remaining, waitingSince: since };
+        }
+        const waited = `the provider campaign took no leads for ${duration(wait.maxWaitSeconds)}`;
+        await record(
+          pending.map((record) => ({ record, outcome: refused(record, `${waited}: ${error.message}`) })),
+        );
+        return { kind: 'done', remaining: [] };
+      }
       if (error.kind === 'rate-limited') {
         count('ProviderRateLimited');
         const delaySeconds = Math.max(1, Math.ceil(error.retryAfterSeconds ?? 1));
@@ -280,6 +317,28 @@ async function enrollGroup(
   }
   return { kind: 'done', remaining: [] };
 }
+
+/**
+ * Leads whose campaign takes none now stay `pending`, with the reason on their enrollment
+ * (the campaign's contacts show it) until they are enrolled or the wait ends.
+ */
+async function recordWaiting(orgId: number, records: AssignmentRecord[], reason: string): Promise<void> {
+  const at = new Date().toISOString();
+  for (let start = 0; start < records.length; start += MAX_TRANSACTION_ITEMS) {
+    await transact(
+      records
+        .slice(start, start + MAX_TRANSACTION_ITEMS)
+        .map((each) =>
+          enrollmentOutcomeWrite(orgId, each.assignmentId, { status: 'pending', error: reason }, at),
+        ),
+    );
+  }
+  count('EnrollmentWaiting', records.length);
+  logger.info('Leads wait for their provider campaign', { orgId, waiting: records.length, reason });
+}
+
+const duration = (seconds: number): string =>
+  seconds >= 3600 && seconds % 3600 === 0 ? `${seconds / 3600} hours` : `${seconds} seconds`;
 
 const refused = (record: AssignmentRecord, reason: string): LeadOutcome => ({
   ref: String(record.assignmentId),

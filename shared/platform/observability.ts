@@ -39,6 +39,7 @@ export type CountMetric =
   | 'EnrollmentSucceeded'
   | 'EnrollmentFailed'
   | 'EnrollmentDeferred'
+  | 'EnrollmentWaiting'
   | 'ProviderRateLimited'
   | 'ProviderLeadStopped'
   | 'ReplySentThroughProvider';

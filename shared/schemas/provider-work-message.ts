@@ -11,6 +11,8 @@ export const providerWorkMessage = /* @__PURE__ */ (() =>
       kind: z.literal('enroll'),
       orgId: z.number(),
       assignmentIds: z.array(z.number()).check(z.minLength(1)),
+      /** Since when (ISO 8601) its leads have waited for a provider campaign that took no leads. */
+      waitingSince: z.optional(z.string()),
     }),
     z.object({
       kind: z.literal('stop'),

@@ -289,19 +289,22 @@ export function enrollAttemptWrite(
 
 /**
  * The update that records the outcome of an enrollment: enrolled with the provider's lead id (and
- * `sequencedAt`, kept if a provider reported it first), or failed with the reason. The version
+ * `sequencedAt`, kept if a provider reported it first), failed with the reason, or still pending
+ * with the reason it waits (a provider campaign that takes no leads yet). The version
  * moves, so a concurrent event recorded on the state read before retries.
  */
 export function enrollmentOutcomeWrite(
   orgId: number,
   assignmentId: number,
-  outcome: { status: 'enrolled'; leadId: string; sequencedAt: string } | { status: 'failed'; error: string },
+  outcome:
+    | { status: 'enrolled'; leadId: string; sequencedAt: string }
+    | { status: 'failed' | 'pending'; error: string },
   at: string,
   table: TableContext = tableContext(),
 ): TransactItem {
   const enrollment = {
     status: outcome.status,
-    error: outcome.status === 'failed' ? outcome.error : null,
+    error: outcome.status === 'enrolled' ? null : outcome.error,
     updatedAt: at,
   };
   return {

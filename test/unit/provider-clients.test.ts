@@ -411,8 +411,10 @@ describe('HeyReach', () => {
   const header = { 'X-API-KEY': API_KEY };
 
   it('adds account/lead pairs to the numeric campaign; a lead without a LinkedIn URL is refused', async () => {
-    const { http, requests } = recording(() =>
-      answer(200, { addedLeadsCount: 1, updatedLeadsCount: 0, failedLeadsCount: 0 }),
+    const { http, requests } = recording((request) =>
+      request.path === '/campaign/GetById'
+        ? answer(200, { id: 274079, status: 'IN_PROGRESS', campaignAccountIds: [113298] })
+        : answer(200, { addedLeadsCount: 1, updatedLeadsCount: 0, failedLeadsCount: 0 }),
     );
 
     expect(
@@ -422,6 +424,8 @@ describe('HeyReach', () => {
       { ref: '1', status: 'enrolled', leadId: 'https://www.linkedin.com/in/jane-doe-example' },
     ]);
     expect(requests).toEqual([
+      // The campaign first: whether it runs, and its senders.
+      { method: 'GET', path: '/campaign/GetById', query: { campaignId: '274079' }, headers: header },
       {
         method: 'POST',
         path: '/campaign/AddLeadsToCampaignV2',
@@ -430,7 +434,7 @@ describe('HeyReach', () => {
           campaignId: 274079,
           accountLeadPairs: [
             {
-              linkedInAccountId: null,
+              linkedInAccountId: 113298,
               lead: {
                 profileUrl: 'https://www.linkedin.com/in/jane-doe-example',
                 firstName: 'Jane',
@@ -449,6 +453,8 @@ describe('HeyReach', () => {
 
   it('looks up each lead when some failed, and refuses a campaign id HeyReach cannot have', async () => {
     const { http } = recording((request) => {
+      if (request.path === '/campaign/GetById')
+        return answer(200, { id: 274079, status: 'IN_PROGRESS', campaignAccountIds: [113298] });
       if (request.path === '/campaign/AddLeadsToCampaignV2')
         return answer(200, { addedLeadsCount: 1, failedLeadsCount: 1 });
       const { profileUrl } = request.body as { profileUrl: string };

@@ -89,6 +89,28 @@ export async function handleControl(
     return json(201, { id });
   }
 
+  const campaignState = /^\/campaigns\/([^/]+)\/state$/.exec(path);
+  if (method === 'POST' && campaignState) {
+    const campaign = core.workspaces
+      .get(apiKeyIn('body') ?? '')
+      ?.campaigns.get(decodeURIComponent(campaignState[1]!));
+    if (!campaign) return refused(404, 'unknown workspace or campaign');
+    const status = stringField(fields, 'status');
+    const senders = fields.senderAccountIds;
+    if (
+      senders !== undefined &&
+      !(Array.isArray(senders) && senders.every((id) => /^\d+$/.test(String(id))))
+    ) {
+      return refused(400, 'senderAccountIds must be an array of numeric account ids');
+    }
+    if (status !== null) campaign.status = status;
+    if (Array.isArray(senders)) campaign.senderAccountIds = senders.map(String);
+    return json(200, {
+      status: campaign.status ?? null,
+      senderAccountIds: campaign.senderAccountIds ?? null,
+    });
+  }
+
   if (method === 'POST' && path === '/blocklist') {
     const apiKey = apiKeyIn('body');
     const email = stringField(fields, 'email');

@@ -16,18 +16,30 @@ import { type Campaign, type EmulatedLead, leadsInCampaign, type Workspace } fro
 /**
  * HeyReach's public API (https://api.heyreach.io/api/public), the API key in
  * the `X-API-KEY` header. Its reference is a Postman collection
- * (https://documenter.getpostman.com/view/23808049/2sA2xb5F75); endpoints:
+ * (https://documenter.getpostman.com/view/23808049/2sA2xb5F75); endpoints,
+ * each shaped as that collection's page for it:
  *
- * - GET  /auth/CheckApiKey
- * - GET  /campaign/GetById?campaignId=
+ * - GET  /auth/CheckApiKey → empty 200 (a wrong key: 401, as every endpoint)
+ * - POST /campaign/GetAll {offset, limit ≤ 100, keyword?, statuses?} → {totalCount, items: [campaign]}
+ * - GET  /campaign/GetById?campaignId= → campaign {id, name, status, creationTime, campaignAccountIds}
+ * - POST /campaign/Pause?campaignId= (IN_PROGRESS → PAUSED), /campaign/Resume?campaignId=
+ *        (PAUSED, FINISHED or FAILED → IN_PROGRESS); another state answers 400
  * - POST /campaign/AddLeadsToCampaignV2 {campaignId, accountLeadPairs: [{linkedInAccountId, lead}]}
- *        → {addedLeadsCount, updatedLeadsCount, failedLeadsCount} (no lead ids)
+ *        → {addedLeadsCount, updatedLeadsCount, failedLeadsCount} (no lead ids); 400 when the
+ *        campaign is not IN_PROGRESS or has no sender account, or a pair names an account that is
+ *        not one of the campaign's senders
  * - POST /campaign/GetLeadsFromCampaign {campaignId, offset, limit}
  * - POST /campaign/GetCampaignsForLead {profileUrl | email}
  * - POST /lead/GetLead {profileUrl}
  * - POST /campaign/StopLeadInCampaign {campaignId, leadUrl}
  * - POST /inbox/SendMessage {message, subject, conversationId, linkedInAccountId}
  * - POST /webhooks/CreateWebhook {webhookName, webhookUrl, eventType, campaignIds}
+ *
+ * A campaign's state and senders are set through the control API
+ * (`POST /_emulator/campaigns/{id}/state`, index.ts); a new one is
+ * IN_PROGRESS with one sender. A pair whose `linkedInAccountId` is null is
+ * taken, its lead sent from the campaign's first sender: whether the real
+ * API takes null could not be checked (docs/providers.md#heyreach).
  *
  * HeyReach documents no payloads for its webhooks; they are built as the
  * fixtures in test/fixtures/providers/heyreach/ (lower-case `event_type`,
@@ -63,14 +75,60 @@ const receivedValue = (lead: EmulatedLead, key: string): JsonValue => {
   return value === undefined ? null : (value as JsonValue);
 };
 
+/** A campaign's state as HeyReach names it: a new one runs. */
+const statusOf = (campaign: Campaign): string => campaign.status ?? 'IN_PROGRESS';
+const sendersOf = (campaign: Campaign): string[] => campaign.senderAccountIds ?? [campaign.defaultSenderId];
+
 function campaignObject(campaign: Campaign): JsonObject {
   return {
     id: asNumber(campaign.id),
     name: campaign.name,
-    status: 'IN_PROGRESS',
+    status: statusOf(campaign),
     creationTime: campaign.createdAt,
-    campaignAccountIds: [asNumber(campaign.defaultSenderId)],
+    campaignAccountIds: sendersOf(campaign).map(asNumber),
   };
+}
+
+const campaignOfQuery = (context: RouteContext): Campaign | null =>
+  context.workspace.campaigns.get(context.query.get('campaignId') ?? '') ?? null;
+
+function listCampaigns(context: RouteContext) {
+  const fields = isRecord(context.body) ? context.body : {};
+  const offset = fields.offset ?? 0;
+  const limit = fields.limit ?? 100;
+  if (!Number.isSafeInteger(offset) || !Number.isSafeInteger(limit))
+    return error(400, 'offset and limit must be integers');
+  if ((offset as number) < 0 || (limit as number) < 1 || (limit as number) > 100)
+    return error(400, 'offset must be ≥ 0 and limit between 1 and 100');
+  const keyword = stringField(fields, 'keyword')?.toLowerCase() ?? null;
+  const statuses = Array.isArray(fields.statuses) ? fields.statuses.map(String) : null;
+  const campaigns = [...context.workspace.campaigns.values()].filter(
+    (campaign) =>
+      (keyword === null || campaign.name.toLowerCase().includes(keyword)) &&
+      (statuses === null || statuses.length === 0 || statuses.includes(statusOf(campaign))),
+  );
+  return json(200, {
+    totalCount: campaigns.length,
+    items: campaigns.slice(offset as number, (offset as number) + (limit as number)).map(campaignObject),
+  });
+}
+
+/** Pause and Resume: a move between two states, refused (400) from any other. */
+function moveCampaign(from: readonly string[], to: string, refusal: string) {
+  return (context: RouteContext) => {
+    const campaign = campaignOfQuery(context);
+    if (!campaign) return error(404, 'Campaign not found');
+    if (!from.includes(statusOf(campaign))) return error(400, refusal);
+    campaign.status = to;
+    return empty(200);
+  };
+}
+
+/** Why HeyReach refuses leads for the campaign now, or null. */
+function notTakingLeads(campaign: Campaign): string | null {
+  if (statusOf(campaign) !== 'IN_PROGRESS') return `Campaign is not active (status ${statusOf(campaign)})`;
+  if (sendersOf(campaign).length === 0) return 'Campaign has no LinkedIn sender accounts';
+  return null;
 }
 
 const LEAD_STATUS: Record<EmulatedLead['status'], string> = {
@@ -113,6 +171,14 @@ function addLeads(context: RouteContext) {
   if (pairs.length > FACTS.maxLeadsPerRequest) {
     return error(400, `accountLeadPairs must contain at most ${FACTS.maxLeadsPerRequest} leads`);
   }
+  const notTaking = notTakingLeads(campaign);
+  if (notTaking) return error(400, notTaking);
+  const senders = sendersOf(campaign);
+  const stranger = pairs
+    .map((pair) => (isRecord(pair) ? idField(pair, 'linkedInAccountId') : null))
+    .find((accountId) => accountId !== null && !senders.includes(accountId));
+  if (stranger !== undefined)
+    return error(400, `LinkedIn account ${stranger} is not a sender of campaign ${campaign.id}`);
   const counts = { addedLeadsCount: 0, updatedLeadsCount: 0, failedLeadsCount: 0 };
   for (const pair of pairs) {
     const lead = isRecord(pair) && isRecord(pair.lead) ? pair.lead : null;
@@ -144,8 +210,8 @@ function addLeads(context: RouteContext) {
       firstName: stringField(lead, 'firstName'),
       lastName: stringField(lead, 'lastName'),
       companyName: stringField(lead, 'companyName'),
-      // No account named: the campaign's own LinkedIn account sends.
-      senderAccount: accountId ?? campaign.defaultSenderId,
+      // No account named: the campaign's first LinkedIn account sends.
+      senderAccount: accountId ?? senders[0]!,
       providerIds: { conversationId: `2-${Buffer.from(uuid()).toString('base64')}` },
     });
     counts.addedLeadsCount++;
@@ -194,7 +260,10 @@ function campaignsForLead(context: RouteContext) {
     items: leads.map((lead) => ({
       campaignId: asNumber(lead.campaignId),
       campaignName: context.workspace.campaigns.get(lead.campaignId)?.name ?? null,
-      campaignStatus: 'IN_PROGRESS',
+      campaignStatus: (() => {
+        const campaign = context.workspace.campaigns.get(lead.campaignId);
+        return campaign ? statusOf(campaign) : null;
+      })(),
       leadStatus: LEAD_STATUS[lead.status],
     })),
   });
@@ -267,13 +336,32 @@ function createWebhook(context: RouteContext) {
 
 const routes: Route[] = [
   { method: 'GET', path: '/auth/CheckApiKey', handle: () => empty(200) },
+  { method: 'POST', path: '/campaign/GetAll', handle: listCampaigns },
   {
     method: 'GET',
     path: '/campaign/GetById',
-    handle: ({ workspace, query }) => {
-      const campaign = workspace.campaigns.get(query.get('campaignId') ?? '');
+    handle: (context) => {
+      const campaign = campaignOfQuery(context);
       return campaign ? json(200, campaignObject(campaign)) : error(404, 'Campaign not found');
     },
+  },
+  {
+    method: 'POST',
+    path: '/campaign/Pause',
+    handle: moveCampaign(
+      ['IN_PROGRESS'],
+      'PAUSED',
+      'The campaign you are trying to pause is not in progress.',
+    ),
+  },
+  {
+    method: 'POST',
+    path: '/campaign/Resume',
+    handle: moveCampaign(
+      ['PAUSED', 'FINISHED', 'FAILED'],
+      'IN_PROGRESS',
+      'The campaign you are trying to resume is not paused, finished or failed.',
+    ),
   },
   { method: 'POST', path: '/campaign/AddLeadsToCampaignV2', addsLeads: true, handle: addLeads },
   { method: 'POST', path: '/campaign/GetLeadsFromCampaign', handle: leadsFromCampaign },
@@ -306,7 +394,7 @@ function nativeEvents(context: EventContext): NativeEvent[] {
   const payload = (eventType: string, extra: JsonObject): NativeEvent => ({
     name: eventType,
     payload: {
-      campaign: { name: campaign.name, id: asNumber(campaign.id), status: 'IN_PROGRESS' },
+      campaign: { name: campaign.name, id: asNumber(campaign.id), status: statusOf(campaign) },
       sender: {
         id: asNumber(lead.senderAccount),
         first_name: 'Emulated',

@@ -29,6 +29,7 @@ import type { ProviderEmulatorSpec } from './spec.ts';
  * | --- | --- |
  * | `POST /_emulator/workspaces {apiKey?, sameWorkspaceAs?}` | `{apiKey}` (random when absent): one workspace per API key; `sameWorkspaceAs` makes it a further key of that key's workspace |
  * | `POST /_emulator/campaigns {apiKey, name?, id?}` | `{id}` in the provider's format, as a string (creates the workspace if needed) |
+ * | `POST /_emulator/campaigns/{id}/state {apiKey, status?, senderAccountIds?}` | sets the campaign's state in the provider's own word (HeyReach: `PAUSED`, `DRAFT`, `IN_PROGRESS`, …) and its sender accounts (HeyReach's `campaignAccountIds`); answers `{status, senderAccountIds}` |
  * | `POST /_emulator/blocklist {apiKey, email, list: 'unsubscribed' \| 'blocked'}` | puts an email on the workspace's unsubscribe or block list |
  * | `GET /_emulator/leads?apiKey=&campaignId=` | `{leads: [{leadId, campaignId, status, received, addedAt, …}]}`; `received` is the lead object exactly as the add request carried it |
  * | `GET /_emulator/requests?apiKey=` | `{requests: [{kind: 'api' \| 'webhook', method, path, status, at, error?}]}`, never an API key; status 0 = no answer |
@@ -63,6 +64,8 @@ export interface ProviderEmulatorOptions {
   positiveShare?: number;
   /** Default 0 = a free port each. */
   ports?: Partial<Record<Provider, number>>;
+  /** The rate limits' clock (epoch ms), default Date.now: a test holds it still so that a window's count, not the machine's speed, decides. */
+  clock?: () => number;
 }
 
 const SPECS: Record<Provider, ProviderEmulatorSpec> = {
@@ -86,6 +89,7 @@ export async function startProviderEmulators(
         stepMs: options.stepMs ?? 5000,
         replyShare: options.replyShare ?? 0.3,
         positiveShare: options.positiveShare ?? 0.5,
+        ...(options.clock && { clock: options.clock }),
       });
       urls[provider] = await core.start();
       cores.push(core);

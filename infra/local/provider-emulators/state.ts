@@ -28,6 +28,10 @@ export interface Campaign {
   createdAt: string;
   /** HeyReach: the LinkedIn account a lead added without one is sent from. */
   defaultSenderId: string;
+  /** The provider's own word for the campaign's state, set through the control API; absent: running. */
+  status?: string;
+  /** HeyReach: the campaign's LinkedIn sender accounts, set through the control API; absent: `[defaultSenderId]`. */
+  senderAccountIds?: string[];
 }
 
 /** One email (or LinkedIn message) of the sequence sent to a lead. */

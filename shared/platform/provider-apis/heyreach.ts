@@ -2,25 +2,40 @@ import * as z from 'zod/mini';
 import { lenient } from '#schemas/lenient.ts';
 import { expectSuccess, idText, leadsWith, presentFields, readBody, UNKNOWN_CAMPAIGN } from './responses.ts';
 import {
+  type AcceptedCredentials,
   type EnrolledLead,
   type LeadOutcome,
   type LeadToEnroll,
   ProviderApiError,
+  type ProviderCampaignPage,
   type ProviderClient,
   type ProviderCredentials,
   type ProviderHttp,
+  type ProviderResponse,
 } from './types.ts';
 
 /**
  * HeyReach's public API (base https://api.heyreach.io/api/public), the key in
  * the `X-API-KEY` header. Its reference is a Postman collection
- * (https://documenter.getpostman.com/view/23808049/2sA2xb5F75):
+ * (https://documenter.getpostman.com/view/23808049/2sA2xb5F75); each shape
+ * below is from its page of that collection:
  *
+ * - Credential check: `GET /auth/CheckApiKey` (Authentication folder): an
+ *   empty 200 when the key is valid, 401 when it is not. The cheapest
+ *   authenticated call there is.
+ * - Campaigns: `POST /campaign/GetAll` (Campaigns folder) with `offset` and
+ *   `limit` (at most 100), optional `keyword`, `statuses` and `accountIds`,
+ *   answering `{totalCount, items: [{id, name, status, campaignAccountIds,
+ *   creationTime, …}]}`; `status` is one of DRAFT, IN_PROGRESS, PAUSED,
+ *   FINISHED, CANCELED, FAILED, STARTING, SCHEDULED.
+ * - One campaign: `GET /campaign/GetById?campaignId=`, the same object.
  * - Add: `POST /campaign/AddLeadsToCampaignV2` with `campaignId` (a number)
- *   and `accountLeadPairs [{linkedInAccountId, lead}]`; a null account lets
- *   HeyReach pick among the campaign's senders. It answers counts only
- *   (`addedLeadsCount`, `updatedLeadsCount`, `failedLeadsCount`); a lead the
- *   campaign holds already is updated, not added twice.
+ *   and `accountLeadPairs [{linkedInAccountId, lead}]`, where
+ *   `linkedInAccountId` is the sender of that lead, one of the campaign's
+ *   `campaignAccountIds`. It answers counts only (`addedLeadsCount`,
+ *   `updatedLeadsCount`, `failedLeadsCount`); a lead the campaign holds
+ *   already is updated, not added twice. It answers 400 to a campaign that is
+ *   not running (IN_PROGRESS, shown as ACTIVE in the app) or has no sender.
  * - Find: `POST /campaign/GetCampaignsForLead` with the lead's `profileUrl`,
  *   answering `items [{campaignId, leadStatus, …}]`.
  * - Stop: `POST /campaign/StopLeadInCampaign` with `campaignId` and `leadUrl`.
@@ -32,6 +47,13 @@ import {
  */
 
 const LINKEDIN_URL_REQUIRED = 'a LinkedIn profile URL is required';
+/** GetAll's largest page. */
+const CAMPAIGN_PAGE = 100;
+/**
+ * The states AddLeadsToCampaignV2 takes leads in: IN_PROGRESS (the app's "Active"; ACTIVE is
+ * accepted too, the name some of HeyReach's own pages use).
+ */
+const RUNNING = new Set(['IN_PROGRESS', 'ACTIVE']);
 
 const count = lenient(z.optional(z.number()));
 const addAnswer = z.object({ addedLeadsCount: count, updatedLeadsCount: count, failedLeadsCount: count });
@@ -40,6 +62,17 @@ const campaignsForLead = z.object({
     z.nullish(z.array(z.object({ campaignId: lenient(z.optional(z.union([z.number(), z.string()]))) }))),
   ),
 });
+const campaignObject = z.object({
+  id: z.union([z.number(), z.string()]),
+  name: lenient(z.nullish(z.string())),
+  status: lenient(z.nullish(z.string())),
+  campaignAccountIds: lenient(z.nullish(z.array(z.union([z.number(), z.string()])))),
+});
+const campaignPage = z.object({
+  totalCount: lenient(z.optional(z.number())),
+  items: z.array(campaignObject),
+});
+type CampaignObject = z.infer<typeof campaignObject>;
 
 const apiKeyHeader = (credentials: ProviderCredentials) => ({ 'X-API-KEY': credentials.apiKey });
 
@@ -50,10 +83,41 @@ function numericCampaignId(campaignId: string): number {
   return id;
 }
 
-function accountLeadPair(lead: LeadToEnroll & { linkedinUrl: string }) {
+/** Why the campaign takes no leads now, or null when it does. */
+function notReadyReason(campaign: CampaignObject): string | null {
+  const status = (campaign.status ?? '').toUpperCase();
+  if (!RUNNING.has(status)) return `the provider campaign is not running (${status || 'no status'})`;
+  // An absent list is the answer not saying, not a campaign without senders.
+  if (campaign.campaignAccountIds && campaign.campaignAccountIds.length === 0)
+    return 'the provider campaign has no LinkedIn sender account';
+  return null;
+}
+
+async function readCampaign(
+  http: ProviderHttp,
+  credentials: ProviderCredentials,
+  campaignId: number,
+): Promise<CampaignObject> {
+  const response = await http({
+    method: 'GET',
+    path: '/campaign/GetById',
+    query: { campaignId: String(campaignId) },
+    headers: apiKeyHeader(credentials),
+  });
+  expectSuccess(response);
+  return readBody(response, campaignObject, 'the campaign read');
+}
+
+/** Throws `campaign-not-ready` with the reason when the campaign takes no leads now. */
+function expectReady(campaign: CampaignObject): void {
+  const reason = notReadyReason(campaign);
+  if (reason) throw new ProviderApiError('campaign-not-ready', reason);
+}
+
+function accountLeadPair(lead: LeadToEnroll & { linkedinUrl: string }, linkedInAccountId: number | null) {
   return {
-    // Null: HeyReach assigns one of the campaign's LinkedIn senders.
-    linkedInAccountId: null,
+    // One of the campaign's own senders, as the add's documentation describes the field.
+    linkedInAccountId,
     lead: {
       profileUrl: lead.linkedinUrl,
       ...presentFields({
@@ -67,6 +131,10 @@ function accountLeadPair(lead: LeadToEnroll & { linkedinUrl: string }) {
     },
   };
 }
+
+/** The campaign's senders as numbers (HeyReach's account ids are `long`s). */
+const senderIds = (campaign: CampaignObject): number[] =>
+  (campaign.campaignAccountIds ?? []).map(Number).filter((id) => Number.isSafeInteger(id));
 
 /** Whether HeyReach lists the lead with that profile URL in the campaign. */
 async function isInCampaign(
@@ -98,13 +166,26 @@ async function enroll(
 ): Promise<LeadOutcome[]> {
   const { sendable, refused: outcomes } = leadsWith(leads, 'linkedinUrl', LINKEDIN_URL_REQUIRED);
   if (sendable.length === 0) return outcomes;
+  const id = numericCampaignId(campaignId);
 
+  // The campaign first: whether it takes leads now, and its senders, which each pair names.
+  const campaign = await readCampaign(http, credentials, id);
+  expectReady(campaign);
+  const senders = senderIds(campaign);
   const response = await http({
     method: 'POST',
     path: '/campaign/AddLeadsToCampaignV2',
     headers: apiKeyHeader(credentials),
-    body: { campaignId: numericCampaignId(campaignId), accountLeadPairs: sendable.map(accountLeadPair) },
+    body: {
+      campaignId: id,
+      // Spread over the campaign's senders in turn, as HeyReach spreads a list's leads.
+      accountLeadPairs: sendable.map((lead, index) =>
+        accountLeadPair(lead, senders.length > 0 ? senders[index % senders.length]! : null),
+      ),
+    },
   });
+  // A 400 may be the campaign paused (or its senders removed) since it was read: read it again to say which.
+  if (response.status === 400) expectReady(await readCampaign(http, credentials, id));
   expectSuccess(response);
   const answer = readBody(response, addAnswer, 'the lead import');
 
@@ -119,6 +200,64 @@ async function enroll(
     );
   }
   return outcomes;
+}
+
+/** A refused key is named for the caller who typed it: its status says whether HeyReach knew it. */
+function refusedKey(response: ProviderResponse): ProviderApiError | null {
+  return response.status === 401 || response.status === 403
+    ? new ProviderApiError('refused', `HeyReach refused this API key (${response.status})`, response.status)
+    : null;
+}
+
+async function checkCredentials(
+  http: ProviderHttp,
+  credentials: ProviderCredentials,
+): Promise<AcceptedCredentials> {
+  const response = await http({
+    method: 'GET',
+    path: '/auth/CheckApiKey',
+    headers: apiKeyHeader(credentials),
+  });
+  const refused = refusedKey(response);
+  if (refused) throw refused;
+  expectSuccess(response, 'the provider has no credential check here');
+  // A HeyReach key acts for one workspace and carries its own limit.
+  return { workspaceId: null };
+}
+
+async function listCampaigns(
+  http: ProviderHttp,
+  credentials: ProviderCredentials,
+  cursor: string | null,
+): Promise<ProviderCampaignPage> {
+  // The cursor is GetAll's own offset, as this method answered it.
+  const offset = cursor === null ? 0 : /^\d{1,9}$/.test(cursor) ? Number(cursor) : Number.NaN;
+  if (Number.isNaN(offset)) throw new ProviderApiError('refused', 'the campaign cursor is not valid');
+  const response = await http({
+    method: 'POST',
+    path: '/campaign/GetAll',
+    headers: apiKeyHeader(credentials),
+    body: { offset, limit: CAMPAIGN_PAGE },
+  });
+  const refused = refusedKey(response);
+  if (refused) throw refused;
+  expectSuccess(response, 'the provider has no campaign list here');
+  const page = readBody(response, campaignPage, 'the campaign list');
+  const seen = offset + page.items.length;
+  return {
+    campaigns: page.items.map((campaign) => ({
+      id: idText(campaign.id),
+      name: campaign.name ?? '',
+      status: (campaign.status ?? '').toLowerCase(),
+      acceptsLeads: notReadyReason(campaign) === null,
+    })),
+    // Without a total, a full page may have more behind it.
+    next:
+      page.items.length > 0 &&
+      (page.totalCount === undefined ? page.items.length === CAMPAIGN_PAGE : seen < page.totalCount)
+        ? String(seen)
+        : null,
+  };
 }
 
 async function findEnrolled(
@@ -151,6 +290,8 @@ async function stop(
 
 export const heyreachClient: ProviderClient = {
   provider: 'heyreach',
+  checkCredentials,
+  listCampaigns,
   enroll,
   findEnrolled,
   stop,

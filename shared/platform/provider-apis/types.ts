@@ -90,7 +90,12 @@ export type ProviderApiErrorKind =
   /** 5xx, a timeout, a connection failure: try again with backoff. */
   | 'unavailable'
   /** A permanent refusal of the whole request: a bad API key (401/403), a campaign that does not exist (404), a request the API rejects (400/422). */
-  | 'refused';
+  | 'refused'
+  /**
+   * The campaign exists but takes no leads now (HeyReach: not running, or without a sender account):
+   * a state of the campaign, not of its leads, so the leads wait and are tried again later. `message` says why.
+   */
+  | 'campaign-not-ready';
 
 /** A request the provider did not carry out. `message` names the cause in a few words, never a secret or a lead's data. */
 export class ProviderApiError extends Error {

@@ -8,12 +8,13 @@ import type { providerWorkMessage as providerWorkMessageSchema } from '#schemas/
 const n0: SchemaNode = { kind: 'values', values: ["enroll"] };
 const n1: SchemaNode = { kind: 'number' };
 const n2: SchemaNode = { kind: 'array', element: n1, checks: [{ minLength: 1 }] };
-const n3: SchemaNode = { kind: 'object', shape: { "kind": n0, "orgId": n1, "assignmentIds": n2 } };
-const n4: SchemaNode = { kind: 'values', values: ["stop"] };
-const n5: SchemaNode = { kind: 'string' };
-const n6: SchemaNode = { kind: 'object', shape: { "kind": n4, "orgId": n1, "assignmentIds": n2, "reason": n5 } };
-const n7: SchemaNode = { kind: 'values', values: ["stop-domain"] };
-const n8: SchemaNode = { kind: 'object', shape: { "kind": n7, "orgId": n1, "domain": n5 } };
-const n9: SchemaNode = { kind: 'discriminated', key: "kind", options: [{ values: ["enroll"], node: n3 }, { values: ["stop"], node: n6 }, { values: ["stop-domain"], node: n8 }] };
+const n3: SchemaNode = { kind: 'string' };
+const n4: SchemaNode = { kind: 'optional', inner: n3 };
+const n5: SchemaNode = { kind: 'object', shape: { "kind": n0, "orgId": n1, "assignmentIds": n2, "waitingSince": n4 } };
+const n6: SchemaNode = { kind: 'values', values: ["stop"] };
+const n7: SchemaNode = { kind: 'object', shape: { "kind": n6, "orgId": n1, "assignmentIds": n2, "reason": n3 } };
+const n8: SchemaNode = { kind: 'values', values: ["stop-domain"] };
+const n9: SchemaNode = { kind: 'object', shape: { "kind": n8, "orgId": n1, "domain": n3 } };
+const n10: SchemaNode = { kind: 'discriminated', key: "kind", options: [{ values: ["enroll"], node: n5 }, { values: ["stop"], node: n7 }, { values: ["stop-domain"], node: n9 }] };
 
-export const providerWorkMessage = /* @__PURE__ */ compiledValidator<z.output<typeof providerWorkMessageSchema>>(n9, () => import('#schemas/provider-work-message.ts').then((module) => module.providerWorkMessage));
+export const providerWorkMessage = /* @__PURE__ */ compiledValidator<z.output<typeof providerWorkMessageSchema>>(n10, () => import('#schemas/provider-work-message.ts').then((module) => module.providerWorkMessage));
