@@ -35,6 +35,8 @@ export interface EmulatorSettings {
   stepMs: number;
   replyShare: number;
   positiveShare: number;
+  /** The rate limit's clock (epoch ms); Date.now unless a test holds time still to count a window's requests. */
+  clock?: () => number;
 }
 
 /** The result of playing one event: where its payloads went and how each answered (0: not delivered). */
@@ -407,7 +409,7 @@ export class EmulatorCore implements EmulatorApi {
   /** The documented limit per API key over a sliding window (shared/definitions/provider-apis.ts). */
   private rateLimit(workspace: Workspace): Reply | null {
     const { requests, perMs } = PROVIDER_APIS[this.spec.provider].rateLimit;
-    const now = Date.now();
+    const now = (this.settings.clock ?? Date.now)();
     workspace.recentRequests = workspace.recentRequests.filter((at) => at > now - perMs);
     if (workspace.recentRequests.length >= requests) {
       const resetAt = workspace.recentRequests[0]! + perMs;

@@ -64,6 +64,8 @@ export interface ProviderEmulatorOptions {
   positiveShare?: number;
   /** Default 0 = a free port each. */
   ports?: Partial<Record<Provider, number>>;
+  /** The rate limits' clock (epoch ms), default Date.now: a test holds it still so that a window's count, not the machine's speed, decides. */
+  clock?: () => number;
 }
 
 const SPECS: Record<Provider, ProviderEmulatorSpec> = {
@@ -87,6 +89,7 @@ export async function startProviderEmulators(
         stepMs: options.stepMs ?? 5000,
         replyShare: options.replyShare ?? 0.3,
         positiveShare: options.positiveShare ?? 0.5,
+        ...(options.clock && { clock: options.clock }),
       });
       urls[provider] = await core.start();
       cores.push(core);
