@@ -511,6 +511,10 @@ describe('enrollment visible lead by lead', () => {
     externalIds[provider] = await newEmulatorCampaign(provider, 'Failure mid-batch');
     await linkSequence(provider, externalIds[provider]);
     const names = Array.from({ length: 10 }, (_, index) => `midbatch${index}`);
+    const requestLog = async () =>
+      (await emulator(provider, 'GET', `requests?apiKey=${encodeURIComponent(workspaceKey(provider))}`))
+        .requests as { method: string; path: string; status: number }[];
+    const logged = (await requestLog()).length;
     const pushed = await push(
       provider,
       names.map((name) => ({ ...contact(provider, name), email: `${name}@smartlead-batch.example` })),
@@ -531,12 +535,7 @@ describe('enrollment visible lead by lead', () => {
     expect(first.length).toBeLessThan(pushed.assignmentIds.length);
     const settled = await enrollmentsSettled(provider, pushed.assignmentIds);
     expect(settled.map((each) => each.enrollment?.status)).toEqual(names.map(() => 'enrolled'));
-    const log = await emulator(
-      provider,
-      'GET',
-      `requests?apiKey=${encodeURIComponent(workspaceKey(provider))}`,
-    );
-    const requests = log.requests as { method: string; path: string; status: number }[];
+    const requests = (await requestLog()).slice(logged);
     // The failure happened within this batch, and the retry looked the rest up rather than adding them.
     expect(requests.filter((request) => request.status === 500)).toHaveLength(1);
     const adds = requests.filter(
