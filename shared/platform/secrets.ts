@@ -254,5 +254,8 @@ export async function openWithMacKey(sealed: MacSealed, context: SecretContext):
   }
 }
 
+/** Sealing for the kept answers of the routes that answer a credential (the endpoint wrapper's `answers` option). */
+export const credentialAnswers = { seal: sealWithMacKey, open: openWithMacKey };
+
 /** A fresh local key (base64): the local stack's, kept in its data folder when it has one. */
 export const newLocalKey = (): string => randomBytes(32).toString('base64');

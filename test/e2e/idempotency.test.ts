@@ -120,7 +120,14 @@ describe('Idempotency-Key on the unsafe operations of /public/v1', () => {
       {},
       'sealed-rot',
     );
+    const rotatedSecret = await call(
+      'POST',
+      `/webhooks/${webhook.body.id}/rotate-secret`,
+      {},
+      'sealed-secret',
+    );
     const kept = [
+      [rotatedSecret, 'sealed-secret', String(rotatedSecret.body.secret)],
       [webhook, 'sealed-webhook', String(webhook.body.secret)],
       [connection, 'sealed-conn', String(connection.body.webhook_url).split('/').pop()!],
       [rotated, 'sealed-rot', String(rotated.body.webhook_url).split('/').pop()!],

@@ -17,10 +17,15 @@ const endpoint = {
   response: z.object({ runs: z.number() }),
 };
 
-function event(orgId: number, method: string, key: string | undefined, body: unknown): APIGatewayProxyEvent {
+function event(
+  orgId: number,
+  method: string,
+  key: string | undefined,
+  body: unknown,
+  route = { resource: '/public/v1/things/{id}', path: '/public/v1/things/1' },
+): APIGatewayProxyEvent {
   return {
-    resource: '/public/v1/things/{id}',
-    path: '/public/v1/things/1',
+    ...route,
     httpMethod: method,
     headers: key === undefined ? {} : { 'Idempotency-Key': key },
     pathParameters: { id: '1' },
@@ -86,5 +91,25 @@ describe('Idempotency-Key in the endpoint wrapper', () => {
     expect(after.statusCode).toBe(200);
     expect(after.headers?.['Idempotent-Replayed']).toBe('true');
     expect(runs).toBe(1);
+  });
+
+  it('runs nothing for a route that answers a credential but was built without a sealer: it fails closed', async () => {
+    const { orgId } = await createOrganization('Forgetful Inc');
+    let runs = 0;
+    const rotate = {
+      resource: '/public/v1/webhooks/{id}/rotate-secret',
+      path: '/public/v1/webhooks/1/rotate-secret',
+    };
+    const handler = defineEndpoint(endpoint, async () => {
+      runs += 1;
+      return { runs };
+    });
+    const answer = await handler(event(orgId, 'POST', 'no-sealer', { note: 'a' }, rotate), context);
+    expect(answer.statusCode).toBe(500);
+    expect(runs).toBe(0);
+    // Without a key nothing is kept, so the route answers as it always did.
+    expect((await handler(event(orgId, 'POST', undefined, { note: 'a' }, rotate), context)).statusCode).toBe(
+      200,
+    );
   });
 });

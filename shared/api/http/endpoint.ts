@@ -368,10 +368,20 @@ interface Answer {
   body: string;
 }
 
-/** An answer as kept for a route whose answers hold a credential: its JSON text sealed (answerKept). */
+/** An answer as kept for a route whose answers hold a credential: its JSON text sealed. */
 interface SealedAnswer {
   status: number;
   sealed: MacSealed;
+}
+
+/**
+ * How a route whose answers hold a credential keeps them for `Idempotency-Key` replays: sealed
+ * (`credentialAnswers` of #platform/secrets.ts). Its handler passes it, so only the functions that
+ * answer credentials reach the key service; every other function's bundle never does.
+ */
+export interface AnswerSealer {
+  seal(plaintext: string, context: Readonly<Record<string, string>>): Promise<MacSealed>;
+  open(sealed: MacSealed, context: Readonly<Record<string, string>>): Promise<string>;
 }
 
 /** Whether the route answers a credential (its manifest entry's `answersCredential`), from the manifest loaded lazily. */
@@ -383,6 +393,11 @@ const answersCredential = async (event: APIGatewayProxyEvent): Promise<boolean> 
       'answersCredential' in route &&
       route.answersCredential === true,
   );
+
+/** A route whose answers hold a credential, built without a sealer: a fault, so no credential is ever kept in clear. */
+export class UnsealedCredentialAnswer extends Error {
+  override readonly name = 'UnsealedCredentialAnswer';
+}
 
 /** What a sealed answer is bound to: its organization and key, so it opens for no other request. */
 const answerContext = (orgId: number, key: string) => ({
@@ -403,12 +418,15 @@ async function answeredOnce(
   key: string,
   event: APIGatewayProxyEvent,
   parts: { path: unknown; query: unknown; body: unknown },
+  sealer: AnswerSealer | undefined,
   answer: () => Promise<Answer>,
 ): Promise<APIGatewayProxyResult> {
   // Loaded by the requests that name a key only: the others claim and replay nothing.
   const { endpointFingerprint, withIdempotency } = await import('#domain/idempotency.ts');
   const fingerprint = endpointFingerprint(event.httpMethod, event.resource, parts);
-  const sealing = (await answersCredential(event)) ? await import('#platform/secrets.ts') : undefined;
+  const sealing = await answersCredential(event);
+  // Checked before anything runs: a handler that forgot its sealer fails closed.
+  if (sealing && !sealer) throw new UnsealedCredentialAnswer(`${event.resource} answers a credential`);
   const context = answerContext(orgId, key);
   let fresh: Answer | undefined;
   const { value, replayed } = await withIdempotency<Answer | SealedAnswer>(
@@ -417,25 +435,32 @@ async function answeredOnce(
     fingerprint,
     async () => {
       fresh = await answer();
-      return sealing
-        ? { status: fresh.status, sealed: await sealing.sealWithMacKey(fresh.body, context) }
+      return sealing && sealer
+        ? { status: fresh.status, sealed: await sealer.seal(fresh.body, context) }
         : fresh;
     },
   );
   let sent: Answer;
   if (!replayed) sent = fresh as Answer;
   else if ('sealed' in value) {
-    const { openWithMacKey } = await import('#platform/secrets.ts');
-    sent = { status: value.status, body: await openWithMacKey(value.sealed, context) };
+    if (!sealer) throw new UnsealedCredentialAnswer(`${event.resource} kept a sealed answer`);
+    sent = { status: value.status, body: await sealer.open(value.sealed, context) };
   } else sent = value;
   const headers = replayed ? { ...JSON_HEADERS, [IDEMPOTENT_REPLAYED_HEADER]: 'true' } : JSON_HEADERS;
   return { statusCode: sent.status, headers, body: sent.body };
+}
+
+/** What a route adds to its endpoint's schemas and operation. */
+export interface EndpointOptions {
+  /** For a route whose manifest entry says `answersCredential`: how its kept answers are sealed. */
+  answers?: AnswerSealer;
 }
 
 /** Builds a Lambda handler for an API endpoint from its schemas (or their compiled validators) and its operation. */
 export function defineEndpoint<S extends ValidatedEndpoint>(
   schemas: S,
   operation: (input: EndpointInput<S>) => Promise<Produced<S['response']>>,
+  options: EndpointOptions = {},
 ): ApiHandler {
   const run = async (event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> => {
     const orgId = schemas.auth === 'none' ? undefined : await authorizedOrganizationOf(event);
@@ -464,7 +489,7 @@ export function defineEndpoint<S extends ValidatedEndpoint>(
     if (orgId === undefined || idempotencyKey === undefined) {
       return jsonResponse(200, await shapedResponse(schemas.response, await operation(input)));
     }
-    return answeredOnce(orgId, idempotencyKey, event, { path, query, body }, async () => ({
+    return answeredOnce(orgId, idempotencyKey, event, { path, query, body }, options.answers, async () => ({
       status: 200,
       body: JSON.stringify(await shapedResponse(schemas.response, await operation(input))),
     }));
