@@ -1,6 +1,15 @@
 import * as z from 'zod/mini';
 import { lenient } from '#schemas/lenient.ts';
-import { expectSuccess, idText, leadsWith, presentFields, readBody, UNKNOWN_CAMPAIGN } from './responses.ts';
+import {
+  expectKeyAccepted,
+  expectSuccess,
+  idText,
+  leadsWith,
+  offsetCursor,
+  presentFields,
+  readBody,
+  UNKNOWN_CAMPAIGN,
+} from './responses.ts';
 import {
   type AcceptedCredentials,
   type EnrolledLead,
@@ -202,13 +211,6 @@ async function enroll(
   return outcomes;
 }
 
-/** A refused key is named for the caller who typed it: its status says whether HeyReach knew it. */
-function refusedKey(response: ProviderResponse): ProviderApiError | null {
-  return response.status === 401 || response.status === 403
-    ? new ProviderApiError('refused', `HeyReach refused this API key (${response.status})`, response.status)
-    : null;
-}
-
 async function checkCredentials(
   http: ProviderHttp,
   credentials: ProviderCredentials,
@@ -218,8 +220,7 @@ async function checkCredentials(
     path: '/auth/CheckApiKey',
     headers: apiKeyHeader(credentials),
   });
-  const refused = refusedKey(response);
-  if (refused) throw refused;
+  expectKeyAccepted('HeyReach', response);
   expectSuccess(response, 'the provider has no credential check here');
   // A HeyReach key acts for one workspace and carries its own limit.
   return { workspaceId: null };
@@ -231,16 +232,14 @@ async function listCampaigns(
   cursor: string | null,
 ): Promise<ProviderCampaignPage> {
   // The cursor is GetAll's own offset, as this method answered it.
-  const offset = cursor === null ? 0 : /^\d{1,9}$/.test(cursor) ? Number(cursor) : Number.NaN;
-  if (Number.isNaN(offset)) throw new ProviderApiError('refused', 'the campaign cursor is not valid');
+  const offset = offsetCursor(cursor);
   const response = await http({
     method: 'POST',
     path: '/campaign/GetAll',
     headers: apiKeyHeader(credentials),
     body: { offset, limit: CAMPAIGN_PAGE },
   });
-  const refused = refusedKey(response);
-  if (refused) throw refused;
+  expectKeyAccepted('HeyReach', response);
   expectSuccess(response, 'the provider has no campaign list here');
   const page = readBody(response, campaignPage, 'the campaign list');
   const seen = offset + page.items.length;

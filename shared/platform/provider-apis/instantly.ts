@@ -1,6 +1,14 @@
 import * as z from 'zod/mini';
 import { lenient } from '#schemas/lenient.ts';
-import { EMAIL_REQUIRED, expectSuccess, leadsWith, presentFields, readBody, sameEmail } from './responses.ts';
+import {
+  EMAIL_REQUIRED,
+  expectKeyAccepted,
+  expectSuccess,
+  leadsWith,
+  presentFields,
+  readBody,
+  sameEmail,
+} from './responses.ts';
 import {
   type AcceptedCredentials,
   type EnrolledLead,
@@ -155,14 +163,8 @@ function leadItem(lead: LeadToEnroll & { email: string }) {
 }
 
 /** 401 or 403: Instantly refused the key itself, named so the caller can say which provider did. */
-function expectKeyAccepted(response: ProviderResponse, notFound: string): void {
-  if (response.status === 401 || response.status === 403) {
-    throw new ProviderApiError(
-      'refused',
-      `Instantly refused this API key (${response.status})`,
-      response.status,
-    );
-  }
+function expectInstantlyAnswer(response: ProviderResponse, notFound: string): void {
+  expectKeyAccepted('Instantly', response);
   expectSuccess(response, notFound);
 }
 
@@ -171,7 +173,7 @@ async function checkCredentials(
   credentials: ProviderCredentials,
 ): Promise<AcceptedCredentials> {
   const response = await http({ method: 'GET', path: '/workspaces/current', headers: bearer(credentials) });
-  expectKeyAccepted(response, 'the provider has no workspace for this key');
+  expectInstantlyAnswer(response, 'the provider has no workspace for this key');
   return { workspaceId: readBody(response, workspaceAnswer, 'the workspace read').id };
 }
 
@@ -186,7 +188,7 @@ async function listCampaigns(
     headers: bearer(credentials),
     query: { limit: String(LIST_PAGE), ...(cursor === null ? {} : { starting_after: cursor }) },
   });
-  expectKeyAccepted(response, 'the provider has no campaign list');
+  expectInstantlyAnswer(response, 'the provider has no campaign list');
   const answer = readBody(response, campaignList, 'the campaign list');
   return {
     campaigns: answer.items.map((item) => ({

@@ -1,6 +1,14 @@
 import * as z from 'zod/mini';
 import { lenient } from '#schemas/lenient.ts';
-import { EMAIL_REQUIRED, expectSuccess, presentFields, readBody, statusError } from './responses.ts';
+import {
+  EMAIL_REQUIRED,
+  expectKeyAccepted,
+  expectSuccess,
+  offsetCursor,
+  presentFields,
+  readBody,
+  statusError,
+} from './responses.ts';
 import {
   type AcceptedCredentials,
   type EnrolledLead,
@@ -203,16 +211,14 @@ async function stop(
 }
 
 /** A 401/403, or GET /team's 404 "No user found for this API key": lemlist does not take the key. */
-const REFUSED_KEY_STATUSES = new Set([401, 403, 404]);
-const keyRefused = (status: number) =>
-  new ProviderApiError('refused', `lemlist refused this API key (${status})`, status);
+const REFUSED_KEY_STATUSES = [401, 403, 404];
 
 async function checkCredentials(
   http: ProviderHttp,
   credentials: ProviderCredentials,
 ): Promise<AcceptedCredentials> {
   const response = await http({ method: 'GET', path: '/team', headers: basicAuth(credentials) });
-  if (REFUSED_KEY_STATUSES.has(response.status)) throw keyRefused(response.status);
+  expectKeyAccepted('lemlist', response, REFUSED_KEY_STATUSES);
   expectSuccess(response);
   readBody(response, z.object({ _id: z.string() }), 'the team lookup');
   // lemlist's limit is per API key: no workspace shares it.
@@ -225,10 +231,7 @@ async function listCampaigns(
   cursor: string | null,
 ): Promise<ProviderCampaignPage> {
   // The cursor is the offset this method answered as `next`.
-  if (cursor !== null && !/^\d+$/.test(cursor)) {
-    throw new ProviderApiError('refused', 'not a lemlist campaign cursor');
-  }
-  const offset = cursor === null ? 0 : Number(cursor);
+  const offset = offsetCursor(cursor);
   const response = await http({
     method: 'GET',
     path: '/campaigns',
@@ -241,7 +244,7 @@ async function listCampaigns(
     },
     headers: basicAuth(credentials),
   });
-  if (response.status === 401 || response.status === 403) throw keyRefused(response.status);
+  expectKeyAccepted('lemlist', response);
   expectSuccess(response);
   const campaigns = readBody(response, campaignsPage, 'the campaign list');
   return {

@@ -61,6 +61,32 @@ export function statusError(
   return new ProviderApiError('refused', `the provider refused the request (HTTP ${status})`, status);
 }
 
+/**
+ * Throws when the provider refused the API key itself (401 or 403, or a status of `statuses`), named
+ * for the person who typed it: `Smartlead refused this API key (401)`. The credential check and the
+ * campaign listing use it, so a connection's key is refused in the same words whichever asked.
+ */
+export function expectKeyAccepted(
+  providerName: string,
+  response: ProviderResponse,
+  statuses: readonly number[] = [401, 403],
+): void {
+  if (statuses.includes(response.status)) {
+    throw new ProviderApiError(
+      'refused',
+      `${providerName} refused this API key (${response.status})`,
+      response.status,
+    );
+  }
+}
+
+/** The offset a campaign cursor stands for: a `next` the listing answered (digits), 0 for the first page. */
+export function offsetCursor(cursor: string | null): number {
+  if (cursor === null) return 0;
+  if (!/^\d{1,9}$/.test(cursor)) throw new ProviderApiError('refused', 'the campaign cursor is not valid');
+  return Number(cursor);
+}
+
 /** Throws the status's error unless the answer is a 2xx. */
 export function expectSuccess(response: ProviderResponse, notFound?: string): void {
   const error = statusError(response, notFound);

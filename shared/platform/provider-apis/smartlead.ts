@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { lenient } from '#schemas/lenient.ts';
 import {
   EMAIL_REQUIRED,
+  expectKeyAccepted,
   expectSuccess,
   idText,
   leadsWith,
@@ -241,13 +242,7 @@ function threadFields(replyThread: ReplyThread) {
 /** The whole campaign list (`GET /campaigns/`); a refused key is `Smartlead refused this API key (<status>)`. */
 async function allCampaigns(http: ProviderHttp, credentials: ProviderCredentials) {
   const response = await http({ method: 'GET', path: '/campaigns/', query: withKey(credentials) });
-  if (response.status === 401 || response.status === 403) {
-    throw new ProviderApiError(
-      'refused',
-      `Smartlead refused this API key (${response.status})`,
-      response.status,
-    );
-  }
+  expectKeyAccepted('Smartlead', response);
   expectSuccess(response);
   return readBody(response, campaignList, 'the campaign list');
 }
