@@ -40,6 +40,10 @@ const addressList = /* @__PURE__ */ (() =>
     }),
   ))();
 
+/** Whether the request's body is a JSON object, whatever its fields: the reply's own checks read it then. */
+const bodyIsObject = (payload: { value: unknown }): boolean =>
+  typeof payload.value === 'object' && payload.value !== null && !Array.isArray(payload.value);
+
 /** POST /public/v1/assignments/{id}/reply */
 export const replyEndpoint = /* @__PURE__ */ (() =>
   ({
@@ -58,14 +62,14 @@ export const replyEndpoint = /* @__PURE__ */ (() =>
         bcc: z.optional(addressList),
       })
       // Both checks run whatever else is wrong (`when`), so a 400 names their problems with the
-      // others; each reads only what parsed.
+      // others; each reads only what parsed, and only of an object (a body of `null` is no reply at all).
       .check(
         z.refine(
           (body) => {
             const count = (list: unknown, absent: number) => (Array.isArray(list) ? list.length : absent);
             return count(body.to, 1) + count(body.cc, 0) + count(body.bcc, 0) <= MAX_RECIPIENTS;
           },
-          { message: `at most ${MAX_RECIPIENTS} recipients in all`, path: ['to'], when: () => true },
+          { message: `at most ${MAX_RECIPIENTS} recipients in all`, path: ['to'], when: bodyIsObject },
         ),
         z.refine(
           (body) =>
@@ -75,7 +79,7 @@ export const replyEndpoint = /* @__PURE__ */ (() =>
           {
             message: `must be at most ${MAX_REPLY_HTML_BYTES} bytes as HTML (plain text grows when escaped)`,
             path: ['body'],
-            when: () => true,
+            when: bodyIsObject,
           },
         ),
       ),
