@@ -23,7 +23,6 @@ const WRITE_ROUTES = [
   'rotate-webhook-secret',
   'redeliver-webhook-delivery',
   'create-provider-connection',
-  'update-provider-connection',
   'delete-provider-connection',
   'rotate-provider-webhook-url',
 ];
@@ -220,11 +219,7 @@ describe('the OpenAPI document', () => {
       properties: { connections: { items: { $ref: '#/components/schemas/ProviderConnection' } } },
     });
     // A read-write key is always answered the URL: the routes only it may call promise it.
-    for (const name of [
-      'create-provider-connection',
-      'update-provider-connection',
-      'rotate-provider-webhook-url',
-    ]) {
+    for (const name of ['create-provider-connection', 'rotate-provider-webhook-url']) {
       expect(responseOf(name), name).toEqual({
         $ref: '#/components/schemas/ProviderConnectionWithWebhookUrl',
       });
