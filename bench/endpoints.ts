@@ -6,6 +6,7 @@ import { createOAuthClient } from '#domain/oauth-clients.ts';
 import { createOrganization } from '#domain/organizations.ts';
 import { MAX_PROVIDER_CONNECTIONS_PER_ORGANIZATION } from '#domain/provider-connections.ts';
 import { MAX_WEBHOOKS_PER_ORGANIZATION } from '#domain/webhooks.ts';
+import type { Provider } from '#schemas/import.ts';
 import { signedInMember } from '../infra/local/dashboard-member.ts';
 import {
   clientCredentialsToken,
@@ -75,6 +76,8 @@ export interface BenchFixtures {
    * to (never rotated), and an organization's many, read and rotated.
    */
   providers: {
+    /** The emulator workspace every bench connection is made with. */
+    account: RequestTarget['providerAccount'];
     demoConnectionId: number;
     demoWebhook: RequestTarget['providerWebhook'];
     apiKey: string;
@@ -137,6 +140,7 @@ export async function prepareFixtures(
   apiUrl: string,
   receiverUrl: string,
   demo: { orgId: number; apiKey: string },
+  providerApiUrls: Record<Provider, string>,
 ): Promise<BenchFixtures> {
   const get = (path: string) =>
     callJson(apiUrl, { method: 'GET', path, headers: { 'x-api-key': demo.apiKey } });
@@ -179,19 +183,36 @@ export async function prepareFixtures(
     });
     webhookIds.push(created.id as number);
   }
-  const connect = (apiKey: string, name: string) =>
+  // Connecting asks the provider (here its emulator) whether it accepts the key: one workspace serves
+  // every connection, Instantly's, whose emulated limit (100 requests a second) the creates stay under.
+  const account = {
+    provider: 'instantly' as const,
+    baseUrl: providerApiUrls.instantly,
+    apiKey: 'bench-provider-key',
+  };
+  const workspace = await fetch(new URL('/_emulator/workspaces', account.baseUrl), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ apiKey: account.apiKey }),
+  });
+  if (!workspace.ok) throw new Error(`The emulator's workspace: ${workspace.status}`);
+  const connect = (apiKey: string) =>
     callJson(apiUrl, {
       method: 'POST',
       path: '/public/v1/provider-connections',
       headers: json(apiKey),
-      body: JSON.stringify({ provider: 'smartlead', api_key: `bench-${name}-provider-key` }),
+      body: JSON.stringify({
+        provider: account.provider,
+        api_key: account.apiKey,
+        base_url: account.baseUrl,
+      }),
     });
-  const demoConnection = await connect(demo.apiKey, 'demo');
+  const demoConnection = await connect(demo.apiKey);
   const { orgId: providersOrg } = await createOrganization('Bench Providers');
   const { apiKey: providersKey } = await createApiKey(providersOrg);
   const connectionIds: number[] = [];
   for (let index = 0; index < PROVIDER_CONNECTIONS; index++)
-    connectionIds.push((await connect(providersKey, `providers-${index}`)).id as number);
+    connectionIds.push((await connect(providersKey)).id as number);
   const creators: string[] = [];
   for (let index = 0; index < CREATOR_ORGANIZATIONS; index++) {
     const { orgId } = await createOrganization(`Bench Creator ${index}`);
@@ -220,6 +241,7 @@ export async function prepareFixtures(
     },
     hooks: { apiKey: hooksKey, webhookIds },
     providers: {
+      account,
       demoConnectionId: demoConnection.id as number,
       demoWebhook: providerWebhookOf(demoConnection.webhook_url as string),
       apiKey: providersKey,
@@ -271,6 +293,7 @@ export function endpointSpecs(fixtures: BenchFixtures, runId: string): EndpointS
     },
     docsAsset: fixtures.docsAssetPath?.replace(/^\/docs\//, '') ?? '',
     providerConnectionId: providers.demoConnectionId,
+    providerAccount: providers.account,
     providerWebhook: providers.demoWebhook,
     member: fixtures.member,
   };

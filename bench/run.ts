@@ -91,7 +91,7 @@ async function measureOnStack(stack: LocalStack) {
   const demo = await seedDemo();
   const seedSeconds = round((performance.now() - seedStarted) / 1000, 1);
   const receiver = await startReceiver();
-  const fixtures = await prepareFixtures(stack.apiUrl, receiver.url, demo);
+  const fixtures = await prepareFixtures(stack.apiUrl, receiver.url, demo, stack.providerApiUrls);
   const specs = endpointSpecs(fixtures, runId);
   // The provider events queue too: the inbound provider webhooks queue their payloads.
   const queues = [stack.queueUrls.mail, stack.queueUrls.webhooks, stack.queueUrls.providerEvents];
@@ -305,7 +305,7 @@ if (only === 'bundles') {
     const { waitForQuiet } = await import('./quiet.ts');
     const demo = await seedDemo();
     const receiver = await startReceiver();
-    const fixtures = await prepareFixtures(stack.apiUrl, receiver.url, demo);
+    const fixtures = await prepareFixtures(stack.apiUrl, receiver.url, demo, stack.providerApiUrls);
     for (const spec of endpointSpecs(fixtures, runId)) {
       await spec.prepare?.();
       await send(stack.apiUrl, spec);

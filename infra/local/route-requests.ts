@@ -1,4 +1,5 @@
 import type { routes } from '#definitions/routes.ts';
+import type { Provider } from '#schemas/import.ts';
 
 /**
  * The catalogue: one valid request for every route of the manifest, written
@@ -39,6 +40,11 @@ export interface RequestTarget {
   docsAsset: string;
   /** A provider connection, and the parts of its webhook URL (its organization, id and current token). */
   providerConnectionId: number;
+  /**
+   * A provider workspace that accepts its key (one at the local emulator): connecting and replacing
+   * a key ask the provider first, so a valid request names one that answers. Of the connection's provider.
+   */
+  providerAccount: { provider: Provider; baseUrl: string; apiKey: string };
   providerWebhook: { organization: number; connection: number; token: string };
   /** An admin of the organization signed in to the dashboard (infra/local/dashboard-member.ts). */
   member: { cookie: string; csrfToken: string };
@@ -191,7 +197,15 @@ function entries(target: RequestTarget): Record<RouteName, Entry> {
     }),
     'list-provider-connections': api('GET', '/provider-connections'),
     'create-provider-connection': api('POST', '/provider-connections', {
-      json: { provider: 'smartlead', api_key: 'example-provider-key', base_url: null },
+      json: {
+        provider: target.providerAccount.provider,
+        api_key: target.providerAccount.apiKey,
+        base_url: target.providerAccount.baseUrl,
+      },
+    }),
+    'update-provider-connection': api('PATCH', '/provider-connections/{id}', {
+      ...connection,
+      json: { api_key: target.providerAccount.apiKey },
     }),
     'get-provider-connection': api('GET', '/provider-connections/{id}', connection),
     'delete-provider-connection': api('DELETE', '/provider-connections/{id}', connection),

@@ -34,7 +34,7 @@ const GLOBAL_FLAG_HELP = [
 
 /**
  * What went wrong, as `--json` prints it on stderr: `{"error": {"kind", "message"}}`. The kinds
- * are the domain's (`not-found`, `invalid`, `conflict`, `refused`, exit 1), `usage` (a command line
+ * are the domain's (`not-found`, `invalid`, `conflict`, `refused`, `unavailable`, exit 1), `usage` (a command line
  * that does not fit the usage, exit 2), `target` (no stack to talk to, exit 1) and `failure` (anything
  * else, exit 1).
  */

@@ -318,6 +318,17 @@ export const routes = [
     secrets: ['mac'],
   },
   {
+    name: 'update-provider-connection',
+    method: 'PATCH',
+    path: '/public/v1/provider-connections/{id}',
+    auth: 'apiKey',
+    scope: 'read-write',
+    // Seal: the new key (no open: the old one is replaced unread); mac: the webhook URL it answers.
+    table: ['DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'],
+    secrets: ['seal', 'mac'],
+    answersCredential: true,
+  },
+  {
     name: 'delete-provider-connection',
     method: 'DELETE',
     path: '/public/v1/provider-connections/{id}',

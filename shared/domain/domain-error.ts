@@ -15,7 +15,9 @@ export type DomainErrorKind =
   /** The request is valid but the current state refuses it; trying again later, or differently, may work. */
   | 'conflict'
   /** The request is well-formed but refused for what it says (an idempotency key reused with another body). */
-  | 'refused';
+  | 'refused'
+  /** A service the request needs (a provider's API) could not be reached; the same request may work later. */
+  | 'unavailable';
 
 /** The base of every domain error. */
 export abstract class DomainError extends Error {

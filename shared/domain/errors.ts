@@ -31,6 +31,9 @@ abstract class Conflict extends DomainError {
 abstract class Refused extends DomainError {
   readonly kind = 'refused';
 }
+abstract class Unavailable extends DomainError {
+  readonly kind = 'unavailable';
+}
 
 export class OrganizationNotFound extends NotFound {
   constructor(orgId: number) {
@@ -109,6 +112,16 @@ export class MemberEmailInvalid extends Invalid {}
 export class ProviderConnectionNotFound extends NotFound {
   constructor(connectionId: number) {
     super(`Provider connection ${connectionId} not found`);
+  }
+}
+
+/** The provider refused the API key of a connection being made or given a new key: `message` is the provider client's, naming the provider and its status. */
+export class ProviderKeyRefused extends Invalid {}
+
+/** The provider's API could not be reached (a connection failure, a timeout, a 5xx, a 429) to verify a key. */
+export class ProviderUnreachable extends Unavailable {
+  constructor(providerName: string) {
+    super(`${providerName} could not be reached to verify the API key; try again later`);
   }
 }
 

@@ -77,6 +77,16 @@ export type UnmatchedProviderEvent = z.infer<typeof unmatchedProviderEvent>;
 export const MAX_PROVIDER_API_KEY_LENGTH = 500;
 export const MAX_PROVIDER_BASE_URL_LENGTH = 2048;
 
+/** A provider API key as a request gives it. */
+const providerApiKey = /* @__PURE__ */ (() =>
+  z
+    .string()
+    .check(
+      z.trim(),
+      z.minLength(1, 'must not be empty'),
+      z.maxLength(MAX_PROVIDER_API_KEY_LENGTH, `must be at most ${MAX_PROVIDER_API_KEY_LENGTH} characters`),
+    ))();
+
 const connectionPath = /* @__PURE__ */ (() =>
   z.object({
     id: idParam.check(z.meta({ description: 'The provider connection id.' })),
@@ -93,16 +103,7 @@ export const createProviderConnectionEndpoint = /* @__PURE__ */ (() =>
   ({
     body: z.object({
       provider,
-      api_key: z
-        .string()
-        .check(
-          z.trim(),
-          z.minLength(1, 'must not be empty'),
-          z.maxLength(
-            MAX_PROVIDER_API_KEY_LENGTH,
-            `must be at most ${MAX_PROVIDER_API_KEY_LENGTH} characters`,
-          ),
-        ),
+      api_key: providerApiKey,
       base_url: z
         .optional(
           z.nullable(
@@ -121,6 +122,20 @@ export const createProviderConnectionEndpoint = /* @__PURE__ */ (() =>
           ),
         )
         .check(z.meta({ description: 'The provider API’s base URL; absent, the provider’s public API.' })),
+    }),
+    response: providerConnectionWithWebhookUrl,
+  }) satisfies EndpointSchemas)();
+
+/** PATCH /public/v1/provider-connections/{id} */
+export const updateProviderConnectionEndpoint = /* @__PURE__ */ (() =>
+  ({
+    path: connectionPath,
+    body: z.object({
+      api_key: providerApiKey.check(
+        z.meta({
+          description: 'The new API key, verified with the provider before it replaces the old one.',
+        }),
+      ),
     }),
     response: providerConnectionWithWebhookUrl,
   }) satisfies EndpointSchemas)();

@@ -117,6 +117,40 @@ export function providerConnectionStore(table: TableSource = tableContext) {
       };
     },
 
+    /**
+     * Puts a new sealed API key (its hint and workspace with it) on the connection; null when there is none.
+     * The URL generation is kept: the webhook URL pasted into the provider goes on working.
+     */
+    async replaceApiKey(
+      orgId: number,
+      connectionId: number,
+      key: Pick<ProviderConnectionRecord, 'apiKey' | 'apiKeyHint' | 'workspaceId'>,
+    ): Promise<ProviderConnectionRecord | null> {
+      const { name, client } = table();
+      const workspace =
+        key.workspaceId === undefined ? ' REMOVE workspaceId' : ', workspaceId = :workspaceId';
+      try {
+        const { Attributes } = await client.send(
+          new UpdateCommand({
+            TableName: name,
+            Key: keys.providerConnection(orgId, connectionId),
+            UpdateExpression: `SET apiKey = :apiKey, apiKeyHint = :apiKeyHint${workspace}`,
+            ConditionExpression: 'attribute_exists(pk)',
+            ExpressionAttributeValues: {
+              ':apiKey': key.apiKey,
+              ':apiKeyHint': key.apiKeyHint,
+              ...(key.workspaceId === undefined ? {} : { ':workspaceId': key.workspaceId }),
+            },
+            ReturnValues: 'ALL_NEW',
+          }),
+        );
+        return providerConnectionItem.parse(Attributes);
+      } catch (error) {
+        if (error instanceof ConditionalCheckFailedException) return null;
+        throw error;
+      }
+    },
+
     /** Moves the connection's URL generation on (the old URL stops working); null when there is none. */
     async nextUrlGeneration(orgId: number, connectionId: number): Promise<ProviderConnectionRecord | null> {
       const { name, client } = table();

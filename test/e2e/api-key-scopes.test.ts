@@ -18,6 +18,7 @@ import { type ApiClient, apiClient, send } from '../support/api-client.ts';
 import { type AdminRun, admin as adminInProcess } from '../support/cli.ts';
 import { smallDocument } from '../support/fixtures.ts';
 import { startTestStack } from '../support/local-stack.ts';
+import { emulatedConnection } from '../support/provider-workspace.ts';
 import { waitFor } from '../support/wait.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
 import { expectNoWriteCredential } from '../support/write-credentials.ts';
@@ -192,10 +193,8 @@ describe('every /public/v1 route of the manifest', () => {
       const log = await readWrite.get(`/webhooks/${webhook.body.id}/deliveries`);
       expect(log.body.data[0].status).toBe('delivered');
     });
-    const connection = await readWrite.post('/provider-connections', {
-      provider: 'smartlead',
-      api_key: 'scopes-key',
-    });
+    const account = await emulatedConnection(stack, 'smartlead', 'scopes-key');
+    const connection = await readWrite.post('/provider-connections', account);
     expect(connection.status).toBe(200);
     connectionUrl = connection.body.webhook_url;
     secrets = [
@@ -217,6 +216,7 @@ describe('every /public/v1 route of the manifest', () => {
       deliveryId: test.body.delivery.id,
       webhookUrl: `${receiver.url}/ok/updated`,
       providerConnectionId: connection.body.id,
+      providerAccount: { provider: 'smartlead', baseUrl: account.base_url, apiKey: account.api_key },
       providerWebhook: providerWebhookOf(connection.body.webhook_url),
       // Only the API-key routes are sent: the OAuth credentials are never used.
       oauth: {

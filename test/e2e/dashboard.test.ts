@@ -21,6 +21,7 @@ import { admin } from '../support/cli.ts';
 import { type DashboardClient, dashboardClient, SESSION_COOKIE } from '../support/dashboard.ts';
 import { smallDocument } from '../support/fixtures.ts';
 import { startTestStack } from '../support/local-stack.ts';
+import { emulatedConnection } from '../support/provider-workspace.ts';
 import { countRequests } from '../support/request-counter.ts';
 import { expectNoWriteCredential } from '../support/write-credentials.ts';
 
@@ -61,7 +62,10 @@ beforeAll(async () => {
   const apiA = apiClient(stack, key.apiKey);
   const webhook = await apiA.post('/webhooks', { url: 'http://127.0.0.1:9/hook-a', events: ['first_touch'] });
   webhookOfA = webhook.body.id;
-  const connection = await apiA.post('/provider-connections', { provider: 'smartlead', api_key: 'key-a' });
+  const connection = await apiA.post(
+    '/provider-connections',
+    await emulatedConnection(stack, 'smartlead', 'key-a'),
+  );
   connectionOfA = connection.body.id;
   connectionUrlOfA = connection.body.webhook_url;
   secretsOfA = [key.apiKey, webhook.body.secret, connectionUrlOfA, 'key-a'];

@@ -10,6 +10,7 @@ import type { LocalStack } from '../../infra/local/stack.ts';
 import { type ApiAnswer, apiClient } from '../support/api-client.ts';
 import { smallDocument } from '../support/fixtures.ts';
 import { startTestStack } from '../support/local-stack.ts';
+import { emulatedConnection } from '../support/provider-workspace.ts';
 import { countRequests } from '../support/request-counter.ts';
 import { settle } from '../support/settle.ts';
 import { waitFor } from '../support/wait.ts';
@@ -107,13 +108,9 @@ describe('Idempotency-Key on the unsafe operations of /public/v1', () => {
 
   it('keeps an answer that holds a credential sealed, never in clear, and replays it whole', async () => {
     const url = `${receiver.url}/sealed-create`;
+    const account = await emulatedConnection(stack, 'smartlead', 'k');
     const webhook = await call('POST', '/webhooks', { url, events: ['first_touch'] }, 'sealed-webhook');
-    const connection = await call(
-      'POST',
-      '/provider-connections',
-      { provider: 'smartlead', api_key: 'k' },
-      'sealed-conn',
-    );
+    const connection = await call('POST', '/provider-connections', account, 'sealed-conn');
     const rotated = await call(
       'POST',
       `/provider-connections/${connection.body.id}/rotate-webhook-url`,
@@ -144,12 +141,7 @@ describe('Idempotency-Key on the unsafe operations of /public/v1', () => {
     const again = await call('POST', '/webhooks', { url, events: ['first_touch'] }, 'sealed-webhook');
     expect(again).toEqual(webhook);
     expect(replayed(again)).toBe('true');
-    const connectionAgain = await call(
-      'POST',
-      '/provider-connections',
-      { provider: 'smartlead', api_key: 'k' },
-      'sealed-conn',
-    );
+    const connectionAgain = await call('POST', '/provider-connections', account, 'sealed-conn');
     expect(connectionAgain).toEqual(connection);
   });
 

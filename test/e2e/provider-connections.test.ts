@@ -9,6 +9,7 @@ import { createOrganization } from '#domain/organizations.ts';
 import { MAX_PROVIDER_CONNECTIONS_PER_ORGANIZATION } from '#domain/provider-connections.ts';
 import { tableName } from '#platform/config.ts';
 import { dynamo } from '#platform/dynamodb-client.ts';
+import type { Provider } from '#schemas/import.ts';
 import { keys } from '#store/keys.ts';
 import type { LocalStack } from '../../infra/local/stack.ts';
 import { providerFixture, withTarget } from '../fixtures/providers/index.ts';
@@ -16,6 +17,7 @@ import { apiClient, send } from '../support/api-client.ts';
 import { admin } from '../support/cli.ts';
 import { smallDocument } from '../support/fixtures.ts';
 import { startTestStack } from '../support/local-stack.ts';
+import { emulatedConnection } from '../support/provider-workspace.ts';
 import { settle } from '../support/settle.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
 
@@ -54,8 +56,12 @@ const deliver = (webhookUrl: string, body: string) =>
     body,
   });
 
-async function connect(provider = 'smartlead', apiKeyOfProvider = 'sl_live_1234567890') {
-  const created = await api().post('/provider-connections', { provider, api_key: apiKeyOfProvider });
+/** Connects to a workspace with that key at the stack's emulator of the provider (connecting asks it). */
+async function connect(provider: Provider = 'smartlead', apiKeyOfProvider = 'sl_live_1234567890') {
+  const created = await api().post(
+    '/provider-connections',
+    await emulatedConnection(stack, provider, apiKeyOfProvider),
+  );
   expect(created.status).toBe(200);
   return created.body as { id: number; provider: string; webhook_url: string; created_at: string };
 }
@@ -138,8 +144,8 @@ describe('provider connections', () => {
     const { apiKey: fullKey } = await createApiKey(full);
     const client = apiClient(stack, fullKey);
     const created = await Promise.all(
-      Array.from({ length: MAX_PROVIDER_CONNECTIONS_PER_ORGANIZATION + 3 }, (_, index) =>
-        client.post('/provider-connections', { provider: 'heyreach', api_key: `hr-${index}` }),
+      Array.from({ length: MAX_PROVIDER_CONNECTIONS_PER_ORGANIZATION + 3 }, async (_, index) =>
+        client.post('/provider-connections', await emulatedConnection(stack, 'heyreach', `hr-${index}`)),
       ),
     );
     expect(created.filter((answer) => answer.status === 200)).toHaveLength(
@@ -172,10 +178,10 @@ describe('the inbound endpoint', () => {
     const mine = await connect();
     const { orgId: otherOrg } = await createOrganization('Other Agency');
     const { apiKey: otherKey } = await createApiKey(otherOrg);
-    const theirs = await apiClient(stack, otherKey).post('/provider-connections', {
-      provider: 'smartlead',
-      api_key: 'theirs',
-    });
+    const theirs = await apiClient(stack, otherKey).post(
+      '/provider-connections',
+      await emulatedConnection(stack, 'smartlead', 'theirs'),
+    );
     const theirToken = (theirs.body.webhook_url as string).split('/').at(-1);
     const forged = mine.webhook_url.replace(/[^/]+$/, theirToken!);
     expect((await deliver(forged, '{"event_type":"EMAIL_OPEN"}')).status).toBe(401);
@@ -242,6 +248,7 @@ describe('the inbound endpoint', () => {
 
 describe('outreach-admin provider …', () => {
   it('connects, lists, gets, rotates, shows unmatched and disconnects, with --json', async () => {
+    const account = await emulatedConnection(stack, 'heyreach', 'hr-cli-key-9876');
     const connected = await admin(localDir, [
       'provider',
       'connect',
@@ -250,7 +257,9 @@ describe('outreach-admin provider …', () => {
       '--provider',
       'heyreach',
       '--api-key',
-      'hr-cli-key-9876',
+      account.api_key,
+      '--base-url',
+      account.base_url,
       '--json',
     ]);
     expect(connected.code, connected.stderr).toBe(0);
@@ -333,8 +342,9 @@ describe('outreach-admin sequence link', () => {
     if (!validated.ok) throw new Error(JSON.stringify(validated.errors));
     await applyImport(linkedOrg, validated.document);
     const client = apiClient(stack, linkedKey);
-    const connection = (await client.post('/provider-connections', { provider: 'smartlead', api_key: 'k' }))
-      .body as { id: number; webhook_url: string };
+    const connection = (
+      await client.post('/provider-connections', await emulatedConnection(stack, 'smartlead', 'k'))
+    ).body as { id: number; webhook_url: string };
     const link = (...args: string[]) =>
       admin(localDir, [
         'sequence',

@@ -11,6 +11,7 @@ import { transact } from '#store/transactions.ts';
 import type { LocalStack } from '../../infra/local/stack.ts';
 import { apiClient, send } from '../support/api-client.ts';
 import { startTestStack } from '../support/local-stack.ts';
+import { emulatedConnection } from '../support/provider-workspace.ts';
 import { settle } from '../support/settle.ts';
 import { waitFor } from '../support/wait.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
@@ -71,10 +72,10 @@ beforeAll(async () => {
   });
   if (!validated.ok) throw new Error(JSON.stringify(validated.errors));
   await applyImport(orgId, validated.document);
-  const connection = await apiClient(stack, apiKey).post('/provider-connections', {
-    provider: 'smartlead',
-    api_key: 'smartlead-key',
-  });
+  const connection = await apiClient(stack, apiKey).post(
+    '/provider-connections',
+    await emulatedConnection(stack, 'smartlead', 'smartlead-key'),
+  );
   expect(connection.status).toBe(200);
   webhookUrl = connection.body.webhook_url;
 });

@@ -16,6 +16,7 @@ import {
 } from '../fixtures/providers/index.ts';
 import { apiClient, send } from '../support/api-client.ts';
 import { startTestStack } from '../support/local-stack.ts';
+import { emulatedConnection } from '../support/provider-workspace.ts';
 import { maintainedAndRecomputed } from '../support/recompute.ts';
 import { settle } from '../support/settle.ts';
 import { waitFor } from '../support/wait.ts';
@@ -260,7 +261,10 @@ beforeAll(async () => {
   });
   secret = hook.body.secret;
   for (const provider of PROVIDERS) {
-    const connection = await api().post('/provider-connections', { provider, api_key: `${provider}-key` });
+    const connection = await api().post(
+      '/provider-connections',
+      await emulatedConnection(stack, provider, `${provider}-key`),
+    );
     webhookUrls[provider] = connection.body.webhook_url;
     connectionIds[provider] = connection.body.id;
   }

@@ -16,6 +16,7 @@ import type { LocalStack } from '../../infra/local/stack.ts';
 import { apiClient, send } from '../support/api-client.ts';
 import { smallDocument } from '../support/fixtures.ts';
 import { startTestStack } from '../support/local-stack.ts';
+import { emulatedConnection } from '../support/provider-workspace.ts';
 import { waitFor } from '../support/wait.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
 
@@ -52,12 +53,11 @@ beforeAll(async () => {
   });
   const redirectUri = 'https://assistant.example/callback';
   const client = await createOAuthClient(orgId, 'Assistant', [redirectUri]);
-  const connection = await api.post('/provider-connections', {
-    provider: 'smartlead',
-    api_key: 'catalogue-key',
-  });
+  const account = await emulatedConnection(stack, 'smartlead', 'catalogue-key');
+  const connection = await api.post('/provider-connections', account);
   target = {
     providerConnectionId: connection.body.id,
+    providerAccount: { provider: 'smartlead', baseUrl: account.base_url, apiKey: account.api_key },
     providerWebhook: providerWebhookOf(connection.body.webhook_url),
     apiUrl: stack.apiUrl,
     apiKey,

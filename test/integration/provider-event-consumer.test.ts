@@ -3,10 +3,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { applyImport, validateImport } from '#admin/import.ts';
 import { getAssignment } from '#domain/assignments.ts';
 import { createOrganization } from '#domain/organizations.ts';
-import { connectProvider } from '#domain/provider-connections.ts';
 import { providerConnections } from '#store/provider-connections.ts';
 import { handler } from '../../functions/provider-event-consumer/handler.ts';
 import { injectDynamoFaults } from '../support/dynamo-faults.ts';
+import { connectAtEmulator } from '../support/provider-workspace.ts';
 
 /**
  * The provider events queue's consumer, invoked as Lambda does with a batch:
@@ -50,11 +50,7 @@ beforeAll(async () => {
   });
   if (!validated.ok) throw new Error(JSON.stringify(validated.errors));
   await applyImport(orgId, validated.document);
-  ({ connectionId } = await connectProvider(orgId, {
-    provider: 'smartlead',
-    apiKey: 'sl-key',
-    baseUrl: null,
-  }));
+  ({ connectionId } = await connectAtEmulator(orgId, 'smartlead', 'sl-key'));
 });
 
 /** A Smartlead EMAIL_SENT to `email`, its row id `statsId`, as the inbound endpoint queues it. */

@@ -264,7 +264,12 @@ describe('enrollment in a HeyReach campaign that is paused, then started', () =>
     if (!validated.ok) throw new Error(JSON.stringify(validated.errors.slice(0, 3)));
     await applyImport(orgId, validated.document);
     await control('POST', 'workspaces', { apiKey });
-    ({ connectionId } = await connectProvider(orgId, { provider: 'heyreach', apiKey, baseUrl: null }));
+    // Connecting asks the emulator (on loopback over http, which only the local stack's policy allows).
+    ({ connectionId } = await connectProvider(
+      orgId,
+      { provider: 'heyreach', apiKey, baseUrl },
+      { policy: { allowLoopback: true } },
+    ));
     externalId = await newCampaign(apiKey, 'Paused at first');
     await linkSequence(orgId, { sequenceId: SEQUENCE, connectionId, provider: 'heyreach', externalId });
   });

@@ -1,8 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MAX_QUEUE_MESSAGE_BYTES } from '#definitions/queues.ts';
 import { createOrganization } from '#domain/organizations.ts';
-import { connectProvider, webhookUrlOf } from '#domain/provider-connections.ts';
+import { webhookUrlOf } from '#domain/provider-connections.ts';
 import { acceptProviderWebhook } from '#use-cases/accept-provider-webhook.ts';
+import { connectAtEmulator } from '../support/provider-workspace.ts';
 
 /**
  * The inbound provider webhook's use case past the endpoint's own size limit:
@@ -17,7 +18,7 @@ let delivery: { organization: string; connection: string; token: string };
 
 beforeAll(async () => {
   const { orgId } = await createOrganization('Acceptance Inc');
-  const connection = await connectProvider(orgId, { provider: 'lemlist', apiKey: 'll-key', baseUrl: null });
+  const connection = await connectAtEmulator(orgId, 'lemlist', 'll-key');
   const [organization, connectionId, token] = (await webhookUrlOf(connection, '')).split('/').slice(-3);
   delivery = { organization: organization!, connection: connectionId!, token: token! };
 });

@@ -23,6 +23,7 @@ const WRITE_ROUTES = [
   'rotate-webhook-secret',
   'redeliver-webhook-delivery',
   'create-provider-connection',
+  'update-provider-connection',
   'delete-provider-connection',
   'rotate-provider-webhook-url',
 ];
@@ -219,7 +220,11 @@ describe('the OpenAPI document', () => {
       properties: { connections: { items: { $ref: '#/components/schemas/ProviderConnection' } } },
     });
     // A read-write key is always answered the URL: the routes only it may call promise it.
-    for (const name of ['create-provider-connection', 'rotate-provider-webhook-url']) {
+    for (const name of [
+      'create-provider-connection',
+      'update-provider-connection',
+      'rotate-provider-webhook-url',
+    ]) {
       expect(responseOf(name), name).toEqual({
         $ref: '#/components/schemas/ProviderConnectionWithWebhookUrl',
       });

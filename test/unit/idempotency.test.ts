@@ -94,7 +94,7 @@ describe('Idempotency-Key on every unsafe operation', () => {
           mac: ((('secrets' in route && route.secrets) || []) as readonly string[]).includes('mac'),
         };
       });
-    expect(answers.filter((answer) => answer.credential).length).toBe(4);
+    expect(answers.filter((answer) => answer.credential).length).toBe(5);
     for (const answer of answers) {
       expect(answer).toEqual({ ...answer, sealed: answer.credential, mac: answer.credential || answer.mac });
     }

@@ -30,6 +30,7 @@ const FORM_STATUS: Record<DomainErrorKind, number> = {
   invalid: 400,
   conflict: 409,
   refused: 422,
+  unavailable: 502,
 };
 
 /** A file of `/dashboard/assets/…`: the style sheet and script are loaded with the first asset asked for, not at start. */

@@ -124,6 +124,7 @@ const STATUS_OF: Record<DomainErrorKind, number> = {
   invalid: 400,
   conflict: 409,
   refused: 422,
+  unavailable: 502,
 };
 
 /** A domain error's message as API clients read it, naming the request value at fault (`Invalid body field 'url': …`). */

@@ -511,6 +511,10 @@ function endpointOperation(
       },
       ...errors,
       ...gatewayResponsesOf(requestBody !== undefined),
+      // The handler's own 502 (a provider it asked could not be reached) says so in place of the gateway's.
+      ...(operation.errors?.[502] && {
+        502: { description: operation.errors[502], content: errorContent() },
+      }),
     },
   };
 }

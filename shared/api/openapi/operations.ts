@@ -36,6 +36,7 @@ import {
   listProviderConnectionsEndpoint,
   listProviderUnmatchedEndpoint,
   rotateProviderWebhookUrlEndpoint,
+  updateProviderConnectionEndpoint,
 } from '#schemas/provider-connections.ts';
 import { checkEligibilityEndpoint, pushContactsEndpoint } from '#schemas/raw.ts';
 import { replyEndpoint } from '#schemas/replies.ts';
@@ -89,7 +90,7 @@ export const TAGS = {
 export type Tag = keyof typeof TAGS;
 
 /** Statuses a JSON endpoint's own code answers besides 200 (400 for invalid input is added for every validated endpoint). */
-export type HandlerErrors = Partial<Record<400 | 404 | 409 | 422, string>>;
+export type HandlerErrors = Partial<Record<400 | 404 | 409 | 422 | 502, string>>;
 
 interface Described {
   tag: Tag;
@@ -496,12 +497,13 @@ export const operations: { [Name in (typeof routes)[number]['name']]: OperationD
     tag: 'Provider connections',
     summary: 'Connect a provider account',
     description:
-      'Stores the provider API key encrypted (it is never returned) and answers the `webhook_url` to paste into the provider’s webhook settings. Several connections per provider are allowed, at most 20 in all. `base_url` (the provider API’s, for a regional or self-hosted endpoint) must pass the same address checks as webhook URLs.',
+      'Verifies the API key with the provider’s cheapest authenticated read at the connection’s base URL, then stores it encrypted (it is never returned) and answers the `webhook_url` to paste into the provider’s webhook settings. Several connections per provider are allowed, at most 20 in all. `base_url` (the provider API’s, for a regional or self-hosted endpoint) must pass the same address checks as webhook URLs.',
     endpoint: createProviderConnectionEndpoint,
     returns: 'The connection with its webhook URL.',
     errors: {
-      400: 'Also: a `base_url` refused by the address check, saying why.',
+      400: 'Also: a `base_url` refused by the address check, saying why; or an API key the provider refused when asked (`Smartlead refused this API key (401)`), and nothing is stored.',
       409: 'The organization has 20 provider connections already.',
+      502: 'The provider could not be reached (or failed) to verify the API key; nothing is stored. Try again later.',
     },
   },
   'get-provider-connection': {
@@ -512,6 +514,19 @@ export const operations: { [Name in (typeof routes)[number]['name']]: OperationD
     endpoint: getProviderConnectionEndpoint,
     returns: 'The connection.',
     errors: { 404: 'No provider connection with this id in the organization.' },
+  },
+  'update-provider-connection': {
+    tag: 'Provider connections',
+    summary: 'Replace a connection’s API key',
+    description:
+      'Verifies the new API key with the provider’s cheapest authenticated read at the connection’s base URL, then stores it encrypted in place of the old one (never returned). The webhook URL is kept. A key the provider refuses, or a provider that cannot be reached, leaves the old key in place.',
+    endpoint: updateProviderConnectionEndpoint,
+    returns: 'The connection with its webhook URL.',
+    errors: {
+      400: 'Also: an API key the provider refused when asked (`Smartlead refused this API key (401)`); the old key stays.',
+      404: 'No provider connection with this id in the organization.',
+      502: 'The provider could not be reached (or failed) to verify the API key; the old key stays. Try again later.',
+    },
   },
   'delete-provider-connection': {
     tag: 'Provider connections',

@@ -14,6 +14,8 @@ export const providerConnectionItem = /* @__PURE__ */ (() =>
     apiKey: sealedSecret,
     /** The last four characters of the API key, to tell connections apart (never the key). */
     apiKeyHint: z.string(),
+    /** The provider's workspace the key acts for, as its credential check told (Instantly's); absent where none. */
+    workspaceId: z.optional(z.string()),
     urlGeneration: z.number(),
     createdAt: z.string(),
   }))();

@@ -465,6 +465,11 @@ export function apiEndpoints(): Record<Exclude<RouteName, NonApiRoute>, ApiEndpo
       ],
     },
     'get-provider-connection': { path: connection, extra: (valid) => [otherConnections(valid)] },
+    'update-provider-connection': {
+      path: connection,
+      body: { api_key: { required: true, bad: badProviderApiKey } },
+      extra: (valid) => [otherConnections(valid)],
+    },
     'delete-provider-connection': { path: connection, extra: (valid) => [otherConnections(valid)] },
     'rotate-provider-webhook-url': { path: connection, extra: (valid) => [otherConnections(valid)] },
     'list-provider-unmatched': {

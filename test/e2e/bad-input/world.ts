@@ -12,6 +12,7 @@ import { MAX_PROVIDER_CONNECTIONS_PER_ORGANIZATION } from '#domain/provider-conn
 import { createWebhook, MAX_WEBHOOKS_PER_ORGANIZATION } from '#domain/webhooks.ts';
 import { tableName } from '#platform/config.ts';
 import { dynamo } from '#platform/dynamodb-client.ts';
+import type { Provider } from '#schemas/import.ts';
 import { pushContactsEndpoint } from '#schemas/raw.ts';
 import { keys } from '#store/keys.ts';
 import { signedInMember } from '../../../infra/local/dashboard-member.ts';
@@ -23,6 +24,7 @@ import {
 import type { LocalStack } from '../../../infra/local/stack.ts';
 import { type ApiClient, apiClient } from '../../support/api-client.ts';
 import { smallDocument } from '../../support/fixtures.ts';
+import { emulatedConnection } from '../../support/provider-workspace.ts';
 import { settle } from '../../support/settle.ts';
 import { waitFor } from '../../support/wait.ts';
 import type { WebhookReceiver } from '../../support/webhook-receiver.ts';
@@ -68,6 +70,8 @@ export interface World {
   runningIdempotencyKey: string;
   /** The organization's Smartlead connection (payloads with a `secret_key` must carry the URL's token). */
   providerConnectionId: number;
+  /** A Smartlead workspace at the stack's emulator: a key connecting or replacing a key may name. */
+  providerAccount: RequestTarget['providerAccount'];
   /** Its current webhook URL's parts (the URL was rotated once). */
   providerWebhook: ProviderWebhook;
   /** Its URL's token before that rotation: refused since. */
@@ -102,16 +106,17 @@ export function target(): RequestTarget {
     oauth: { ...world.client, redirectUri: REDIRECT_URI, accessToken: world.accessToken },
     docsAsset: REFERENCE_ASSETS[0]!,
     providerConnectionId: world.providerConnectionId,
+    providerAccount: world.providerAccount,
     providerWebhook: world.providerWebhook,
     member: world.member,
   };
 }
 
 /** Connects a provider through the API; the connection's id and its webhook URL's parts. */
-async function connect(api: ApiClient, provider: string, key?: string) {
+async function connect(stack: LocalStack, api: ApiClient, provider: Provider, key?: string) {
   const created = await api.post(
     '/provider-connections',
-    { provider, api_key: `bad-input-${provider}-key` },
+    await emulatedConnection(stack, provider, `bad-input-${provider}-key`),
     { key },
   );
   expect(created.status, created.text).toBe(200);
@@ -172,18 +177,18 @@ export async function buildWorld(stack: LocalStack, receiver: WebhookReceiver): 
 
   const api = apiClient(stack, apiKey);
   // Smartlead: the provider whose payloads carry a secret, checked against the URL's token.
-  const smartlead = await connect(api, 'smartlead');
+  const smartlead = await connect(stack, api, 'smartlead');
   const rotated = await api.post(`/provider-connections/${smartlead.id}/rotate-webhook-url`);
   expect(rotated.status, rotated.text).toBe(200);
   const providerWebhook = providerWebhookOf(rotated.body.webhook_url as string);
   expect(providerWebhook.token).not.toBe(smartlead.webhook.token);
-  const lemlist = await connect(api, 'lemlist');
-  const deleted = await connect(api, 'heyreach');
+  const lemlist = await connect(stack, api, 'lemlist');
+  const deleted = await connect(stack, api, 'heyreach');
   expect((await api.delete(`/provider-connections/${deleted.id}`)).status).toBe(200);
-  const otherConnection = await connect(api, 'smartlead', otherApiKey);
+  const otherConnection = await connect(stack, api, 'smartlead', otherApiKey);
   // The full organization has no room for another connection either (create-provider-connection: 409).
   for (let index = 0; index < MAX_PROVIDER_CONNECTIONS_PER_ORGANIZATION; index++)
-    await connect(api, 'instantly', fullApiKey);
+    await connect(stack, api, 'instantly', fullApiKey);
 
   const member = await signedInMember(orgId, 'admin');
   world = {
@@ -205,6 +210,11 @@ export async function buildWorld(stack: LocalStack, receiver: WebhookReceiver): 
     usedIdempotencyKey: 'bad-input-used-key',
     runningIdempotencyKey: 'bad-input-running-key',
     providerConnectionId: smartlead.id,
+    providerAccount: {
+      provider: 'smartlead',
+      baseUrl: stack.providerApiUrls.smartlead,
+      apiKey: 'bad-input-smartlead-key',
+    },
     providerWebhook,
     staleProviderToken: smartlead.webhook.token,
     lemlistWebhook: lemlist.webhook,

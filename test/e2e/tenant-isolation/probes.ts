@@ -453,6 +453,9 @@ export function matrix(ctx: ProbeContext): Record<RouteName, () => Probe[]> {
     'get-provider-connection': () => [
       hidden(`A's connection`, asSent(valid('get-provider-connection', connectionOfA))),
     ],
+    'update-provider-connection': () => [
+      hidden(`A's connection`, asSent(valid('update-provider-connection', connectionOfA))),
+    ],
     'delete-provider-connection': () => [
       hidden(`A's connection`, asSent(valid('delete-provider-connection', connectionOfA))),
     ],

@@ -21,6 +21,7 @@ import {
 import type { LocalStack } from '../../../infra/local/stack.ts';
 import { apiClient } from '../../support/api-client.ts';
 import { smallDocument } from '../../support/fixtures.ts';
+import { emulatedConnection } from '../../support/provider-workspace.ts';
 import { waitFor } from '../../support/wait.ts';
 import type { WebhookReceiver } from '../../support/webhook-receiver.ts';
 
@@ -179,10 +180,10 @@ async function tenant(
   // B's MCP probes are sent back to back, faster than the default per-client rate.
   const client = await createOAuthClient(orgId, 'Assistant', [redirect], { rateLimit: MAX_MCP_CLIENT_RATE });
   const providerApiKey = `${name.split(' ')[0]!.toLowerCase()}-smartlead-api-key`;
-  const connection = await api.post('/provider-connections', {
-    provider: 'smartlead',
-    api_key: providerApiKey,
-  });
+  const connection = await api.post(
+    '/provider-connections',
+    await emulatedConnection(stack, 'smartlead', providerApiKey),
+  );
   expect(connection.status, connection.text).toBe(200);
   return {
     orgId,
@@ -288,6 +289,11 @@ export function targetOfB(stack: LocalStack, receiver: WebhookReceiver, b: Tenan
     oauth: { ...b.client, redirectUri: B_REDIRECT, accessToken: b.accessToken },
     docsAsset: REFERENCE_ASSETS[0]!,
     providerConnectionId: b.providerConnectionId,
+    providerAccount: {
+      provider: 'smartlead',
+      baseUrl: stack.providerApiUrls.smartlead,
+      apiKey: b.providerApiKey,
+    },
     providerWebhook: providerWebhookOf(b.providerWebhookUrl),
     member: b.member,
   };
