@@ -1,28 +1,9 @@
-import { PROVIDER_APIS } from '#definitions/provider-apis.ts';
-import { loadProviderClient } from '#platform/provider-apis/load-client.ts';
-import { type AcceptedCredentials, ProviderApiError } from '#platform/provider-apis/types.ts';
-import { providerHttp } from '#platform/provider-http.ts';
-import { macMatches, macOf, openSecret, type SecretContext, sealSecret } from '#platform/secrets.ts';
-import {
-  checkWebhookUrl,
-  configuredUrlPolicy,
-  type Resolver,
-  systemResolver,
-  type UrlPolicy,
-  UrlRefusedError,
-} from '#platform/ssrf.ts';
-import type { PROVIDERS } from '#schemas/import.ts';
+import { macMatches, macOf, openSecret, type SecretContext } from '#platform/secrets.ts';
+import type { Resolver, UrlPolicy } from '#platform/ssrf.ts';
 import { retryOnConflict } from '#store/conflicts.ts';
-import { allocateId } from '#store/ids.ts';
 import { type ProviderConnectionRecord, providerConnections } from '#store/provider-connections.ts';
 import { TransactionConflictError, transact } from '#store/transactions.ts';
-import {
-  ProviderBaseUrlRefused,
-  ProviderConnectionLimitReached,
-  ProviderConnectionNotFound,
-  ProviderKeyRefused,
-  ProviderUnreachable,
-} from './errors.ts';
+import { ProviderConnectionNotFound } from './errors.ts';
 
 /**
  * Provider connections (docs/providers.md): an organization's account at
@@ -40,12 +21,10 @@ export const MAX_PROVIDER_CONNECTIONS_PER_ORGANIZATION = 20;
 /** The path a provider posts its webhooks to, below the API's base URL. */
 export const PROVIDER_WEBHOOK_PATH = '/provider-webhooks';
 
-type Provider = (typeof PROVIDERS)[number];
+/** How a change to the organization's connection count retries a conflicting transaction. */
+export const COUNT_RETRIES = { attempts: 5, baseDelayMs: 20 };
 
-const COUNT_ATTEMPTS = 5;
-const COUNT_RETRY_BASE_DELAY_MS = 20;
-
-const apiKeyContext = (orgId: number, connectionId: number): SecretContext => ({
+export const apiKeyContext = (orgId: number, connectionId: number): SecretContext => ({
   purpose: 'provider-api-key',
   orgId: String(orgId),
   connectionId: String(connectionId),
@@ -80,139 +59,6 @@ export interface BaseUrlCheckOptions {
   resolve?: Resolver;
 }
 
-/** The providers as their messages name them. */
-const PROVIDER_NAMES: Record<Provider, string> = {
-  smartlead: 'Smartlead',
-  instantly: 'Instantly',
-  lemlist: 'lemlist',
-  heyreach: 'HeyReach',
-};
-
-/**
- * Asks the provider whether it accepts `apiKey` with its cheapest documented
- * authenticated read (the client's `checkCredentials`), through the same
- * SSRF-safe transport the connection's later calls use, at the connection's
- * base URL (else the provider's public API). A key the provider refuses is
- * ProviderKeyRefused (its message names the provider and its status); a
- * provider that cannot be reached, fails (5xx) or is busy (429) is
- * ProviderUnreachable: the key was not judged, so nothing is stored either way.
- */
-export async function verifyProviderKey(
-  provider: Provider,
-  baseUrl: string | null,
-  apiKey: string,
-  options: BaseUrlCheckOptions = {},
-): Promise<AcceptedCredentials> {
-  const client = await loadProviderClient(provider);
-  const http = providerHttp(baseUrl ?? PROVIDER_APIS[provider].defaultBaseUrl, {
-    policy: options.policy ?? configuredUrlPolicy(),
-    resolve: options.resolve,
-  });
-  try {
-    return await client.checkCredentials(http, { apiKey });
-  } catch (error) {
-    if (!(error instanceof ProviderApiError)) throw error;
-    // A refusal with a status is the provider's answer about the key; without one it is the transport's (an address refused).
-    if (error.kind === 'refused' && error.status !== null && error.status < 500) {
-      throw new ProviderKeyRefused(error.message);
-    }
-    throw new ProviderUnreachable(PROVIDER_NAMES[provider]);
-  }
-}
-
-/**
- * Connects a provider account: checks the base URL against the SSRF rules,
- * verifies the API key at the provider (nothing is stored when it refuses it
- * or cannot be reached), seals the key, and stores the connection within the
- * organization's limit.
- */
-export async function connectProvider(
-  orgId: number,
-  input: { provider: Provider; apiKey: string; baseUrl: string | null },
-  options: BaseUrlCheckOptions = {},
-): Promise<ProviderConnectionRecord> {
-  let baseUrl: string | null = null;
-  if (input.baseUrl !== null) {
-    try {
-      baseUrl = await checkWebhookUrl(
-        input.baseUrl,
-        options.policy ?? configuredUrlPolicy(),
-        options.resolve ?? systemResolver,
-      );
-    } catch (error) {
-      if (error instanceof UrlRefusedError) throw new ProviderBaseUrlRefused(error.message);
-      throw error;
-    }
-  }
-  if ((await providerConnections.count(orgId)) >= MAX_PROVIDER_CONNECTIONS_PER_ORGANIZATION) {
-    throw new ProviderConnectionLimitReached(MAX_PROVIDER_CONNECTIONS_PER_ORGANIZATION);
-  }
-  const accepted = await verifyProviderKey(input.provider, baseUrl, input.apiKey, options);
-  const connectionId = await allocateId('providerConnection');
-  const record: ProviderConnectionRecord = {
-    orgId,
-    connectionId,
-    provider: input.provider,
-    baseUrl,
-    ...(await sealedKey(input.apiKey, orgId, connectionId, accepted)),
-    urlGeneration: 1,
-    createdAt: new Date().toISOString(),
-  };
-  try {
-    await retryOnConflict(
-      () =>
-        transact([
-          providerConnections.countOneMore(orgId, MAX_PROVIDER_CONNECTIONS_PER_ORGANIZATION),
-          providerConnections.putNew(record),
-        ]),
-      { attempts: COUNT_ATTEMPTS, baseDelayMs: COUNT_RETRY_BASE_DELAY_MS },
-    );
-  } catch (error) {
-    if (error instanceof TransactionConflictError && error.failedConditions.includes(0)) {
-      throw new ProviderConnectionLimitReached(MAX_PROVIDER_CONNECTIONS_PER_ORGANIZATION);
-    }
-    throw error;
-  }
-  return record;
-}
-
-/** The stored form of an accepted key: sealed for its connection, its hint, and the workspace the provider named. */
-async function sealedKey(
-  apiKey: string,
-  orgId: number,
-  connectionId: number,
-  accepted: AcceptedCredentials,
-): Promise<Pick<ProviderConnectionRecord, 'apiKey' | 'apiKeyHint' | 'workspaceId'>> {
-  return {
-    apiKey: await sealSecret(apiKey, apiKeyContext(orgId, connectionId)),
-    apiKeyHint: apiKey.slice(-4),
-    ...(accepted.workspaceId === null ? {} : { workspaceId: accepted.workspaceId }),
-  };
-}
-
-/**
- * Gives a connection a new API key, verified at the provider first (at the
- * connection's base URL) as when it was made: a key the provider refuses, or
- * a provider that cannot be reached, leaves the old key in place. The webhook
- * URL is kept.
- */
-export async function replaceProviderApiKey(
-  orgId: number,
-  connectionId: number,
-  apiKey: string,
-  options: BaseUrlCheckOptions = {},
-): Promise<ProviderConnectionRecord> {
-  const current = await getProviderConnection(orgId, connectionId);
-  const accepted = await verifyProviderKey(current.provider, current.baseUrl, apiKey, options);
-  const record = await providerConnections.replaceApiKey(
-    orgId,
-    connectionId,
-    await sealedKey(apiKey, orgId, connectionId, accepted),
-  );
-  if (!record) throw new ProviderConnectionNotFound(connectionId);
-  return record;
-}
-
 /** One of the organization's connections; another organization's is not found. */
 export async function getProviderConnection(
   orgId: number,
@@ -236,7 +82,7 @@ export async function disconnectProvider(orgId: number, connectionId: number): P
           providerConnections.deleteExisting(orgId, connectionId),
           providerConnections.countOneLess(orgId),
         ]),
-      { attempts: COUNT_ATTEMPTS, baseDelayMs: COUNT_RETRY_BASE_DELAY_MS },
+      COUNT_RETRIES,
     );
   } catch (error) {
     if (error instanceof TransactionConflictError && error.failedConditions.includes(0)) {

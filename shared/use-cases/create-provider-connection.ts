@@ -1,5 +1,5 @@
 import { getOrganization } from '#domain/organizations.ts';
-import { connectProvider } from '#domain/provider-connections.ts';
+import { connectProvider } from '#domain/provider-keys.ts';
 import type { createProviderConnectionEndpoint } from '#schemas/provider-connections.ts';
 import type { OperationInput, OperationOutput } from './operation.ts';
 import { type ApiLocation, toProviderConnection } from './provider-connection-resource.ts';

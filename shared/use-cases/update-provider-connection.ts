@@ -1,4 +1,4 @@
-import { replaceProviderApiKey } from '#domain/provider-connections.ts';
+import { replaceProviderApiKey } from '#domain/provider-keys.ts';
 import type { updateProviderConnectionEndpoint } from '#schemas/provider-connections.ts';
 import type { OperationInput, OperationOutput } from './operation.ts';
 import { type ApiLocation, toProviderConnection } from './provider-connection-resource.ts';

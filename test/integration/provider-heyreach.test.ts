@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyImport, validateImport } from '#admin/import.ts';
 import { processProviderWork } from '#domain/enrollment.ts';
 import { createOrganization } from '#domain/organizations.ts';
-import { connectProvider } from '#domain/provider-connections.ts';
+import { connectProvider } from '#domain/provider-keys.ts';
 import { pushContacts } from '#domain/raw-push.ts';
 import { linkSequence } from '#domain/sequence-links.ts';
 import type { LeadToEnroll, ProviderHttp } from '#platform/provider-apis/index.ts';

@@ -1,4 +1,4 @@
-import { connectProvider } from '#domain/provider-connections.ts';
+import { connectProvider } from '#domain/provider-keys.ts';
 import type { Provider } from '#schemas/import.ts';
 import { startProviderEmulators } from '../../infra/local/provider-emulators/index.ts';
 import type { LocalStack } from '../../infra/local/stack.ts';

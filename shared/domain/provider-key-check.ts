@@ -1,0 +1,55 @@
+import { PROVIDER_APIS } from '#definitions/provider-apis.ts';
+import { loadProviderClient } from '#platform/provider-apis/load-client.ts';
+import { type AcceptedCredentials, ProviderApiError } from '#platform/provider-apis/types.ts';
+import { providerHttp } from '#platform/provider-http.ts';
+import { configuredUrlPolicy } from '#platform/ssrf.ts';
+import type { Provider } from '#schemas/import.ts';
+import { ProviderKeyRefused, ProviderUnreachable } from './errors.ts';
+import type { BaseUrlCheckOptions } from './provider-connections.ts';
+
+/*
+ * The one call of connections to a provider, in a module of its own that
+ * provider-keys.ts imports when it verifies a key: the client, its transport
+ * and the SSRF rules are then read by the functions that connect, and only
+ * when they do (docs/architecture.md, Bundles).
+ */
+
+/** The providers as their messages name them. */
+const PROVIDER_NAMES: Record<Provider, string> = {
+  smartlead: 'Smartlead',
+  instantly: 'Instantly',
+  lemlist: 'lemlist',
+  heyreach: 'HeyReach',
+};
+
+/**
+ * Asks the provider whether it accepts `apiKey` with its cheapest documented
+ * authenticated read (the client's `checkCredentials`), through the same
+ * SSRF-safe transport the connection's later calls use, at the connection's
+ * base URL (else the provider's public API). A key the provider refuses is
+ * ProviderKeyRefused (its message names the provider and its status); a
+ * provider that cannot be reached, fails (5xx) or is busy (429) is
+ * ProviderUnreachable: the key was not judged, so nothing is stored either way.
+ */
+export async function verifyProviderKey(
+  provider: Provider,
+  baseUrl: string | null,
+  apiKey: string,
+  options: BaseUrlCheckOptions = {},
+): Promise<AcceptedCredentials> {
+  const client = await loadProviderClient(provider);
+  const http = providerHttp(baseUrl ?? PROVIDER_APIS[provider].defaultBaseUrl, {
+    policy: options.policy ?? configuredUrlPolicy(),
+    resolve: options.resolve,
+  });
+  try {
+    return await client.checkCredentials(http, { apiKey });
+  } catch (error) {
+    if (!(error instanceof ProviderApiError)) throw error;
+    // A refusal with a status is the provider's answer about the key; without one it is the transport's (an address refused).
+    if (error.kind === 'refused' && error.status !== null && error.status < 500) {
+      throw new ProviderKeyRefused(error.message);
+    }
+    throw new ProviderUnreachable(PROVIDER_NAMES[provider]);
+  }
+}
