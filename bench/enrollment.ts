@@ -1,7 +1,8 @@
 import { applyImport, validateImport } from '#admin/import.ts';
-import { PROVIDER_APIS } from '#definitions/provider-apis.ts';
+import { PROVIDERS } from '#definitions/providers.ts';
 import { createApiKey } from '#domain/api-keys.ts';
 import { createOrganization } from '#domain/organizations.ts';
+import { PROVIDER_FACTS } from '#providers/registry.ts';
 import type { Provider } from '#schemas/import.ts';
 import { allocateId } from '#store/ids.ts';
 import { linkSequence } from '#use-cases/link-sequence.ts';
@@ -15,7 +16,7 @@ import { round } from './load.ts';
  * push until every assignment's enrollment is `enrolled` (read through
  * GET /public/v1/campaigns/{id}/contacts). The emulator's request log gives
  * the provider requests the enrollment took. The outbound client paces each
- * API key below the documented limit (shared/definitions/provider-apis.ts),
+ * API key below the documented limit (each provider's shared/providers/<provider>/facts.ts),
  * and that pacing bounds enrollments/s: Smartlead adds a batch and then reads
  * each lead's id back one request per lead, at about a request a second.
  *
@@ -24,7 +25,7 @@ import { round } from './load.ts';
  * provider (`smartlead=10,lemlist=100`); the defaults are in `DEFAULT_N`.
  */
 
-export const ENROLLMENT_PROVIDERS: Provider[] = ['smartlead', 'instantly', 'lemlist', 'heyreach'];
+export const ENROLLMENT_PROVIDERS: readonly Provider[] = PROVIDERS;
 
 const CHANNEL: Record<Provider, 'email' | 'linkedin'> = {
   smartlead: 'email',
@@ -92,7 +93,7 @@ interface CampaignContact {
 }
 
 const pacingOf = (provider: Provider) => {
-  const { requests, perMs } = PROVIDER_APIS[provider].rateLimit;
+  const { requests, perMs } = PROVIDER_FACTS[provider].rateLimit;
   return Math.ceil(perMs / (requests - 1));
 };
 
@@ -188,7 +189,7 @@ export async function measureEnrollment(
     });
 
     const pacingMs = pacingOf(provider);
-    const { maxLeadsPerRequest } = PROVIDER_APIS[provider];
+    const { maxLeadsPerRequest } = PROVIDER_FACTS[provider];
     options.log?.(`enrollment at ${provider}: ${n} contacts (paced at ${pacingMs} ms a request)`);
     const contacts = Array.from({ length: n }, (_, index) => ({
       email: `lead${index}.${options.runId}@${provider}-bench.example`,
@@ -249,7 +250,7 @@ export async function measureEnrollment(
       providerRequests: requests.length,
       providerRequestsPer1000: round((requests.length * 1000) / n, 0),
       statuses,
-      rateLimit: PROVIDER_APIS[provider].rateLimit,
+      rateLimit: PROVIDER_FACTS[provider].rateLimit,
       pacingMs,
       maxLeadsPerRequest,
     });

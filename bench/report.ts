@@ -212,7 +212,7 @@ export function renderEnrollment(result: EnrollmentThroughput): string[] {
   return [
     '## Enrollment at the providers',
     '',
-    "Per provider, a raw push of N contacts with `triggerIntake: true` to a campaign whose sequence is linked to a campaign of the provider's local emulator (manual playback), timed from the push to the last assignment whose enrollment is `enrolled` (polled every 200 ms through `GET /public/v1/campaigns/{id}/contacts`). Provider requests are the API requests the emulator logged for the connection's key. The outbound client paces each key below the documented limit (shared/definitions/provider-apis.ts), at ceil(perMs ÷ (requests − 1)) ms a request, and that pacing bounds enrollments/s: Smartlead reads each added lead's id back, one request per lead.",
+    "Per provider, a raw push of N contacts with `triggerIntake: true` to a campaign whose sequence is linked to a campaign of the provider's local emulator (manual playback), timed from the push to the last assignment whose enrollment is `enrolled` (polled every 200 ms through `GET /public/v1/campaigns/{id}/contacts`). Provider requests are the API requests the emulator logged for the connection's key. The outbound client paces each key below the documented limit (each provider's shared/providers/<provider>/facts.ts), at ceil(perMs ÷ (requests − 1)) ms a request, and that pacing bounds enrollments/s: Smartlead reads each added lead's id back, one request per lead.",
     '',
     '| provider | N | enrolled (failed) | seconds | enrollments/s | provider requests | per 1,000 enrollments | emulator statuses | documented limit | pacing | leads per add request |',
     '|---|---:|---:|---:|---:|---:|---:|---|---|---:|---:|',

@@ -1,15 +1,15 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { payloadMapper } from '#api/provider-webhooks/load-mapper.ts';
 import { PROVIDER_WEBHOOK_ATTRIBUTES } from '#definitions/queues.ts';
 import { WriterSlotLease } from '#domain/writer-slot-lease.ts';
 import { logger } from '#platform/logger.ts';
 import { count, observed } from '#platform/observability.ts';
+import { payloadMapper } from '#providers/webhooks.ts';
 import { providerWebhookMessage } from '#schemas/compiled/provider-webhook-message.ts';
 import { recordProviderWebhook } from '#use-cases/record-provider-webhook.ts';
 
 /**
  * The provider events queue's consumer: maps each queued webhook with its
- * provider's adapter (shared/api/provider-webhooks/) and records what it
+ * provider's adapter (shared/providers/<provider>/webhooks.ts) and records what it
  * reports. A record that fails for a reason of ours (the table unreachable)
  * is reported as a batch item failure and comes back; after the queue's
  * receive limit it goes to the dead-letter queue. Events that match nothing

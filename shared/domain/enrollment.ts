@@ -1,17 +1,17 @@
-import { PROVIDER_APIS } from '#definitions/provider-apis.ts';
 import { queueDefinitions } from '#definitions/queues.ts';
 import { logger } from '#platform/logger.ts';
 import { count } from '#platform/observability.ts';
-import { loadProviderClient } from '#platform/provider-apis/load-client.ts';
+import { configuredUrlPolicy } from '#platform/ssrf.ts';
+import { loadProviderClient } from '#providers/clients.ts';
 import {
   type LeadOutcome,
   type LeadToEnroll,
   ProviderApiError,
   type ProviderClient,
   type ProviderHttp,
-} from '#platform/provider-apis/types.ts';
-import { providerHttp } from '#platform/provider-http.ts';
-import { configuredUrlPolicy } from '#platform/ssrf.ts';
+} from '#providers/contract.ts';
+import { PROVIDER_FACTS } from '#providers/registry.ts';
+import { providerHttp } from '#providers/transport.ts';
 import type { Provider } from '#schemas/import.ts';
 import {
   type AssignmentRecord,
@@ -174,7 +174,7 @@ export async function openSession(
   const pace = pacer(connection, context.sleep ?? defaultSleep);
   const http =
     context.httpFor?.(connection, pace) ??
-    providerHttp(connection.baseUrl ?? PROVIDER_APIS[connection.provider].defaultBaseUrl, {
+    providerHttp(connection.baseUrl ?? PROVIDER_FACTS[connection.provider].defaultBaseUrl, {
       policy: configuredUrlPolicy(),
       beforeRequest: pace,
     });
@@ -196,7 +196,7 @@ function pacer(
   connection: ProviderConnectionRecord,
   sleep: (ms: number) => Promise<void>,
 ): () => Promise<void> {
-  const { requests, perMs } = PROVIDER_APIS[connection.provider].rateLimit;
+  const { requests, perMs } = PROVIDER_FACTS[connection.provider].rateLimit;
   const intervalMs = Math.ceil(perMs / Math.max(1, requests - 1));
   let seen: number | null = null;
   return async () => {
@@ -249,7 +249,7 @@ async function enrollGroup(
     );
     return { kind: 'done', remaining: [] };
   }
-  const batchSize = PROVIDER_APIS[session.connection.provider].maxLeadsPerRequest;
+  const batchSize = PROVIDER_FACTS[session.connection.provider].maxLeadsPerRequest;
   const provider = session.connection.provider;
   // Assignments whose outcome is recorded: a retry, a refusal or a deferral of the rest leaves them be.
   const recorded = new Set<number>();

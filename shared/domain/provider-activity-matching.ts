@@ -1,10 +1,10 @@
+import type { ProviderActivity, ProviderActivityMessage } from '#providers/activity.ts';
 import { providerEvent } from '#schemas/compiled/import.ts';
 import type { ProviderEvent } from '#schemas/import.ts';
 import { contacts } from '#store/contacts.ts';
 import { allocateId } from '#store/ids.ts';
 import type { ProviderConnectionRecord } from '#store/provider-connections.ts';
 import { providerConnections } from '#store/provider-connections.ts';
-import type { ProviderActivity, ProviderActivityMessage } from './provider-activity.ts';
 import { findLinkedSequence } from './sequence-links.ts';
 
 /**

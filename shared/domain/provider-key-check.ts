@@ -1,8 +1,8 @@
-import { PROVIDER_APIS } from '#definitions/provider-apis.ts';
-import { loadProviderClient } from '#platform/provider-apis/load-client.ts';
-import { type AcceptedCredentials, ProviderApiError } from '#platform/provider-apis/types.ts';
-import { providerHttp } from '#platform/provider-http.ts';
 import { configuredUrlPolicy } from '#platform/ssrf.ts';
+import { loadProviderClient } from '#providers/clients.ts';
+import { type AcceptedCredentials, ProviderApiError } from '#providers/contract.ts';
+import { PROVIDER_FACTS } from '#providers/registry.ts';
+import { providerHttp } from '#providers/transport.ts';
 import type { Provider } from '#schemas/import.ts';
 import { ProviderKeyRefused, ProviderUnreachable } from './errors.ts';
 import type { BaseUrlCheckOptions } from './provider-connections.ts';
@@ -13,14 +13,6 @@ import type { BaseUrlCheckOptions } from './provider-connections.ts';
  * and the SSRF rules are then read by the functions that connect, and only
  * when they do (docs/architecture.md, Bundles).
  */
-
-/** The providers as their messages name them. */
-const PROVIDER_NAMES: Record<Provider, string> = {
-  smartlead: 'Smartlead',
-  instantly: 'Instantly',
-  lemlist: 'lemlist',
-  heyreach: 'HeyReach',
-};
 
 /**
  * Asks the provider whether it accepts `apiKey` with its cheapest documented
@@ -38,7 +30,7 @@ export async function verifyProviderKey(
   options: BaseUrlCheckOptions = {},
 ): Promise<AcceptedCredentials> {
   const client = await loadProviderClient(provider);
-  const http = providerHttp(baseUrl ?? PROVIDER_APIS[provider].defaultBaseUrl, {
+  const http = providerHttp(baseUrl ?? PROVIDER_FACTS[provider].defaultBaseUrl, {
     policy: options.policy ?? configuredUrlPolicy(),
     resolve: options.resolve,
   });
@@ -50,6 +42,6 @@ export async function verifyProviderKey(
     if (error.kind === 'refused' && error.status !== null && error.status < 500) {
       throw new ProviderKeyRefused(error.message);
     }
-    throw new ProviderUnreachable(PROVIDER_NAMES[provider]);
+    throw new ProviderUnreachable(PROVIDER_FACTS[provider].displayName);
   }
 }

@@ -1,5 +1,5 @@
-import type { AcceptedCredentials } from '#platform/provider-apis/types.ts';
 import { sealSecret } from '#platform/secrets.ts';
+import type { AcceptedCredentials } from '#providers/contract.ts';
 import type { Provider } from '#schemas/import.ts';
 import { retryOnConflict } from '#store/conflicts.ts';
 import { allocateId } from '#store/ids.ts';

@@ -1,5 +1,5 @@
 import { count } from '#platform/observability.ts';
-import type { ReplyToSend } from '#platform/provider-apis/types.ts';
+import type { ReplyToSend } from '#providers/contract.ts';
 import type { MailState } from '#store/messages.ts';
 import { openSession } from './enrollment.ts';
 import { ReplyNotSendable } from './errors.ts';

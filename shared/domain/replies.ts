@@ -1,6 +1,6 @@
-import { PROVIDER_APIS } from '#definitions/provider-apis.ts';
 import { MAX_REPLY_HTML_BYTES } from '#definitions/reply-limits.ts';
 import type { Envelope } from '#platform/mail-transport.ts';
+import { PROVIDER_FACTS } from '#providers/registry.ts';
 import { retryOnConflict } from '#store/conflicts.ts';
 import { allocateId } from '#store/ids.ts';
 import { type MailState, newMessagePut } from '#store/messages.ts';
@@ -144,7 +144,7 @@ export function replyRouteOf(assignment: AssignmentRecord): MailRoute {
   const { enrollTarget, providerLeadId, replyThread, provider } = assignment;
   if (!enrollTarget || !providerLeadId) return { via: 'email' };
   // Enrolled at a provider, yet by email: the route says why, so the reply's outcome explains itself.
-  if (!PROVIDER_APIS[provider].repliesInThread) {
+  if (!PROVIDER_FACTS[provider].repliesInThread) {
     return { via: 'email', reason: `${provider} cannot answer in a lead's thread` };
   }
   if (!replyThread) {

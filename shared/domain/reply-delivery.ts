@@ -1,5 +1,5 @@
 import type { MailTransport } from '#platform/mail-transport.ts';
-import { ProviderApiError } from '#platform/provider-apis/types.ts';
+import { ProviderApiError } from '#providers/contract.ts';
 import { replyMail } from '#store/messages.ts';
 import { composeMime, htmlToText, messageIdOf } from './mail-compose.ts';
 import type { ProviderReplySender, ProviderRoute } from './provider-replies.ts';

@@ -1,3 +1,4 @@
+import { PROVIDERS, type Provider } from '#definitions/providers.ts';
 import '#definitions/zod-english.ts';
 import * as z from 'zod/mini';
 import { assignmentStatus, channel, messageType, responseType, signal } from './resources.ts';
@@ -33,9 +34,9 @@ export const STEP_TYPES = [
 ] as const;
 export const stepType = /* @__PURE__ */ z.enum(STEP_TYPES);
 
-export const PROVIDERS = ['smartlead', 'instantly', 'lemlist', 'heyreach'] as const;
 export const provider = /* @__PURE__ */ z.enum(PROVIDERS);
-export type Provider = z.infer<typeof provider>;
+export type { Provider };
+export { PROVIDERS };
 
 export const sequenceStepInput = /* @__PURE__ */ (() =>
   z.object({

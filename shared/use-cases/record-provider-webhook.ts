@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { DomainError } from '#domain/errors.ts';
-import type { MappedPayload, ProviderActivity } from '#domain/provider-activity.ts';
 import { matchActivity } from '#domain/provider-activity-matching.ts';
 import { recordProviderEvent } from '#domain/provider-events.ts';
 import type { WriterSlotLease } from '#domain/writer-slot-lease.ts';
+import type { MappedPayload, ProviderActivity } from '#providers/activity.ts';
 import type { ProviderWebhookMessage } from '#schemas/provider-webhook-message.ts';
 import { type ProviderConnectionRecord, providerConnections } from '#store/provider-connections.ts';
 

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyImport, validateImport } from '#admin/import.ts';
+import { PROVIDERS } from '#definitions/providers.ts';
 import { createApiKey } from '#domain/api-keys.ts';
 import { createOrganization } from '#domain/organizations.ts';
 import type { Provider } from '#schemas/import.ts';
@@ -23,7 +24,6 @@ import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-r
  * test asks (manual playback), so each native webhook is one the test chose.
  */
 
-const PROVIDERS: Provider[] = ['smartlead', 'instantly', 'lemlist', 'heyreach'];
 const CHANNEL: Record<Provider, 'email' | 'linkedin'> = {
   smartlead: 'email',
   instantly: 'email',

@@ -1,10 +1,10 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyImport, validateImport } from '#admin/import.ts';
-import { payloadMappers } from '#api/provider-webhooks/load-mapper.ts';
 import { createApiKey } from '#domain/api-keys.ts';
 import { createOrganization } from '#domain/organizations.ts';
-import type { ProviderActivity } from '#domain/provider-activity.ts';
+import type { ProviderActivity } from '#providers/activity.ts';
+import { payloadMappers } from '#providers/webhooks.ts';
 import type { Provider } from '#schemas/import.ts';
 import { webhookPayload } from '#schemas/webhooks.ts';
 import type { LocalStack } from '../../infra/local/stack.ts';

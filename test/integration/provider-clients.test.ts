@@ -1,14 +1,15 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { payloadMappers } from '#api/provider-webhooks/load-mapper.ts';
+import { PROVIDERS } from '#definitions/providers.ts';
+import { providerClients } from '#providers/clients.ts';
 import {
   type LeadToEnroll,
   ProviderApiError,
   type ProviderHttp,
   type ProviderResponse,
-} from '#platform/provider-apis/index.ts';
-import { providerClients } from '#platform/provider-apis/load-client.ts';
+} from '#providers/contract.ts';
+import { payloadMappers } from '#providers/webhooks.ts';
 import type { Provider } from '#schemas/import.ts';
 import { startProviderEmulators } from '../../infra/local/provider-emulators/index.ts';
 
@@ -209,8 +210,6 @@ const receivedLead = (provider: Provider, received: Record<string, unknown>): Re
   provider === 'heyreach' && typeof received.lead === 'object' && received.lead !== null
     ? (received.lead as Record<string, unknown>)
     : received;
-
-const PROVIDERS: Provider[] = ['smartlead', 'instantly', 'lemlist', 'heyreach'];
 
 describe.each(PROVIDERS)('%s client against its emulator', (provider) => {
   const client = PROVIDER_CLIENTS[provider];

@@ -1,9 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { payloadMappers } from '#api/provider-webhooks/load-mapper.ts';
-import { PROVIDER_APIS } from '#definitions/provider-apis.ts';
-import type { ProviderActivity } from '#domain/provider-activity.ts';
+import type { ProviderActivity } from '#providers/activity.ts';
+import { PROVIDER_FACTS } from '#providers/registry.ts';
+import { payloadMappers } from '#providers/webhooks.ts';
 import type { Provider } from '#schemas/import.ts';
 import {
   type ProviderEmulators,
@@ -112,7 +112,7 @@ const PROVIDERS: ProviderUnderTest[] = [
     addTooMany: (call, campaignId) =>
       call('POST', `/campaigns/${campaignId}/leads`, {
         body: {
-          lead_list: Array.from({ length: PROVIDER_APIS.smartlead.maxLeadsPerRequest + 1 }, (_, n) => ({
+          lead_list: Array.from({ length: PROVIDER_FACTS.smartlead.maxLeadsPerRequest + 1 }, (_, n) => ({
             email: emailOf(n),
           })),
         },
@@ -163,7 +163,7 @@ const PROVIDERS: ProviderUnderTest[] = [
       call('POST', '/leads/add', {
         body: {
           campaign_id: campaignId,
-          leads: Array.from({ length: PROVIDER_APIS.instantly.maxLeadsPerRequest + 1 }, (_, n) => ({
+          leads: Array.from({ length: PROVIDER_FACTS.instantly.maxLeadsPerRequest + 1 }, (_, n) => ({
             email: emailOf(n),
           })),
         },
@@ -240,10 +240,13 @@ const PROVIDERS: ProviderUnderTest[] = [
       call('POST', '/campaign/AddLeadsToCampaignV2', {
         body: {
           campaignId: Number(campaignId),
-          accountLeadPairs: Array.from({ length: PROVIDER_APIS.heyreach.maxLeadsPerRequest + 1 }, (_, n) => ({
-            linkedInAccountId: null,
-            lead: { profileUrl: profile(n) },
-          })),
+          accountLeadPairs: Array.from(
+            { length: PROVIDER_FACTS.heyreach.maxLeadsPerRequest + 1 },
+            (_, n) => ({
+              linkedInAccountId: null,
+              lead: { profileUrl: profile(n) },
+            }),
+          ),
         },
       }),
     readCampaign: (call, campaignId) => call('GET', '/campaign/GetById', { query: { campaignId } }),
@@ -359,7 +362,7 @@ describe.each(PROVIDERS)('the $provider emulator', (subject) => {
   it('answers on the provider’s real base path', () => {
     expect(emulators.urls[provider]).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//);
     expect(new URL(emulators.urls[provider]).pathname).toBe(
-      new URL(PROVIDER_APIS[provider].defaultBaseUrl).pathname,
+      new URL(PROVIDER_FACTS[provider].defaultBaseUrl).pathname,
     );
   });
 
@@ -392,7 +395,7 @@ describe.each(PROVIDERS)('the $provider emulator', (subject) => {
     expect((await subject.add(call, unknown, [subject.sampleLead(1)])).status).toBe(404);
   });
 
-  it(`refuses an add request over ${PROVIDER_APIS[provider].maxLeadsPerRequest} lead(s) with 400, adding none`, async () => {
+  it(`refuses an add request over ${PROVIDER_FACTS[provider].maxLeadsPerRequest} lead(s) with 400, adding none`, async () => {
     const { apiKey, campaignId, call } = await workspaceWithCampaign(subject);
     expect((await subject.addTooMany(call, campaignId)).status).toBe(400);
     expect(await leadsOf(provider, apiKey)).toEqual([]);
@@ -400,7 +403,7 @@ describe.each(PROVIDERS)('the $provider emulator', (subject) => {
 
   it('answers 429 with Retry-After in seconds once the documented rate is exceeded', async () => {
     const { campaignId, call } = await workspaceWithCampaign(subject);
-    const { requests } = PROVIDER_APIS[provider].rateLimit;
+    const { requests } = PROVIDER_FACTS[provider].rateLimit;
     const statuses: number[] = [];
     // Time held still: the window's count decides, however slowly a loaded machine sends the requests.
     heldTime = Date.now();
@@ -416,7 +419,7 @@ describe.each(PROVIDERS)('the $provider emulator', (subject) => {
     const retryAfter = Number(limited.headers.get('retry-after'));
     expect(Number.isInteger(retryAfter)).toBe(true);
     expect(retryAfter).toBeGreaterThanOrEqual(1);
-    expect(retryAfter).toBeLessThanOrEqual(Math.ceil(PROVIDER_APIS[provider].rateLimit.perMs / 1000));
+    expect(retryAfter).toBeLessThanOrEqual(Math.ceil(PROVIDER_FACTS[provider].rateLimit.perMs / 1000));
   });
 
   it('keeps every field of an added lead exactly as received, and never adds a lead twice', async () => {

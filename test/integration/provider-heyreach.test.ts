@@ -5,8 +5,8 @@ import { createOrganization } from '#domain/organizations.ts';
 import { connectProvider } from '#domain/provider-keys.ts';
 import { pushContacts } from '#domain/raw-push.ts';
 import { linkSequence } from '#domain/sequence-links.ts';
-import type { LeadToEnroll, ProviderHttp } from '#platform/provider-apis/index.ts';
-import { providerClients } from '#platform/provider-apis/load-client.ts';
+import { providerClients } from '#providers/clients.ts';
+import type { LeadToEnroll, ProviderHttp } from '#providers/contract.ts';
 import { getAssignments } from '#store/assignments.ts';
 import { startProviderEmulators } from '../../infra/local/provider-emulators/index.ts';
 import {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LeadToEnroll, ProviderCampaign, ProviderHttp } from '#platform/provider-apis/index.ts';
-import { instantlyClient as client } from '#platform/provider-apis/instantly.ts';
-import { providerHttp } from '#platform/provider-http.ts';
+import type { LeadToEnroll, ProviderCampaign, ProviderHttp } from '#providers/contract.ts';
+import { instantlyClient as client } from '#providers/instantly/client.ts';
+import { providerHttp } from '#providers/transport.ts';
 import { startProviderEmulators } from '../../infra/local/provider-emulators/index.ts';
 import { caughtProviderError, closedPort, emulatorControl } from '../support/provider-emulator-http.ts';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LeadToEnroll, ProviderHttp, ProviderRequest } from '#platform/provider-apis/index.ts';
-import { lemlistClient } from '#platform/provider-apis/lemlist.ts';
+import type { LeadToEnroll, ProviderHttp, ProviderRequest } from '#providers/contract.ts';
+import { lemlistClient } from '#providers/lemlist/client.ts';
 import { startProviderEmulators } from '../../infra/local/provider-emulators/index.ts';
 import {
   caughtProviderError,

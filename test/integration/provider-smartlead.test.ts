@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PROVIDER_APIS } from '#definitions/provider-apis.ts';
-import type { ProviderHttp } from '#platform/provider-apis/index.ts';
-import { smartleadClient } from '#platform/provider-apis/smartlead.ts';
+import type { ProviderHttp } from '#providers/contract.ts';
+import { PROVIDER_FACTS } from '#providers/registry.ts';
+import { smartleadClient } from '#providers/smartlead/client.ts';
 import { startProviderEmulators } from '../../infra/local/provider-emulators/index.ts';
 import {
   caughtProviderError,
@@ -164,7 +164,7 @@ describe('Smartlead add batch', () => {
     Array.from({ length: count }, (_, index) => ({ email: `${prefix}.${index}@example.com` }));
 
   it('takes 400 leads in one request, as documented, and refuses 401', async () => {
-    expect(PROVIDER_APIS.smartlead.maxLeadsPerRequest).toBe(400);
+    expect(PROVIDER_FACTS.smartlead.maxLeadsPerRequest).toBe(400);
     const apiKey = await newWorkspace();
     const campaignId = await newCampaign(apiKey, 'Batch');
     const add = (count: number, prefix: string) =>

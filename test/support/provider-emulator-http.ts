@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 import { expect } from 'vitest';
-import { ProviderApiError, type ProviderHttp, type ProviderResponse } from '#platform/provider-apis/types.ts';
+import { ProviderApiError, type ProviderHttp, type ProviderResponse } from '#providers/contract.ts';
 
 /**
  * What the per-provider tests against the local emulators

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import { providerClients } from '#providers/clients.ts';
 import {
   type LeadToEnroll,
   ProviderApiError,
   type ProviderHttp,
   type ProviderRequest,
   type ProviderResponse,
-  statusError,
-} from '#platform/provider-apis/index.ts';
-import { providerClients } from '#platform/provider-apis/load-client.ts';
+} from '#providers/contract.ts';
+import { statusError } from '#providers/responses.ts';
 
 /** Every provider's client, as the enrollment consumer loads them. */
 const PROVIDER_CLIENTS = await providerClients();

@@ -1,6 +1,17 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
+import { PROVIDERS } from '#definitions/providers.ts';
+import { canonicalJson } from '#platform/canonical-json.ts';
+import {
+  type MappedPayload,
+  PROVIDER_ACTIVITY_KINDS,
+  type ProviderActivity,
+  type ProviderActivityMessage,
+} from '#providers/activity.ts';
+import { HEYREACH_EVENTS } from '#providers/heyreach/webhooks.ts';
+import { INSTANTLY_EVENTS } from '#providers/instantly/webhooks.ts';
+import { LEMLIST_EVENTS } from '#providers/lemlist/webhooks.ts';
 import {
   type EventOutcome,
   isoTime,
@@ -8,23 +19,13 @@ import {
   MAX_SUBJECT_LENGTH,
   normalizeEmail,
   truncate,
-} from '#api/provider-webhooks/canonical.ts';
-import { HEYREACH_EVENTS } from '#api/provider-webhooks/heyreach.ts';
-import { INSTANTLY_EVENTS } from '#api/provider-webhooks/instantly.ts';
-import { LEMLIST_EVENTS } from '#api/provider-webhooks/lemlist.ts';
-import { neverThrowing, payloadMappers } from '#api/provider-webhooks/load-mapper.ts';
+} from '#providers/payloads.ts';
 import {
   SMARTLEAD_CATEGORY_RESPONSE_TYPES,
   SMARTLEAD_EVENTS,
   smartleadResponseType,
-} from '#api/provider-webhooks/smartlead.ts';
-import {
-  type MappedPayload,
-  PROVIDER_ACTIVITY_KINDS,
-  type ProviderActivity,
-  type ProviderActivityMessage,
-} from '#domain/provider-activity.ts';
-import { canonicalJson } from '#platform/canonical-json.ts';
+} from '#providers/smartlead/webhooks.ts';
+import { neverThrowing, payloadMappers } from '#providers/webhooks.ts';
 import { type Provider, providerEvent } from '#schemas/import.ts';
 import {
   type ProviderFixture,
@@ -37,7 +38,7 @@ import {
 const PROVIDER_PAYLOAD_MAPPERS = await payloadMappers();
 
 /**
- * The provider adapters (shared/api/provider-webhooks/) against every
+ * The provider adapters (shared/providers/<provider>/webhooks.ts) against every
  * documented payload kept in test/fixtures/providers/: what each becomes, that
  * a retry keeps its event id and two real events do not share one, and that
  * no JSON value whatever makes an adapter throw or produce an event the
@@ -924,7 +925,7 @@ const TYPE_FIELD: Record<Provider, string> = {
   lemlist: 'type',
   heyreach: 'event_type',
 };
-const ALL_PROVIDERS = Object.keys(PROVIDER_NAMES) as Provider[];
+const ALL_PROVIDERS = PROVIDERS;
 
 describe('what the adapters ignore', () => {
   it.each(ALL_PROVIDERS)('%s: an unknown event type, with the type as the reason', (provider) => {

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { PROVIDER_APIS } from '#definitions/provider-apis.ts';
+import { PROVIDER_FACTS } from '#providers/registry.ts';
 import { controlRequestRefusal, handleControl } from './control.ts';
 import { BodyError, type JsonObject, matchPath, parseJson, type Reply, readBody, send } from './http.ts';
 import { messageIdHeader, shareOf, uuid } from './ids.ts';
@@ -406,9 +406,9 @@ export class EmulatorCore implements EmulatorApi {
     return null;
   }
 
-  /** The documented limit per API key over a sliding window (shared/definitions/provider-apis.ts). */
+  /** The documented limit per API key over a sliding window (each provider's shared/providers/<provider>/facts.ts). */
   private rateLimit(workspace: Workspace): Reply | null {
-    const { requests, perMs } = PROVIDER_APIS[this.spec.provider].rateLimit;
+    const { requests, perMs } = PROVIDER_FACTS[this.spec.provider].rateLimit;
     const now = (this.settings.clock ?? Date.now)();
     workspace.recentRequests = workspace.recentRequests.filter((at) => at > now - perMs);
     if (workspace.recentRequests.length >= requests) {
@@ -421,7 +421,7 @@ export class EmulatorCore implements EmulatorApi {
 
   private tooManyRequests(retryAfterSeconds: number, resetAt: Date): Reply {
     const reply = this.spec.error(429, 'Too many requests');
-    const { requests } = PROVIDER_APIS[this.spec.provider].rateLimit;
+    const { requests } = PROVIDER_FACTS[this.spec.provider].rateLimit;
     return {
       ...reply,
       headers: {

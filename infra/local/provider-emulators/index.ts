@@ -1,9 +1,9 @@
-import type { Provider } from '#schemas/import.ts';
+import type { Provider } from '#definitions/providers.ts';
 import { EmulatorCore } from './core.ts';
-import { heyreachSpec } from './heyreach.ts';
-import { instantlySpec } from './instantly.ts';
-import { lemlistSpec } from './lemlist.ts';
-import { smartleadSpec } from './smartlead.ts';
+import { heyreachSpec } from './heyreach/emulator.ts';
+import { instantlySpec } from './instantly/emulator.ts';
+import { lemlistSpec } from './lemlist/emulator.ts';
+import { smartleadSpec } from './smartlead/emulator.ts';
 import type { ProviderEmulatorSpec } from './spec.ts';
 
 /**
@@ -12,7 +12,7 @@ import type { ProviderEmulatorSpec } from './spec.ts';
  * the local stack and the tests, as an SMTP sink stands in for SES. Each is
  * a real HTTP server on loopback that speaks the provider's documented
  * endpoints, authentication, batch limit and rate limit (the figures of
- * shared/definitions/provider-apis.ts), and posts the provider's own native
+ * each provider's shared/providers/<provider>/facts.ts), and posts the provider's own native
  * webhook payloads to the URLs registered with it. Each provider file cites
  * the documentation it follows; .scratch/emulator-wire.md lists every endpoint.
  *
@@ -68,7 +68,8 @@ export interface ProviderEmulatorOptions {
   clock?: () => number;
 }
 
-const SPECS: Record<Provider, ProviderEmulatorSpec> = {
+/** The emulators: one line each, a provider without its line does not compile (docs/architecture.md, Adding a provider). */
+export const EMULATOR_SPECS: { readonly [Name in Provider]: ProviderEmulatorSpec } = {
   smartlead: smartleadSpec,
   instantly: instantlySpec,
   lemlist: lemlistSpec,
@@ -81,7 +82,7 @@ export async function startProviderEmulators(
   const cores: EmulatorCore[] = [];
   const urls = {} as Record<Provider, string>;
   try {
-    for (const [provider, spec] of Object.entries(SPECS) as [Provider, ProviderEmulatorSpec][]) {
+    for (const [provider, spec] of Object.entries(EMULATOR_SPECS) as [Provider, ProviderEmulatorSpec][]) {
       const core = new EmulatorCore(spec, {
         host: options.host ?? '127.0.0.1',
         port: options.ports?.[provider] ?? 0,

@@ -1,6 +1,5 @@
 import * as z from 'zod/mini';
-import type { MappedPayload } from '#domain/provider-activity.ts';
-import { lenient } from '#schemas/lenient.ts';
+import type { MappedPayload } from '#providers/activity.ts';
 import {
   type EventOutcome,
   eventIdOf,
@@ -23,7 +22,8 @@ import {
   zObject,
   zText,
   zTime,
-} from './canonical.ts';
+} from '#providers/payloads.ts';
+import { lenient } from '#schemas/lenient.ts';
 
 /**
  * HeyReach's webhooks as provider activities. HeyReach's API documentation
@@ -186,7 +186,7 @@ export function mapHeyreachPayload(payload: unknown): MappedPayload {
     case 'reply_received': {
       const reply = newestMessage(p, true);
       const at = firstIsoTime(reply?.at, p.timestamp);
-      // What `POST /inbox/SendMessage` needs (shared/platform/provider-apis/heyreach.ts): the
+      // What `POST /inbox/SendMessage` needs (shared/providers/heyreach/client.ts): the
       // conversation and the LinkedIn account (the payload's `sender`) that holds it. Both or no thread.
       const conversationId = firstId(p.conversation_id);
       const linkedInAccountId = firstId(p.sender?.id);

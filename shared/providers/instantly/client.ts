@@ -1,14 +1,4 @@
 import * as z from 'zod/mini';
-import { lenient } from '#schemas/lenient.ts';
-import {
-  EMAIL_REQUIRED,
-  expectKeyAccepted,
-  expectSuccess,
-  leadsWith,
-  presentFields,
-  readBody,
-  sameEmail,
-} from './responses.ts';
 import {
   type AcceptedCredentials,
   type EnrolledLead,
@@ -20,7 +10,17 @@ import {
   type ProviderCredentials,
   type ProviderHttp,
   type ProviderResponse,
-} from './types.ts';
+} from '#providers/contract.ts';
+import {
+  EMAIL_REQUIRED,
+  expectKeyAccepted,
+  expectSuccess,
+  leadsWith,
+  presentFields,
+  readBody,
+  sameEmail,
+} from '#providers/responses.ts';
+import { lenient } from '#schemas/lenient.ts';
 
 /**
  * Instantly's API v2 (base https://api.instantly.ai/api/v2), the key as a

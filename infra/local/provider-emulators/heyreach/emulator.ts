@@ -1,4 +1,4 @@
-import { PROVIDER_APIS } from '#definitions/provider-apis.ts';
+import { HEYREACH_FACTS as FACTS } from '#providers/heyreach/facts.ts';
 import {
   copyJson,
   empty,
@@ -8,10 +8,10 @@ import {
   type JsonValue,
   json,
   stringField,
-} from './http.ts';
-import { numericIds, uuid } from './ids.ts';
-import type { EventContext, NativeEvent, ProviderEmulatorSpec, Route, RouteContext } from './spec.ts';
-import { type Campaign, type EmulatedLead, leadsInCampaign, type Workspace } from './state.ts';
+} from '../http.ts';
+import { numericIds, uuid } from '../ids.ts';
+import type { EventContext, NativeEvent, ProviderEmulatorSpec, Route, RouteContext } from '../spec.ts';
+import { type Campaign, type EmulatedLead, leadsInCampaign, type Workspace } from '../state.ts';
 
 /**
  * HeyReach's public API (https://api.heyreach.io/api/public), the API key in
@@ -49,7 +49,6 @@ import { type Campaign, type EmulatedLead, leadsInCampaign, type Workspace } fro
  * campaign usually starts with a connection request).
  */
 
-const FACTS = PROVIDER_APIS.heyreach;
 const campaignIds = numericIds();
 const leadIds = numericIds();
 

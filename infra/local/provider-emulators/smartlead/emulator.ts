@@ -1,4 +1,4 @@
-import { PROVIDER_APIS } from '#definitions/provider-apis.ts';
+import { SMARTLEAD_FACTS as FACTS } from '#providers/smartlead/facts.ts';
 import {
   copyJson,
   idField,
@@ -9,10 +9,10 @@ import {
   type JsonValue,
   json,
   stringField,
-} from './http.ts';
-import { numericIds, uuid } from './ids.ts';
-import type { EventContext, NativeEvent, ProviderEmulatorSpec, Route, RouteContext } from './spec.ts';
-import { type Campaign, type EmulatedLead, leadsInCampaign, sameEmail, type Workspace } from './state.ts';
+} from '../http.ts';
+import { numericIds, uuid } from '../ids.ts';
+import type { EventContext, NativeEvent, ProviderEmulatorSpec, Route, RouteContext } from '../spec.ts';
+import { type Campaign, type EmulatedLead, leadsInCampaign, sameEmail, type Workspace } from '../state.ts';
 
 /**
  * Smartlead's API v1 (https://server.smartlead.ai/api/v1), the API key in the
@@ -40,7 +40,6 @@ import { type Campaign, type EmulatedLead, leadsInCampaign, sameEmail, type Work
  * Smartlead has no per-lead completion webhook, so `completed` is not played.
  */
 
-const FACTS = PROVIDER_APIS.smartlead;
 const campaignIds = numericIds();
 const leadIds = numericIds();
 const campaignLeadMapIds = numericIds();

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { type LeadOutcome, type LeadToEnroll, ProviderApiError, type ProviderResponse } from './types.ts';
+import { type LeadOutcome, type LeadToEnroll, ProviderApiError, type ProviderResponse } from './contract.ts';
 
 /**
  * How every client reads a provider's answer: the status first (one table

@@ -1,7 +1,7 @@
-import { httpClientFor } from './http-client.ts';
-import type { ProviderHttp, ProviderRequest, ProviderResponse } from './provider-apis/types.ts';
-import { ProviderApiError } from './provider-apis/types.ts';
-import { connectLookup, type Resolver, requestUrlRefusal, type UrlPolicy } from './ssrf.ts';
+import { httpClientFor } from '#platform/http-client.ts';
+import { connectLookup, type Resolver, requestUrlRefusal, type UrlPolicy } from '#platform/ssrf.ts';
+import type { ProviderHttp, ProviderRequest, ProviderResponse } from './contract.ts';
+import { ProviderApiError } from './contract.ts';
 
 /**
  * The transport of the provider clients: HTTP requests to one connection's

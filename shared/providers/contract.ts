@@ -1,8 +1,14 @@
-import type { Provider } from '#schemas/import.ts';
+import type { Provider } from '#definitions/providers.ts';
+import type { MappedPayload } from './activity.ts';
 
 /**
+ * What every provider's folder (shared/providers/<name>/) gives the service,
+ * typed here so that the registry (registry.ts) can demand each part of
+ * each provider: its facts (`ProviderFacts`), its outbound client
+ * (`ProviderClient`) and its webhook adapter (`PayloadMapper`).
+ *
  * The outbound side of a provider connection: one client per provider
- * (smartlead.ts, instantly.ts, lemlist.ts, heyreach.ts) that turns the
+ * (`<name>/client.ts`) that turns the
  * service's operations (enroll leads in a campaign, find a lead already
  * enrolled, stop a lead, reply in a lead's thread) into that provider's
  * documented HTTP calls and reads its answers. A client does no I/O itself:
@@ -72,7 +78,7 @@ export interface EnrolledLead {
 
 /**
  * What a provider needs to answer a lead in its thread, taken from the
- * inbound reply webhook (the mappers of shared/api/provider-webhooks/ set
+ * inbound reply webhook (the adapters, shared/providers/<name>/webhooks.ts, set
  * `replyThread` on a reply_received activity): provider-specific string fields,
  * such as Instantly's `reply_to_uuid` and `eaccount`.
  */
@@ -157,7 +163,7 @@ export interface ProviderClient {
     cursor: string | null,
   ): Promise<ProviderCampaignPage>;
   /**
-   * Adds up to the provider's `maxLeadsPerRequest` leads (shared/definitions/provider-apis.ts) to
+   * Adds up to the provider's `maxLeadsPerRequest` leads (its facts.ts) to
    * a campaign, and returns one outcome per lead (by `ref`, any order). A lead the campaign holds
    * already is `enrolled` with its existing id, never added twice. May issue several requests
    * (Smartlead's add answers counts, so the ids are read back). Throws ProviderApiError.
@@ -203,3 +209,34 @@ export interface ProviderClient {
     message: ReplyToSend,
   ): Promise<{ providerMessageId: string | null }>;
 }
+
+/** How a provider's API takes the key: a query parameter, a bearer token, HTTP Basic (empty user) or a header. */
+export interface ProviderAuth {
+  scheme: 'query' | 'bearer' | 'basic' | 'header';
+  /** The query parameter or header that carries it (the facts.ts of each provider cites the page that says so). */
+  name: string;
+}
+
+/**
+ * What the service knows of a provider's public API, from its documentation
+ * (each provider's facts.ts cites the page of every figure): the outbound
+ * clients keep below the limit and batch within the size; the local emulators
+ * (infra/local/provider-emulators/<name>/) enforce both, so the same figures
+ * are the contract on both sides.
+ */
+export interface ProviderFacts {
+  /** The provider's name as messages spell it ("Smartlead refused this API key (401)"). */
+  displayName: string;
+  /** The public API's base URL: a connection without `base_url` uses it. */
+  defaultBaseUrl: string;
+  auth: ProviderAuth;
+  /** Leads one add request may carry (1 where the API adds one lead per request). */
+  maxLeadsPerRequest: number;
+  /** The documented limit: at most `requests` per `perMs` milliseconds (per key, or per workspace where the provider says). */
+  rateLimit: { requests: number; perMs: number };
+  /** Whether the API can answer a lead in its own thread (docs/providers.md). */
+  repliesInThread: boolean;
+}
+
+/** A provider's webhook adapter: its native payload (any JSON value, untrusted) to the activities it reports. */
+export type PayloadMapper = (payload: unknown) => MappedPayload;

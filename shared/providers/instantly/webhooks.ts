@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import type { MappedPayload } from '#domain/provider-activity.ts';
+import type { MappedPayload } from '#providers/activity.ts';
 import {
   type EventOutcome,
   eventIdOf,
@@ -19,7 +19,7 @@ import {
   zId,
   zText,
   zTime,
-} from './canonical.ts';
+} from '#providers/payloads.ts';
 
 /**
  * Instantly's API v2 webhooks as provider activities. Every event is one flat
@@ -160,7 +160,7 @@ export function mapInstantlyPayload(payload: unknown): MappedPayload {
         providerMessageId: emailId,
       });
     case 'reply_received': {
-      // What `POST /api/v2/emails/reply` needs (shared/platform/provider-apis/instantly.ts): the
+      // What `POST /api/v2/emails/reply` needs (shared/providers/instantly/client.ts): the
       // email to answer (`email_id`, which the docs call the reply_to_uuid) and the mailbox it came
       // through. Both or no thread.
       const eaccount = firstText(p.email_account);

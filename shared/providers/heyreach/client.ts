@@ -1,15 +1,4 @@
 import * as z from 'zod/mini';
-import { lenient } from '#schemas/lenient.ts';
-import {
-  expectKeyAccepted,
-  expectSuccess,
-  idText,
-  leadsWith,
-  offsetCursor,
-  presentFields,
-  readBody,
-  UNKNOWN_CAMPAIGN,
-} from './responses.ts';
 import {
   type AcceptedCredentials,
   type EnrolledLead,
@@ -20,8 +9,18 @@ import {
   type ProviderClient,
   type ProviderCredentials,
   type ProviderHttp,
-  type ProviderResponse,
-} from './types.ts';
+} from '#providers/contract.ts';
+import {
+  expectKeyAccepted,
+  expectSuccess,
+  idText,
+  leadsWith,
+  offsetCursor,
+  presentFields,
+  readBody,
+  UNKNOWN_CAMPAIGN,
+} from '#providers/responses.ts';
+import { lenient } from '#schemas/lenient.ts';
 
 /**
  * HeyReach's public API (base https://api.heyreach.io/api/public), the key in

@@ -1,4 +1,4 @@
-import { PROVIDER_APIS } from '#definitions/provider-apis.ts';
+import { INSTANTLY_FACTS as FACTS } from '#providers/instantly/facts.ts';
 import {
   booleanField,
   copyJson,
@@ -11,10 +11,10 @@ import {
   json,
   type Reply,
   stringField,
-} from './http.ts';
-import { uuid } from './ids.ts';
-import type { EventContext, NativeEvent, ProviderEmulatorSpec, Route, RouteContext } from './spec.ts';
-import { type Campaign, type EmulatedLead, sameEmail, type Workspace } from './state.ts';
+} from '../http.ts';
+import { uuid } from '../ids.ts';
+import type { EventContext, NativeEvent, ProviderEmulatorSpec, Route, RouteContext } from '../spec.ts';
+import { type Campaign, type EmulatedLead, sameEmail, type Workspace } from '../state.ts';
 
 /**
  * Instantly's API v2 (https://api.instantly.ai/api/v2), `Authorization:
@@ -47,8 +47,6 @@ import { type Campaign, type EmulatedLead, sameEmail, type Workspace } from './s
  * the documented schema (https://developer.instantly.ai/guides/webhook-events)
  * as the fixtures in test/fixtures/providers/instantly/ show it.
  */
-
-const FACTS = PROVIDER_APIS.instantly;
 
 const REASONS: Record<number, string> = {
   400: 'Bad Request',

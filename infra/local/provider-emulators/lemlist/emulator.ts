@@ -1,8 +1,8 @@
-import { PROVIDER_APIS } from '#definitions/provider-apis.ts';
-import { copyJson, isRecord, isValidEmail, type JsonObject, json, stringField, text } from './http.ts';
-import { lemlistId } from './ids.ts';
-import type { EventContext, NativeEvent, ProviderEmulatorSpec, Route, RouteContext } from './spec.ts';
-import { type Campaign, type EmulatedLead, leadsInCampaign, sameEmail, type Workspace } from './state.ts';
+import { LEMLIST_FACTS as FACTS } from '#providers/lemlist/facts.ts';
+import { copyJson, isRecord, isValidEmail, type JsonObject, json, stringField, text } from '../http.ts';
+import { lemlistId } from '../ids.ts';
+import type { EventContext, NativeEvent, ProviderEmulatorSpec, Route, RouteContext } from '../spec.ts';
+import { type Campaign, type EmulatedLead, leadsInCampaign, sameEmail, type Workspace } from '../state.ts';
 
 /**
  * lemlist's API (https://api.lemlist.com/api), HTTP Basic auth with an empty
@@ -46,7 +46,6 @@ import { type Campaign, type EmulatedLead, leadsInCampaign, sameEmail, type Work
  * fixtures in test/fixtures/providers/lemlist/ show it.
  */
 
-const FACTS = PROVIDER_APIS.lemlist;
 /** The reference's text for a key it does not know (every endpoint's 401). */
 const WRONG_KEY = 'The authentication you supplied is incorrect';
 // lemlist answers errors as plain text; the only 401 is a key it does not know.

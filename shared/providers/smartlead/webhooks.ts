@@ -1,6 +1,5 @@
 import * as z from 'zod/mini';
-import type { MappedPayload } from '#domain/provider-activity.ts';
-import { lenient } from '#schemas/lenient.ts';
+import type { MappedPayload } from '#providers/activity.ts';
 import {
   type EventOutcome,
   eventIdOf,
@@ -22,7 +21,8 @@ import {
   zObject,
   zText,
   zTime,
-} from './canonical.ts';
+} from '#providers/payloads.ts';
+import { lenient } from '#schemas/lenient.ts';
 
 /**
  * Smartlead's webhooks as provider activities. Smartlead posts one flat JSON
@@ -170,7 +170,7 @@ function categoryName(p: SmartleadPayload): string | null {
 
 /**
  * What Smartlead's reply endpoint (`POST /campaigns/{campaign_id}/reply-email-thread`,
- * shared/platform/provider-apis/smartlead.ts) needs to answer in this thread: the sent email's
+ * shared/providers/smartlead/client.ts) needs to answer in this thread: the sent email's
  * `stats_id` as `email_stats_id` (required, so no thread without it), and the lead's message being
  * answered, its Message-ID and time as sent. Its body (`reply_email_body`) is left out: it is the
  * lead's text, kept as the message already.

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import type { MappedPayload } from '#domain/provider-activity.ts';
+import type { MappedPayload } from '#providers/activity.ts';
 import {
   type EventOutcome,
   eventIdOf,
@@ -22,7 +22,7 @@ import {
   zId,
   zText,
   zTime,
-} from './canonical.ts';
+} from '#providers/payloads.ts';
 
 /**
  * lemlist's webhooks as provider activities. A lemlist hook posts the
@@ -42,7 +42,7 @@ import {
  * email it answers).
  *
  * A reply carries no `replyThread`: lemlist's API documents no way to answer a
- * lead in its thread, so its client has no reply (shared/platform/provider-apis/lemlist.ts).
+ * lead in its thread, so its client has no reply (shared/providers/lemlist/client.ts).
  */
 
 /** What each native activity type becomes (docs/providers.md). */

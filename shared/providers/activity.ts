@@ -7,7 +7,7 @@ type ResponseType = (typeof RESPONSE_TYPES)[number];
 /**
  * What a provider's webhook reports about one lead of one of its campaigns,
  * in the service's terms, whatever the provider: the adapters of
- * shared/api/provider-webhooks/ map each provider's native payload to these,
+ * shared/providers/<provider>/webhooks.ts  map each provider's native payload to these,
  * and the consumer matches them to an assignment (connection → sequence by
  * `campaignExternalId` → contact by `lead` → assignment) and records them as
  * provider events.
@@ -64,7 +64,7 @@ export interface ProviderActivity {
    * reply_received: what the provider needs to answer the lead in this thread (Instantly's
    * `reply_to_uuid` and `eaccount`, Smartlead's `email_stats_id` and `reply_message_id`, HeyReach's
    * `conversationId` and `linkedInAccountId`), as the provider's client reads it
-   * (shared/platform/provider-apis/). Absent when the payload lacks it.
+   * (shared/providers/<provider>/client.ts). Absent when the payload lacks it.
    */
   replyThread?: Readonly<Record<string, string>>;
 }

@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import '#definitions/zod-english.ts';
 import * as z from 'zod/mini';
+import { canonicalJson } from '#platform/canonical-json.ts';
 import type {
   MappedPayload,
   ProviderActivity,
   ProviderActivityKind,
   ProviderActivityMessage,
-} from '#domain/provider-activity.ts';
-import { canonicalJson } from '#platform/canonical-json.ts';
+} from '#providers/activity.ts';
 import { lenient } from '#schemas/lenient.ts';
 
 /**

@@ -1,5 +1,14 @@
 import * as z from 'zod/mini';
-import { lenient } from '#schemas/lenient.ts';
+import type {
+  AcceptedCredentials,
+  EnrolledLead,
+  LeadOutcome,
+  LeadToEnroll,
+  ProviderCampaignPage,
+  ProviderClient,
+  ProviderCredentials,
+  ProviderHttp,
+} from '#providers/contract.ts';
 import {
   EMAIL_REQUIRED,
   expectKeyAccepted,
@@ -8,18 +17,8 @@ import {
   presentFields,
   readBody,
   statusError,
-} from './responses.ts';
-import {
-  type AcceptedCredentials,
-  type EnrolledLead,
-  type LeadOutcome,
-  type LeadToEnroll,
-  ProviderApiError,
-  type ProviderCampaignPage,
-  type ProviderClient,
-  type ProviderCredentials,
-  type ProviderHttp,
-} from './types.ts';
+} from '#providers/responses.ts';
+import { lenient } from '#schemas/lenient.ts';
 
 /**
  * lemlist's API (base https://api.lemlist.com/api), HTTP Basic with an empty

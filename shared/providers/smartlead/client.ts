@@ -1,15 +1,4 @@
 import * as z from 'zod/mini';
-import { lenient } from '#schemas/lenient.ts';
-import {
-  EMAIL_REQUIRED,
-  expectKeyAccepted,
-  expectSuccess,
-  idText,
-  leadsWith,
-  presentFields,
-  readBody,
-  sameEmail,
-} from './responses.ts';
 import {
   type EnrolledLead,
   type LeadOutcome,
@@ -19,7 +8,18 @@ import {
   type ProviderCredentials,
   type ProviderHttp,
   type ReplyThread,
-} from './types.ts';
+} from '#providers/contract.ts';
+import {
+  EMAIL_REQUIRED,
+  expectKeyAccepted,
+  expectSuccess,
+  idText,
+  leadsWith,
+  presentFields,
+  readBody,
+  sameEmail,
+} from '#providers/responses.ts';
+import { lenient } from '#schemas/lenient.ts';
 
 /**
  * Smartlead's API v1 (base https://server.smartlead.ai/api/v1), the key as the
