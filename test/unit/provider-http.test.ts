@@ -2,8 +2,8 @@ import diagnostics from 'node:diagnostics_channel';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { providerHttp } from '#platform/provider-http.ts';
 import { classifyAddress, type Resolver } from '#platform/ssrf.ts';
+import { providerHttp } from '#providers/transport.ts';
 import { resolverOf } from '../support/resolvers.ts';
 
 /**
