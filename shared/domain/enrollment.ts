@@ -8,9 +8,9 @@ import {
   type LeadToEnroll,
   ProviderApiError,
   type ProviderClient,
+  type ProviderFacts,
   type ProviderHttp,
 } from '#providers/contract.ts';
-import { PROVIDER_FACTS } from '#providers/registry.ts';
 import { providerHttp } from '#providers/transport.ts';
 import type { Provider } from '#schemas/import.ts';
 import {
@@ -171,16 +171,17 @@ export async function openSession(
 ): Promise<Session | null> {
   const connection = await getProviderConnection(orgId, connectionId);
   if (!connection) return null;
-  const pace = pacer(connection, context.sleep ?? defaultSleep);
+  const client = await loadProviderClient(connection.provider);
+  const pace = pacer(connection, client.facts, context.sleep ?? defaultSleep);
   const http =
     context.httpFor?.(connection, pace) ??
-    providerHttp(connection.baseUrl ?? PROVIDER_FACTS[connection.provider].defaultBaseUrl, {
+    providerHttp(connection.baseUrl ?? client.facts.defaultBaseUrl, {
       policy: configuredUrlPolicy(),
       beforeRequest: pace,
     });
   return {
     connection,
-    client: await loadProviderClient(connection.provider),
+    client,
     http,
     credentials: { apiKey: await providerApiKeyOf(connection) },
   };
@@ -194,9 +195,10 @@ export async function openSession(
  */
 function pacer(
   connection: ProviderConnectionRecord,
+  facts: ProviderFacts,
   sleep: (ms: number) => Promise<void>,
 ): () => Promise<void> {
-  const { requests, perMs } = PROVIDER_FACTS[connection.provider].rateLimit;
+  const { requests, perMs } = facts.rateLimit;
   const intervalMs = Math.ceil(perMs / Math.max(1, requests - 1));
   let seen: number | null = null;
   return async () => {
@@ -249,7 +251,7 @@ async function enrollGroup(
     );
     return { kind: 'done', remaining: [] };
   }
-  const batchSize = PROVIDER_FACTS[session.connection.provider].maxLeadsPerRequest;
+  const batchSize = session.client.facts.maxLeadsPerRequest;
   const provider = session.connection.provider;
   // Assignments whose outcome is recorded: a retry, a refusal or a deferral of the rest leaves them be.
   const recorded = new Set<number>();

@@ -147,6 +147,11 @@ export interface ProviderCampaignPage {
 export interface ProviderClient {
   readonly provider: Provider;
   /**
+   * The provider's facts (its facts.ts, also in registry.ts): a caller that has loaded the client
+   * reads the rate limit, batch size and base URL here, and need not import the registry as well.
+   */
+  readonly facts: ProviderFacts;
+  /**
    * The provider's cheapest documented authenticated read, made before a connection is stored or
    * its key replaced: it resolves when the provider accepts the key, and throws ProviderApiError
    * `refused` (with the provider's status) when it refuses it, `unavailable` when it cannot be reached.

@@ -21,6 +21,7 @@ import {
   UNKNOWN_CAMPAIGN,
 } from '#providers/responses.ts';
 import { lenient } from '#schemas/lenient.ts';
+import { HEYREACH_FACTS } from './facts.ts';
 
 /**
  * HeyReach's public API (base https://api.heyreach.io/api/public), the key in
@@ -288,6 +289,7 @@ async function stop(
 
 export const heyreachClient: ProviderClient = {
   provider: 'heyreach',
+  facts: HEYREACH_FACTS,
   checkCredentials,
   listCampaigns,
   enroll,

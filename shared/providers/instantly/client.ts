@@ -21,6 +21,7 @@ import {
   sameEmail,
 } from '#providers/responses.ts';
 import { lenient } from '#schemas/lenient.ts';
+import { INSTANTLY_FACTS } from './facts.ts';
 
 /**
  * Instantly's API v2 (base https://api.instantly.ai/api/v2), the key as a
@@ -339,6 +340,7 @@ async function stop(
 
 export const instantlyClient: ProviderClient = {
   provider: 'instantly',
+  facts: INSTANTLY_FACTS,
   checkCredentials,
   listCampaigns,
   enroll,

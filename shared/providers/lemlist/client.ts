@@ -19,6 +19,7 @@ import {
   statusError,
 } from '#providers/responses.ts';
 import { lenient } from '#schemas/lenient.ts';
+import { LEMLIST_FACTS } from './facts.ts';
 
 /**
  * lemlist's API (base https://api.lemlist.com/api), HTTP Basic with an empty
@@ -262,6 +263,7 @@ async function listCampaigns(
 
 export const lemlistClient: ProviderClient = {
   provider: 'lemlist',
+  facts: LEMLIST_FACTS,
   checkCredentials,
   listCampaigns,
   enroll,

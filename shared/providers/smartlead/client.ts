@@ -20,6 +20,7 @@ import {
   sameEmail,
 } from '#providers/responses.ts';
 import { lenient } from '#schemas/lenient.ts';
+import { SMARTLEAD_FACTS } from './facts.ts';
 
 /**
  * Smartlead's API v1 (base https://server.smartlead.ai/api/v1), the key as the
@@ -249,6 +250,7 @@ async function allCampaigns(http: ProviderHttp, credentials: ProviderCredentials
 
 export const smartleadClient: ProviderClient = {
   provider: 'smartlead',
+  facts: SMARTLEAD_FACTS,
   async checkCredentials(http, credentials) {
     await allCampaigns(http, credentials);
     // Smartlead's limit is the key's own (api.smartlead.ai/guides/rate-limits): no shared workspace.
