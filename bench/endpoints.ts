@@ -80,6 +80,8 @@ export interface BenchFixtures {
     account: RequestTarget['providerAccount'];
     demoConnectionId: number;
     demoWebhook: RequestTarget['providerWebhook'];
+    /** A campaign of that workspace (the link routes are not measured: the demo's sequences are not Instantly's). */
+    campaignId: string;
     apiKey: string;
     connectionIds: number[];
   };
@@ -208,6 +210,13 @@ export async function prepareFixtures(
       }),
     });
   const demoConnection = await connect(demo.apiKey);
+  const campaign = await fetch(new URL('/_emulator/campaigns', account.baseUrl), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ apiKey: account.apiKey, name: 'Bench campaign' }),
+  });
+  if (!campaign.ok) throw new Error(`The emulator's campaign: ${campaign.status}`);
+  const providerCampaignId = String(((await campaign.json()) as { id: string | number }).id);
   const { orgId: providersOrg } = await createOrganization('Bench Providers');
   const { apiKey: providersKey } = await createApiKey(providersOrg);
   const connectionIds: number[] = [];
@@ -244,6 +253,7 @@ export async function prepareFixtures(
       account,
       demoConnectionId: demoConnection.id as number,
       demoWebhook: providerWebhookOf(demoConnection.webhook_url as string),
+      campaignId: providerCampaignId,
       apiKey: providersKey,
       connectionIds,
     },
@@ -295,6 +305,7 @@ export function endpointSpecs(fixtures: BenchFixtures, runId: string): EndpointS
     providerConnectionId: providers.demoConnectionId,
     providerAccount: providers.account,
     providerWebhook: providers.demoWebhook,
+    providerCampaignId: providers.campaignId,
     member: fixtures.member,
   };
   /**
@@ -521,6 +532,13 @@ export function endpointSpecs(fixtures: BenchFixtures, runId: string): EndpointS
       route: 'list-provider-unmatched',
       next: read('list-provider-unmatched'),
       note: 'first page (25), after the inbound webhooks above',
+    },
+    {
+      // The provider's page is kept a minute per warm function: after the first, the connection read and the cache.
+      name: name('list-provider-campaigns'),
+      route: 'list-provider-campaigns',
+      next: read('list-provider-campaigns'),
+      note: "the demo connection's first page, from the emulator once, then from the warm cache",
     },
     {
       // Over another organization's connections than the one the inbound endpoint is sent to.

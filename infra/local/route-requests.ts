@@ -46,6 +46,12 @@ export interface RequestTarget {
    */
   providerAccount: { provider: Provider; baseUrl: string; apiKey: string };
   providerWebhook: { organization: number; connection: number; token: string };
+  /**
+   * A campaign of the connection's workspace at its provider, to which `sequenceId` (of the
+   * connection's provider) is linked already: reading the link needs one, and linking asks the
+   * provider whether the campaign is in its list.
+   */
+  providerCampaignId: string;
   /** An admin of the organization signed in to the dashboard (infra/local/dashboard-member.ts). */
   member: { cookie: string; csrfToken: string };
 }
@@ -121,6 +127,7 @@ function entries(target: RequestTarget): Record<RouteName, Entry> {
   const campaign = { pathParameters: { id: target.campaignId } };
   const webhook = { pathParameters: { id: target.webhookId } };
   const connection = { pathParameters: { id: target.providerConnectionId } };
+  const sequence = { pathParameters: { sequenceId: target.sequenceId } };
   const open = (path: string, more: Omit<Entry, 'method' | 'path'> = {}): Entry => ({
     method: 'GET',
     path,
@@ -210,7 +217,15 @@ function entries(target: RequestTarget): Record<RouteName, Entry> {
     'get-provider-connection': api('GET', '/provider-connections/{id}', connection),
     'delete-provider-connection': api('DELETE', '/provider-connections/{id}', connection),
     'rotate-provider-webhook-url': api('POST', '/provider-connections/{id}/rotate-webhook-url', connection),
+    'check-provider-connection': api('POST', '/provider-connections/{id}/check', connection),
     'list-provider-unmatched': api('GET', '/provider-connections/{id}/unmatched', connection),
+    'list-provider-campaigns': api('GET', '/provider-connections/{id}/campaigns', connection),
+    'get-sequence-provider-link': api('GET', '/sequences/{sequenceId}/provider-link', sequence),
+    'put-sequence-provider-link': api('PUT', '/sequences/{sequenceId}/provider-link', {
+      ...sequence,
+      json: { connection_id: target.providerConnectionId, provider_campaign_id: target.providerCampaignId },
+    }),
+    'delete-sequence-provider-link': api('DELETE', '/sequences/{sequenceId}/provider-link', sequence),
     'receive-provider-webhook': {
       method: 'POST',
       path: '/provider-webhooks/{organization}/{connection}/{token}',

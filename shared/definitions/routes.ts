@@ -10,7 +10,7 @@ import { SWAGGER_UI_FILES } from './swagger-ui.ts';
  */
 
 /** `ANY` hands every method to the handler (the MCP endpoint answers 405 itself). */
-export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'ANY';
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'ANY';
 
 /** How API Gateway authenticates a route. */
 export type AuthMode = 'apiKey' | 'none';
@@ -104,7 +104,8 @@ const dashboardRoute = <const Name extends string, const Path extends string>(na
     method: 'ANY',
     auth: 'none',
     table: ['BatchGetItem', 'ConditionCheckItem', 'DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'],
-    secrets: ['seal', 'mac'],
+    // open: a connection's API key, for its page's picker of the provider's campaigns.
+    secrets: ['seal', 'mac', 'open'],
     session: true,
     path,
   }) as const;
@@ -353,6 +354,46 @@ export const routes = [
     auth: 'apiKey',
     scope: 'read',
     table: ['GetItem', 'Query'],
+  },
+  {
+    name: 'list-provider-campaigns',
+    method: 'GET',
+    path: '/public/v1/provider-connections/{id}/campaigns',
+    auth: 'apiKey',
+    scope: 'read',
+    // The connection; open: its API key, to ask the provider for its campaigns.
+    table: ['GetItem'],
+    secrets: ['open'],
+  },
+  // A sequence's link to its provider campaign (docs/providers.md, Linking sequences).
+  {
+    name: 'get-sequence-provider-link',
+    method: 'GET',
+    path: '/public/v1/sequences/{sequenceId}/provider-link',
+    auth: 'apiKey',
+    scope: 'read',
+    // The organization's campaigns, whose sequences carry their links.
+    table: ['Query'],
+  },
+  {
+    name: 'put-sequence-provider-link',
+    method: 'PUT',
+    path: '/public/v1/sequences/{sequenceId}/provider-link',
+    auth: 'apiKey',
+    scope: 'read-write',
+    // The connection (GetItem) and campaigns (Query); the link: the campaigns' sequences (UpdateItem)
+    // and the link item (PutItem), in one transaction; open: the key the provider's list is read with.
+    table: ['DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'],
+    secrets: ['open'],
+  },
+  {
+    name: 'delete-sequence-provider-link',
+    method: 'DELETE',
+    path: '/public/v1/sequences/{sequenceId}/provider-link',
+    auth: 'apiKey',
+    scope: 'read-write',
+    // The campaigns (Query); the sequence (UpdateItem) and its link item (DeleteItem), in one transaction.
+    table: ['DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'],
   },
   {
     // The URL a provider posts to: its token is the credential (lemlist and HeyReach cannot sign).

@@ -131,6 +131,49 @@ export class SequenceNotFound extends NotFound {
   }
 }
 
+/** A sequence that names no provider campaign (never linked, or unlinked since). */
+export class SequenceNotLinked extends NotFound {
+  constructor(sequenceId: number) {
+    super(`Sequence ${sequenceId} is not linked to a provider campaign`);
+  }
+}
+
+/** A provider campaign id the provider's own list of campaigns does not have. */
+export class ProviderCampaignNotFound extends Invalid {
+  constructor(providerName: string, campaignId: string, connectionId: number) {
+    super(`${providerName} has no campaign ${JSON.stringify(campaignId)} on connection ${connectionId}`, {
+      in: 'body',
+      name: 'provider_campaign_id',
+    });
+  }
+}
+
+/** A campaign listing cursor that no page of the listing gave (or one the provider no longer takes). */
+export class ProviderCampaignCursorInvalid extends Invalid {
+  constructor() {
+    super('must be the next of a previous page', { in: 'query', name: 'cursor' });
+  }
+}
+
+/**
+ * The provider refused a stored connection's API key (revoked or expired since it was verified): the
+ * request is valid and so is the connection's standing, but its key must be replaced first.
+ */
+export class ProviderConnectionKeyRefused extends Conflict {
+  constructor(providerName: string, connectionId: number, status: number) {
+    super(
+      `${providerName} refused the API key of provider connection ${connectionId} (${status}); give the connection a new key`,
+    );
+  }
+}
+
+/** The provider's API could not be reached (a connection failure, a timeout, a 5xx, a 429) to read its campaigns. */
+export class ProviderCampaignsUnreachable extends Unavailable {
+  constructor(providerName: string) {
+    super(`${providerName} could not be reached to read its campaigns; try again later`);
+  }
+}
+
 /** A setting outside its bounds (cooldown days, a rate limit). */
 export class SettingOutOfRange extends Invalid {}
 

@@ -9,7 +9,7 @@ import { retryOnConflict } from '#store/conflicts.ts';
 import { sequenceLinks } from '#store/sequence-links.ts';
 import { type TransactItem, transact } from '#store/transactions.ts';
 import { findSequence } from './campaigns.ts';
-import { SequenceNotFound, SequenceProviderMismatch } from './errors.ts';
+import { SequenceNotFound, SequenceNotLinked, SequenceProviderMismatch } from './errors.ts';
 
 /**
  * Sequences linked to their provider's campaign: the provider's campaign id
@@ -57,9 +57,7 @@ export async function linkSequence(
   return retryOnConflict(
     async () => {
       const all = await campaigns.list(orgId, { consistent: true });
-      const campaign = all.find((each) => findSequence(each, link.sequenceId));
-      const sequence = campaign && findSequence(campaign, link.sequenceId);
-      if (!campaign || !sequence) throw new SequenceNotFound(link.sequenceId);
+      const { campaign, sequence } = sequenceIn(all, link.sequenceId);
       if (sequence.provider !== link.provider) {
         throw new SequenceProviderMismatch(link.sequenceId, sequence.provider, link.provider);
       }
@@ -68,6 +66,72 @@ export async function linkSequence(
         sequenceLinks.put(orgId, { ...link, campaignId: campaign.campaignId }),
       ]);
       return { ...link, campaignId: campaign.campaignId };
+    },
+    { attempts: LINK_ATTEMPTS, baseDelayMs: 10, retryIf: () => true },
+  );
+}
+
+/** One of the organization's sequences with its campaign (one Query of the campaigns); SequenceNotFound for none. */
+export async function sequenceOf(
+  orgId: number,
+  sequenceId: number,
+  options: { consistent?: boolean } = {},
+): Promise<{ campaign: CampaignRecord; sequence: StoredSequence }> {
+  const all = await campaigns.list(orgId, options);
+  return sequenceIn(all, sequenceId);
+}
+
+function sequenceIn(
+  all: CampaignRecord[],
+  sequenceId: number,
+): { campaign: CampaignRecord; sequence: StoredSequence } {
+  for (const campaign of all) {
+    const sequence = findSequence(campaign, sequenceId);
+    if (sequence) return { campaign, sequence };
+  }
+  throw new SequenceNotFound(sequenceId);
+}
+
+/** The link a sequence has (SequenceNotFound, SequenceNotLinked): its provider campaign id and connection. */
+export async function sequenceLinkOf(orgId: number, sequenceId: number): Promise<SequenceLink> {
+  const { campaign, sequence } = await sequenceOf(orgId, sequenceId);
+  return linkOf(campaign, sequence);
+}
+
+function linkOf(campaign: CampaignRecord, sequence: StoredSequence): SequenceLink {
+  if (sequence.external_id === null) throw new SequenceNotLinked(sequence.id);
+  return {
+    campaignId: campaign.campaignId,
+    sequenceId: sequence.id,
+    provider: sequence.provider,
+    externalId: sequence.external_id,
+    connectionId: sequence.connection_id,
+  };
+}
+
+/**
+ * Unlinks a sequence from its provider campaign (SequenceNotFound, SequenceNotLinked) and returns the
+ * link it had: its `external_id` and connection are cleared and the link item deleted in one
+ * transaction, conditioned on the sequence being where it was read. Webhooks naming that provider
+ * campaign match nothing from then on, and nothing more is enrolled through it; leads already at the
+ * provider stay there.
+ */
+export async function unlinkSequence(orgId: number, sequenceId: number): Promise<SequenceLink> {
+  return retryOnConflict(
+    async () => {
+      const { campaign, sequence } = sequenceIn(
+        await campaigns.list(orgId, { consistent: true }),
+        sequenceId,
+      );
+      const link = linkOf(campaign, sequence);
+      const index = campaign.sequences.indexOf(sequence);
+      await transact([
+        campaigns.linkSequences(orgId, campaign.campaignId, [
+          { index, sequenceId, externalId: null, connectionId: null },
+        ]),
+        sequenceLinks.remove(orgId, { provider: link.provider, externalId: link.externalId, sequenceId }),
+      ]);
+      return link;
     },
     { attempts: LINK_ATTEMPTS, baseDelayMs: 10, retryIf: () => true },
   );

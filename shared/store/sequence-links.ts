@@ -40,6 +40,24 @@ export function sequenceLinkStore(table: TableSource = tableContext) {
       };
     },
 
+    /**
+     * The delete of a provider campaign id's link, when it still names `sequenceId` (a link that moved
+     * to another sequence meanwhile is that sequence's: the transaction fails and is read again).
+     */
+    remove(
+      orgId: number,
+      link: { provider: Provider; externalId: string; sequenceId: number },
+    ): TransactItem {
+      return {
+        Delete: {
+          TableName: table().name,
+          Key: keys.sequenceLink(orgId, link.provider, link.externalId),
+          ConditionExpression: 'attribute_not_exists(pk) OR sequenceId = :sequence',
+          ExpressionAttributeValues: { ':sequence': link.sequenceId },
+        },
+      };
+    },
+
     /** The link of a provider's campaign id; null when there is none. */
     async get(orgId: number, providerName: Provider, externalId: string): Promise<SequenceLinkRecord | null> {
       const { name, client } = table();

@@ -604,7 +604,9 @@ describe('an unknown organization', () => {
       'provider disconnect': ['--connection', '1'],
       'provider rotate-webhook-url': ['--connection', '1'],
       'provider unmatched': ['--connection', '1'],
+      'provider campaigns': ['--connection', '1'],
       'sequence link': ['--sequence', '1', '--connection', '1', '--external-id', 'ext-1'],
+      'sequence unlink': ['--sequence', '1'],
       'assignments approve': ['--campaign', '1', '--all'],
       'provider failures': [],
     };

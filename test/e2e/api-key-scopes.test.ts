@@ -18,7 +18,7 @@ import { type ApiClient, apiClient, send } from '../support/api-client.ts';
 import { type AdminRun, admin as adminInProcess } from '../support/cli.ts';
 import { smallDocument } from '../support/fixtures.ts';
 import { startTestStack } from '../support/local-stack.ts';
-import { emulatedConnection } from '../support/provider-workspace.ts';
+import { emulatedConnection, linkedEmulatorCampaign } from '../support/provider-workspace.ts';
 import { waitFor } from '../support/wait.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
 import { expectNoWriteCredential } from '../support/write-credentials.ts';
@@ -167,6 +167,7 @@ describe('every /public/v1 route of the manifest', () => {
       `/webhooks/${target.webhookId}/deliveries`,
       '/provider-connections',
       `/provider-connections/${target.providerConnectionId}`,
+      '/sequences/201/provider-link',
       '/campaigns/101',
       '/campaigns/101/contacts?take=100',
       '/campaigns/101/messages?take=100',
@@ -216,6 +217,13 @@ describe('every /public/v1 route of the manifest', () => {
       deliveryId: test.body.delivery.id,
       webhookUrl: `${receiver.url}/ok/updated`,
       providerConnectionId: connection.body.id,
+      providerCampaignId: await linkedEmulatorCampaign(stack, {
+        orgId,
+        provider: 'smartlead',
+        apiKey: account.api_key,
+        connectionId: connection.body.id,
+        sequenceId: 201,
+      }),
       providerAccount: { provider: 'smartlead', baseUrl: account.base_url, apiKey: account.api_key },
       providerWebhook: providerWebhookOf(connection.body.webhook_url),
       // Only the API-key routes are sent: the OAuth credentials are never used.

@@ -356,15 +356,23 @@ describe('outreach-admin sequence link', () => {
         ...args,
       ]);
 
+    // Linking asks the provider for the campaign: the workspace has campaign 4242.
+    const made = await fetch(new URL('/_emulator/campaigns', stack.providerApiUrls.smartlead), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ apiKey: 'k', id: 4242 }),
+    });
+    expect(made.ok).toBe(true);
     // smallDocument: sequence 201 is Smartlead's (assignment 501, ann@acme.com), 202 HeyReach's.
     const linked = await link('--sequence', '201', '--external-id', '4242', '--json');
     expect(linked.code, linked.stderr).toBe(0);
+    // The API's answer (PUT /sequences/201/provider-link).
     expect(JSON.parse(linked.stdout)).toEqual({
-      campaignId: 101,
-      sequenceId: 201,
-      connectionId: connection.id,
+      sequence_id: 201,
+      campaign_id: 101,
+      connection_id: connection.id,
       provider: 'smartlead',
-      externalId: '4242',
+      provider_campaign_id: '4242',
     });
     const mismatch = await link('--sequence', '202', '--external-id', '4243');
     expect(mismatch.code).toBe(1);

@@ -7,6 +7,7 @@ import { applyImport, validateImport } from '#admin/import.ts';
 import { PROVIDERS } from '#definitions/providers.ts';
 import { createApiKey } from '#domain/api-keys.ts';
 import { createOrganization } from '#domain/organizations.ts';
+import { linkSequence as linkSequenceUnchecked } from '#domain/sequence-links.ts';
 import type { Provider } from '#schemas/import.ts';
 import { webhookPayload } from '#schemas/webhooks.ts';
 import type { LocalStack } from '../../infra/local/stack.ts';
@@ -257,7 +258,14 @@ describe.each(PROVIDERS)('enrollment at %s', (provider) => {
         : provider === 'lemlist'
           ? 'cam_doesnotexist'
           : '999999';
-    await linkSequence(provider, missing);
+    // Linking asks the provider for the campaign, so a missing one is linked as a campaign removed at the
+    // provider after it was linked would be: through the domain, which asks no provider.
+    await linkSequenceUnchecked(orgId, {
+      sequenceId: sequenceOf(provider),
+      connectionId: connectionIds[provider],
+      provider,
+      externalId: missing,
+    });
 
     // Act
     const pushed = await push(provider, [contact(provider, 'refused')]);

@@ -16,7 +16,7 @@ import type { LocalStack } from '../../infra/local/stack.ts';
 import { apiClient, send } from '../support/api-client.ts';
 import { smallDocument } from '../support/fixtures.ts';
 import { startTestStack } from '../support/local-stack.ts';
-import { emulatedConnection } from '../support/provider-workspace.ts';
+import { emulatedConnection, linkedEmulatorCampaign } from '../support/provider-workspace.ts';
 import { waitFor } from '../support/wait.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
 
@@ -56,6 +56,13 @@ beforeAll(async () => {
   const account = await emulatedConnection(stack, 'smartlead', 'catalogue-key');
   const connection = await api.post('/provider-connections', account);
   target = {
+    providerCampaignId: await linkedEmulatorCampaign(stack, {
+      orgId,
+      provider: 'smartlead',
+      apiKey: account.api_key,
+      connectionId: connection.body.id,
+      sequenceId: 201,
+    }),
     providerConnectionId: connection.body.id,
     providerAccount: { provider: 'smartlead', baseUrl: account.base_url, apiKey: account.api_key },
     providerWebhook: providerWebhookOf(connection.body.webhook_url),
@@ -84,8 +91,13 @@ afterAll(async () => {
 describe('the request catalogue', () => {
   // The requests that end what others name come last, in this order: the provider connection's URL is
   // rotated after the inbound webhook was posted to it (the old token is refused since), and the
-  // connection and the webhook are deleted after every request naming them.
-  const LAST = ['rotate-provider-webhook-url', 'delete-provider-connection', 'delete-webhook'];
+  // sequence's link, the connection and the webhook are deleted after every request naming them.
+  const LAST = [
+    'delete-sequence-provider-link',
+    'rotate-provider-webhook-url',
+    'delete-provider-connection',
+    'delete-webhook',
+  ];
   const ordered = [...routes].sort((a, b) => LAST.indexOf(a.name) - LAST.indexOf(b.name));
 
   it.each(ordered.map((route) => [`${route.method} ${route.path} (${route.name})`, route] as const))(

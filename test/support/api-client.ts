@@ -68,6 +68,7 @@ export interface ApiClient {
   ): Promise<ApiAnswer<T>>;
   get<T = Json>(path: string, options?: ApiCallOptions): Promise<ApiAnswer<T>>;
   post<T = Json>(path: string, body?: unknown, options?: ApiCallOptions): Promise<ApiAnswer<T>>;
+  put<T = Json>(path: string, body?: unknown, options?: ApiCallOptions): Promise<ApiAnswer<T>>;
   patch<T = Json>(path: string, body?: unknown, options?: ApiCallOptions): Promise<ApiAnswer<T>>;
   delete<T = Json>(path: string, options?: ApiCallOptions): Promise<ApiAnswer<T>>;
   /** The same client with another key. */
@@ -104,6 +105,7 @@ export function apiClient(base: string | { apiUrl: string }, key?: string): ApiC
     call,
     get: (path, options) => call('GET', path, undefined, options),
     post: (path, body, options) => call('POST', path, body, options),
+    put: (path, body, options) => call('PUT', path, body, options),
     patch: (path, body, options) => call('PATCH', path, body, options),
     delete: (path, options) => call('DELETE', path, undefined, options),
     as: (other) => apiClient(baseUrl, other),

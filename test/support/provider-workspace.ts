@@ -1,4 +1,5 @@
 import { connectProvider } from '#domain/provider-keys.ts';
+import { linkSequence } from '#domain/sequence-links.ts';
 import type { Provider } from '#schemas/import.ts';
 import { startProviderEmulators } from '../../infra/local/provider-emulators/index.ts';
 import type { LocalStack } from '../../infra/local/stack.ts';
@@ -48,4 +49,28 @@ export async function connectAtEmulator(orgId: number, provider: Provider, apiKe
   } finally {
     await emulators.stop();
   }
+}
+
+/**
+ * A campaign made at the stack's emulator of `provider` in the workspace of `apiKey`, and `sequenceId`
+ * of the organization linked to it on `connectionId`: what the request catalogue's provider-link
+ * requests name (reading a link needs one; linking asks the provider for the campaign).
+ */
+export async function linkedEmulatorCampaign(
+  stack: Pick<LocalStack, 'providerApiUrls'>,
+  link: { orgId: number; provider: Provider; apiKey: string; connectionId: number; sequenceId: number },
+): Promise<string> {
+  const baseUrl = stack.providerApiUrls[link.provider];
+  const made = await emulatorControl(() => baseUrl)<{ id: string | number }>('POST', '/campaigns', {
+    apiKey: link.apiKey,
+    name: `Sequence ${link.sequenceId}`,
+  });
+  const externalId = String(made.id);
+  await linkSequence(link.orgId, {
+    sequenceId: link.sequenceId,
+    connectionId: link.connectionId,
+    provider: link.provider,
+    externalId,
+  });
+  return externalId;
 }

@@ -26,6 +26,8 @@ const WRITE_ROUTES = [
   'update-provider-connection',
   'delete-provider-connection',
   'rotate-provider-webhook-url',
+  'put-sequence-provider-link',
+  'delete-sequence-provider-link',
 ];
 
 const apiKeyRoutes = routes.filter((route) => route.auth === 'apiKey');

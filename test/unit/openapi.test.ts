@@ -237,7 +237,7 @@ describe('the OpenAPI document', () => {
 
   it('shows the Idempotency-Key header, the replay header and the key’s 409 and 422 on every unsafe operation', () => {
     const unsafe = routes.filter(
-      (route) => route.auth === 'apiKey' && ['POST', 'PATCH', 'DELETE'].includes(route.method),
+      (route) => route.auth === 'apiKey' && ['POST', 'PUT', 'PATCH', 'DELETE'].includes(route.method),
     );
     expect(unsafe.map((route) => route.name)).toContain('reply-to-assignment');
     for (const route of routes.filter((candidate) => candidate.auth === 'apiKey')) {

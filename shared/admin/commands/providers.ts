@@ -5,7 +5,6 @@ import {
   optionalString,
   requiredId,
   requiredString,
-  UsageError,
   validatedFlags,
 } from '#admin/flags.ts';
 import { ConfigurationError, configuration, VARIABLES } from '#platform/config.ts';
@@ -16,17 +15,23 @@ import {
   type ProviderConnection,
   type UnmatchedProviderEvent,
 } from '#schemas/provider-connections.ts';
+import {
+  listProviderCampaignsEndpoint,
+  putSequenceProviderLinkEndpoint,
+} from '#schemas/provider-campaigns.ts';
 import { createProviderConnectionForOrganization } from '#use-cases/create-provider-connection.ts';
 import { deleteProviderConnection } from '#use-cases/delete-provider-connection.ts';
+import { deleteSequenceProviderLink } from '#use-cases/delete-sequence-provider-link.ts';
 import { getOrganization } from '#use-cases/get-organization.ts';
 import { getProviderConnection } from '#use-cases/get-provider-connection.ts';
-import { linkSequence } from '#use-cases/link-sequence.ts';
+import { listProviderCampaigns } from '#use-cases/list-provider-campaigns.ts';
 import { listProviderConnections } from '#use-cases/list-provider-connections.ts';
 import { listProviderUnmatched } from '#use-cases/list-provider-unmatched.ts';
+import { putSequenceProviderLink } from '#use-cases/put-sequence-provider-link.ts';
 import { rotateProviderWebhookUrl } from '#use-cases/rotate-provider-webhook-url.ts';
 
 /**
- * `provider …` and `sequence link`: provider connections for operators,
+ * `provider …` and `sequence link|unlink`: provider connections for operators,
  * through the same use cases and request schemas as the API. Webhook URLs are
  * below the target's API URL (the local stack's, or the deployed stack's
  * `ApiUrl` output, or PUBLIC_BASE_URL).
@@ -165,6 +170,23 @@ export const providerCommands: Record<string, Command> = {
       return { json: page, text: lines.join('\n') || 'No unmatched events' };
     },
   },
+  'provider campaigns': {
+    usage: 'provider campaigns --org ID --connection ID [--cursor C]',
+    flags: { ...connectionFlags, cursor: { type: 'string' } },
+    async run(flags, positionals) {
+      expectPositionals(positionals, []);
+      const query = validatedFlags(listProviderCampaignsEndpoint.query, {
+        cursor: optionalString(flags, 'cursor'),
+      });
+      const page = await listProviderCampaigns({ ...(await connectionOf(flags)), query });
+      const lines = page.data.map(
+        (campaign) =>
+          `${campaign.id}\t${campaign.status}\t${campaign.accepts_leads ? 'takes leads' : 'takes no leads now'}\t${campaign.name}`,
+      );
+      if (page.next) lines.push(`More: --cursor '${page.next}'`);
+      return { json: page, text: lines.join('\n') || 'No campaigns at the provider' };
+    },
+  },
   'sequence link': {
     usage: 'sequence link --org ID --sequence ID --connection ID --external-id PROVIDER_CAMPAIGN_ID',
     flags: {
@@ -175,19 +197,39 @@ export const providerCommands: Record<string, Command> = {
     },
     async run(flags, positionals) {
       expectPositionals(positionals, []);
-      const externalId = requiredString(flags, 'external-id').trim();
-      if (externalId === '' || externalId.length > 200) {
-        throw new UsageError('--external-id takes the provider’s campaign id (1 to 200 characters)');
-      }
-      const link = await linkSequence({
-        orgId: requiredId(flags, 'org'),
-        sequenceId: requiredId(flags, 'sequence'),
-        connectionId: requiredId(flags, 'connection'),
-        externalId,
-      });
+      const orgId = requiredId(flags, 'org');
+      const path = { sequenceId: requiredId(flags, 'sequence') };
+      const body = validatedFlags(
+        putSequenceProviderLinkEndpoint.body,
+        {
+          connection_id: requiredId(flags, 'connection'),
+          provider_campaign_id: requiredString(flags, 'external-id').trim(),
+        },
+        { provider_campaign_id: 'external-id' },
+      );
+      await getOrganization({ orgId });
+      const link = await putSequenceProviderLink({ orgId, path, body });
       return {
         json: link,
-        text: `Linked sequence ${link.sequenceId} (campaign ${link.campaignId}) to ${link.provider} campaign ${link.externalId} on connection ${link.connectionId}`,
+        text: [
+          `Linked sequence ${link.sequence_id} (campaign ${link.campaign_id}) to ${link.provider} campaign ${link.provider_campaign_id} on connection ${link.connection_id}`,
+          ...(link.warning ? [`Warning: ${link.warning}`] : []),
+        ].join('\n'),
+      };
+    },
+  },
+  'sequence unlink': {
+    usage: 'sequence unlink --org ID --sequence ID',
+    flags: { org: { type: 'string' }, sequence: { type: 'string' } },
+    async run(flags, positionals) {
+      expectPositionals(positionals, []);
+      const orgId = requiredId(flags, 'org');
+      const path = { sequenceId: requiredId(flags, 'sequence') };
+      await getOrganization({ orgId });
+      const link = await deleteSequenceProviderLink({ orgId, path });
+      return {
+        json: link,
+        text: `Unlinked sequence ${link.sequence_id} from ${link.provider} campaign ${link.provider_campaign_id}`,
       };
     },
   },

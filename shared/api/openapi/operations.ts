@@ -38,6 +38,12 @@ import {
   rotateProviderWebhookUrlEndpoint,
   updateProviderConnectionEndpoint,
 } from '#schemas/provider-connections.ts';
+import {
+  deleteSequenceProviderLinkEndpoint,
+  getSequenceProviderLinkEndpoint,
+  listProviderCampaignsEndpoint,
+  putSequenceProviderLinkEndpoint,
+} from '#schemas/provider-campaigns.ts';
 import { checkEligibilityEndpoint, pushContactsEndpoint } from '#schemas/raw.ts';
 import { replyEndpoint } from '#schemas/replies.ts';
 import {
@@ -554,6 +560,61 @@ export const operations: { [Name in (typeof routes)[number]['name']]: OperationD
     endpoint: listProviderUnmatchedEndpoint,
     returns: 'A page of unmatched events and the cursor of the next (`null` on the last).',
     errors: { 404: 'No provider connection with this id in the organization.' },
+  },
+  'list-provider-campaigns': {
+    tag: 'Provider connections',
+    summary: 'List a connection’s campaigns at the provider',
+    description: [
+      'The provider’s own list of campaigns, read with the connection’s API key, in the provider’s order, 100 a page: each campaign’s id (a string, whatever its type at the provider), name, the provider’s own status word and whether it takes leads now. Pass `next` as `cursor` for the following page; a page may be empty at the end (Instantly tells the end of its list one page late).',
+      'A provider’s page is kept for up to a minute per server instance, so a campaign made at the provider a moment ago may show a little later (linking reads the list afresh).',
+    ].join('\n\n'),
+    endpoint: listProviderCampaignsEndpoint,
+    returns: 'A page of the provider’s campaigns and the cursor of the next (`null` on the last).',
+    errors: {
+      400: "Also: a `cursor` that no page gave (`Invalid query parameter 'cursor': must be the next of a previous page`).",
+      404: 'No provider connection with this id in the organization.',
+      409: 'The provider refused the connection’s stored API key (`Smartlead refused the API key of provider connection 7 (401); give the connection a new key`): replace it with `PATCH /public/v1/provider-connections/{id}`.',
+      502: 'The provider could not be reached, failed or was busy (429). Try again later.',
+    },
+  },
+  'get-sequence-provider-link': {
+    tag: 'Provider connections',
+    summary: 'Get a sequence’s provider campaign',
+    description:
+      'The provider campaign a sequence is linked to, and the connection it runs on (null for a link an import made without one). The provider is not asked, so no `warning`: linking answers it.',
+    endpoint: getSequenceProviderLinkEndpoint,
+    returns: 'The link.',
+    errors: {
+      404: 'No sequence with this id in the organization, or the sequence is not linked (`Sequence 5 is not linked to a provider campaign`).',
+    },
+  },
+  'put-sequence-provider-link': {
+    tag: 'Provider connections',
+    summary: 'Link a sequence to a provider campaign',
+    description: [
+      'Links the sequence to a campaign of the connection’s provider: contacts scheduled on the sequence from then on are enrolled in that campaign, and the provider’s webhooks naming it are matched to the sequence. The connection must be of the sequence’s provider, and the campaign must be in the provider’s list (`GET /public/v1/provider-connections/{id}/campaigns`), read afresh with the connection’s key.',
+      'Idempotent: the same link again answers the same. Another campaign replaces the sequence’s link; a provider campaign linked to another sequence moves to this one (one provider campaign is one sequence). Linking enrolls none of the assignments the sequence already has.',
+      'A campaign that takes no leads now (paused, a draft, no sender account) is linked all the same, with a `warning`: its leads wait until it runs.',
+    ].join('\n\n'),
+    endpoint: putSequenceProviderLinkEndpoint,
+    returns: 'The link, with a `warning` when the campaign takes no leads now.',
+    errors: {
+      400: 'Also: the sequence is of another provider than the connection (`Sequence 5 is a smartlead sequence, not instantly`), or the provider has no such campaign (`Invalid body field \'provider_campaign_id\': Smartlead has no campaign "123" on connection 7`).',
+      404: 'No sequence, or no provider connection, with this id in the organization.',
+      409: 'The provider refused the connection’s stored API key: replace it with `PATCH /public/v1/provider-connections/{id}`.',
+      502: 'The provider could not be reached, failed or was busy (429); nothing is linked. Try again later.',
+    },
+  },
+  'delete-sequence-provider-link': {
+    tag: 'Provider connections',
+    summary: 'Unlink a sequence from its provider campaign',
+    description:
+      'Removes the link: nothing more is enrolled through it, and the provider’s webhooks naming that campaign match nothing (they are kept as unmatched). Leads already at the provider stay there.',
+    endpoint: deleteSequenceProviderLinkEndpoint,
+    returns: 'The link the sequence had.',
+    errors: {
+      404: 'No sequence with this id in the organization, or the sequence is not linked.',
+    },
   },
   'receive-provider-webhook': {
     tag: 'Provider connections',

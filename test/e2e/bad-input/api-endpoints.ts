@@ -32,9 +32,11 @@ import type { BadRequest, Case, RouteName } from './cases.ts';
 import {
   badAddressList,
   badBaseUrl,
+  badCampaignCursor,
   badEvents,
   badProvider,
   badProviderApiKey,
+  badProviderCampaignId,
   badUnmatchedCursor,
   badWebhookUrl,
   invalidContact,
@@ -490,6 +492,48 @@ export function apiEndpoints(): Record<Exclude<RouteName, NonApiRoute>, ApiEndpo
             },
           }),
         ),
+      ],
+    },
+    'list-provider-campaigns': {
+      path: connection,
+      query: { cursor: { bad: badCampaignCursor } },
+      extra: (valid) => [otherConnections(valid)],
+    },
+    'get-sequence-provider-link': { path: { sequenceId: ID } },
+    'delete-sequence-provider-link': { path: { sequenceId: ID } },
+    'put-sequence-provider-link': {
+      path: { sequenceId: ID },
+      body: {
+        connection_id: { required: true, bad: badIdJson },
+        provider_campaign_id: { required: true, bad: badProviderCampaignId },
+      },
+      extra: (valid) => [
+        fc
+          .constantFrom(
+            {
+              flaw: "another organization's connection",
+              id: world.otherProviderWebhook.connection,
+              status: 404,
+            },
+            { flaw: 'a deleted connection', id: world.deletedProviderWebhook.connection, status: 404 },
+          )
+          .map(
+            ({ flaw, id, status }): Case => ({
+              flaw,
+              request: { ...valid, body: json({ ...JSON.parse(valid.body!), connection_id: id }) },
+              status,
+              protocol: 'message',
+            }),
+          ),
+        fc.constant<Case>({
+          flaw: 'a campaign the provider does not have',
+          request: {
+            ...valid,
+            body: json({ ...JSON.parse(valid.body!), provider_campaign_id: 'no-such-campaign' }),
+          },
+          status: 400,
+          protocol: 'message',
+        }),
       ],
     },
     'redeliver-webhook-delivery': {

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { MAX_VARIABLE_BYTES, MAX_VARIABLES } from '#definitions/snippet-variables.ts';
 import { PROVIDERS } from '#schemas/import.ts';
+import { MAX_CAMPAIGN_CURSOR_LENGTH, MAX_PROVIDER_CAMPAIGN_ID_LENGTH } from '#schemas/provider-campaigns.ts';
 import { MAX_PROVIDER_API_KEY_LENGTH, MAX_PROVIDER_BASE_URL_LENGTH } from '#schemas/provider-connections.ts';
 import { MAX_WEBHOOK_URL_LENGTH, WEBHOOK_EVENT_TYPES } from '#schemas/webhooks.ts';
 import {
@@ -211,4 +212,32 @@ export const badUnmatchedCursor = fc.oneof(
     '101',
   ),
   unicode(60).filter((text) => !UNMATCHED_CURSOR.test(text)),
+);
+
+/** The shape of a provider campaign listing's cursor (base64url; what it decodes to is checked after). */
+export const CAMPAIGN_CURSOR = new RegExp(`^[A-Za-z0-9_-]{1,${MAX_CAMPAIGN_CURSOR_LENGTH}}$`);
+
+/** Campaign listing cursors no page gave: of no such shape, or of the shape but naming no position. */
+export const badCampaignCursor = fc.oneof(
+  fc.constantFrom(
+    '',
+    'a b',
+    'ab+/',
+    'ab==',
+    'ä',
+    'x'.repeat(MAX_CAMPAIGN_CURSOR_LENGTH + 1),
+    // Base64url of `{}`, `[]`, `null` and `{"p":"x","o":3}`: no position of a listing.
+    'e30',
+    'W10',
+    'bnVsbA',
+    Buffer.from(JSON.stringify({ p: 'x', o: 3 })).toString('base64url'),
+  ),
+  unicode(60).filter((text) => !CAMPAIGN_CURSOR.test(text)),
+);
+
+/** Provider campaign ids a link refuses: not a string, empty, too long, or with a space or a control. */
+export const badProviderCampaignId = fc.oneof(
+  notAString,
+  fc.constantFrom('""', '" "', json('a b'), json('cam\n1'), json('é')),
+  longerThan(MAX_PROVIDER_CAMPAIGN_ID_LENGTH).map(json),
 );

@@ -24,7 +24,7 @@ import {
 import type { LocalStack } from '../../../infra/local/stack.ts';
 import { type ApiClient, apiClient } from '../../support/api-client.ts';
 import { smallDocument } from '../../support/fixtures.ts';
-import { emulatedConnection } from '../../support/provider-workspace.ts';
+import { emulatedConnection, linkedEmulatorCampaign } from '../../support/provider-workspace.ts';
 import { settle } from '../../support/settle.ts';
 import { waitFor } from '../../support/wait.ts';
 import type { WebhookReceiver } from '../../support/webhook-receiver.ts';
@@ -72,6 +72,8 @@ export interface World {
   providerConnectionId: number;
   /** A Smartlead workspace at the stack's emulator: a key connecting or replacing a key may name. */
   providerAccount: RequestTarget['providerAccount'];
+  /** A campaign of that workspace, to which sequence 201 is linked. */
+  providerCampaignId: string;
   /** Its current webhook URL's parts (the URL was rotated once). */
   providerWebhook: ProviderWebhook;
   /** Its URL's token before that rotation: refused since. */
@@ -108,6 +110,7 @@ export function target(): RequestTarget {
     providerConnectionId: world.providerConnectionId,
     providerAccount: world.providerAccount,
     providerWebhook: world.providerWebhook,
+    providerCampaignId: world.providerCampaignId,
     member: world.member,
   };
 }
@@ -190,6 +193,13 @@ export async function buildWorld(stack: LocalStack, receiver: WebhookReceiver): 
   for (let index = 0; index < MAX_PROVIDER_CONNECTIONS_PER_ORGANIZATION; index++)
     await connect(stack, api, 'instantly', fullApiKey);
 
+  const providerCampaignId = await linkedEmulatorCampaign(stack, {
+    orgId,
+    provider: 'smartlead',
+    apiKey: 'bad-input-smartlead-key',
+    connectionId: smartlead.id,
+    sequenceId: 201,
+  });
   const member = await signedInMember(orgId, 'admin');
   world = {
     member,
@@ -216,6 +226,7 @@ export async function buildWorld(stack: LocalStack, receiver: WebhookReceiver): 
       apiKey: 'bad-input-smartlead-key',
     },
     providerWebhook,
+    providerCampaignId,
     staleProviderToken: smartlead.webhook.token,
     lemlistWebhook: lemlist.webhook,
     deletedProviderWebhook: deleted.webhook,

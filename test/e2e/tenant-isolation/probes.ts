@@ -232,6 +232,8 @@ export function matrix(ctx: ProbeContext): Record<RouteName, () => Probe[]> {
   };
   const oauthOfA = { ...target.oauth, clientId: a.client.clientId, clientSecret: a.client.clientSecret };
   const connectionOfA = { providerConnectionId: a.providerConnectionId };
+  /** A's linked Smartlead sequence, an id B's organization does not have. */
+  const sequenceOfAOnly = { sequenceId: A_IDS.sequences[0]! };
   const webhookOfA = providerWebhookOf(a.providerWebhookUrl);
   const webhookOfB = target.providerWebhook;
   /**
@@ -470,6 +472,19 @@ export function matrix(ctx: ProbeContext): Record<RouteName, () => Probe[]> {
           ['cursor', '2099-01-01T00:00:00.000Z#z'],
         ]),
       ),
+    ],
+    'list-provider-campaigns': () => [
+      hidden(`A's connection`, asSent(valid('list-provider-campaigns', connectionOfA))),
+    ],
+    'get-sequence-provider-link': () => [
+      hidden(`A's sequence`, asSent(valid('get-sequence-provider-link', sequenceOfAOnly))),
+    ],
+    'put-sequence-provider-link': () => [
+      hidden(`A's sequence`, asSent(valid('put-sequence-provider-link', sequenceOfAOnly))),
+      hidden(`A's connection on B's sequence`, asSent(valid('put-sequence-provider-link', connectionOfA))),
+    ],
+    'delete-sequence-provider-link': () => [
+      hidden(`A's sequence`, asSent(valid('delete-sequence-provider-link', sequenceOfAOnly))),
     ],
     // Another organization's connection token never touches this organization: A's URL with B's token,
     // B's connection under A's organization, and A's connection and token under B's are all refused.

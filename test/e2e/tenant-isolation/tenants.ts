@@ -21,7 +21,7 @@ import {
 import type { LocalStack } from '../../../infra/local/stack.ts';
 import { apiClient } from '../../support/api-client.ts';
 import { smallDocument } from '../../support/fixtures.ts';
-import { emulatedConnection } from '../../support/provider-workspace.ts';
+import { emulatedConnection, linkedEmulatorCampaign } from '../../support/provider-workspace.ts';
 import { waitFor } from '../../support/wait.ts';
 import type { WebhookReceiver } from '../../support/webhook-receiver.ts';
 
@@ -126,6 +126,8 @@ export interface Tenant {
   providerConnectionId: number;
   providerWebhookUrl: string;
   providerApiKey: string;
+  /** A campaign of that workspace, to which the tenant's first (Smartlead) sequence is linked. */
+  providerCampaignId: string;
   /** An admin signed in to the dashboard. */
   member: RequestTarget['member'];
 }
@@ -185,6 +187,13 @@ async function tenant(
     await emulatedConnection(stack, 'smartlead', providerApiKey),
   );
   expect(connection.status, connection.text).toBe(200);
+  const providerCampaignId = await linkedEmulatorCampaign(stack, {
+    orgId,
+    provider: 'smartlead',
+    apiKey: providerApiKey,
+    connectionId: connection.body.id as number,
+    sequenceId: (document.campaigns as { sequences: { id: number }[] }[])[0]!.sequences[0]!.id,
+  });
   return {
     orgId,
     apiKey,
@@ -198,6 +207,7 @@ async function tenant(
     providerConnectionId: connection.body.id as number,
     providerWebhookUrl: connection.body.webhook_url as string,
     providerApiKey,
+    providerCampaignId,
     member: await signedInMember(orgId, 'admin'),
   };
 }
@@ -295,6 +305,7 @@ export function targetOfB(stack: LocalStack, receiver: WebhookReceiver, b: Tenan
       apiKey: b.providerApiKey,
     },
     providerWebhook: providerWebhookOf(b.providerWebhookUrl),
+    providerCampaignId: b.providerCampaignId,
     member: b.member,
   };
 }
@@ -318,6 +329,7 @@ export async function restViewOfA(stack: LocalStack, a: Tenants['a']): Promise<s
     ['GET', '/provider-connections'],
     ['GET', `/provider-connections/${a.providerConnectionId}`],
     ['GET', `/provider-connections/${a.providerConnectionId}/unmatched`],
+    ['GET', `/sequences/${A_IDS.sequences[0]}/provider-link`],
     ...A_IDS.campaigns.flatMap((id): [string, string][] => [
       ['GET', `/campaigns/${id}`],
       ['GET', `/campaigns/${id}/accounts`],

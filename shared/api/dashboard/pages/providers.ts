@@ -4,6 +4,7 @@ import type { FormFields } from '#api/dashboard/http.ts';
 import { csrfField } from '#api/dashboard/layout.ts';
 import { changed, type DashboardPage, type PageRequest, pagePath } from '#api/dashboard/page.ts';
 import { actionForm, table } from '#api/dashboard/widgets.ts';
+import { LINK_NOTICES, linkAction, linkSection } from './provider-links.ts';
 import { InputInvalid } from '#domain/errors.ts';
 import { PROVIDERS } from '#schemas/import.ts';
 import { createProviderConnectionEndpoint } from '#schemas/provider-connections.ts';
@@ -37,6 +38,7 @@ async function connectionPage(request: PageRequest, id: number): Promise<Html> {
     getProviderConnection({ orgId, path: { id }, ...callerOf(request) }),
     listProviderUnmatched({ orgId, path: { id }, query: { take: SHOWN } }),
   ]);
+  const links = await linkSection(request, connection);
   const here = `${base}${pagePath('providers', id)}`;
   const rows = unmatched.data.map(
     (event) =>
@@ -53,7 +55,7 @@ ${
     ? html`<p>Its webhook URL is shown to admins only: whoever holds it can post events as ${connection.provider}.</p>`
     : html`<p>Paste this URL into ${connection.provider}’s webhook settings:</p><div class="secret"><code id="webhook-url">${connection.webhook_url}</code><button type="button" data-copy="webhook-url" hidden>Copy</button></div>`
 }
-${controls}<h2>Unmatched events</h2>${table(`Events of the last 14 days that matched nothing (up to ${SHOWN})`, ['Received', 'Event', 'Lead', 'Provider campaign', 'Why'], rows, 'No unmatched events.')}`;
+${controls}${links}<h2>Unmatched events</h2>${table(`Events of the last 14 days that matched nothing (up to ${SHOWN})`, ['Received', 'Event', 'Lead', 'Provider campaign', 'Why'], rows, 'No unmatched events.')}`;
 }
 
 async function listPage(request: PageRequest): Promise<Html> {
@@ -83,6 +85,8 @@ async function listPage(request: PageRequest): Promise<Html> {
 
 async function act(request: PageRequest & { form: FormFields }, id: number) {
   const { orgId, form, base } = request;
+  const linked = await linkAction(request, id);
+  if (linked) return linked;
   switch (form.get('action')) {
     case 'rotate':
       await rotateProviderWebhookUrl({ orgId, path: { id }, baseUrl: () => base });
@@ -112,6 +116,7 @@ export const providersPage: DashboardPage = {
     connected: 'The provider is connected. Paste its webhook URL into the provider.',
     rotated: 'The webhook URL was rotated: paste the new one into the provider.',
     disconnected: 'The connection was removed.',
+    ...LINK_NOTICES,
   },
   get(request) {
     return request.item === undefined

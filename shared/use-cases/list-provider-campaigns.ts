@@ -1,0 +1,32 @@
+import { getProviderConnection } from '#domain/provider-connections.ts';
+import type { listProviderCampaignsEndpoint } from '#schemas/provider-campaigns.ts';
+import type { OperationInput, OperationOutput } from './operation.ts';
+
+type Endpoint = typeof listProviderCampaignsEndpoint;
+
+/**
+ * 1. Read the connection (ProviderConnectionNotFound for another organization's).
+ * 2. Read a page of the provider's own list of campaigns with the connection's key, from the cursor
+ *    (the provider's page may come from the warm function's minute-long cache).
+ * 3. Return them with the cursor of the next page.
+ *
+ * GET /public/v1/provider-connections/{id}/campaigns; `outreach-admin provider campaigns`; the
+ * dashboard's picker.
+ */
+export async function listProviderCampaigns(
+  input: OperationInput<Endpoint>,
+): Promise<OperationOutput<Endpoint>> {
+  const connection = await getProviderConnection(input.orgId, input.path.id);
+  // The provider's client, its transport and the key's opening load with the listing (docs/architecture.md, Bundles).
+  const { listProviderCampaigns: list } = await import('#domain/provider-campaigns.ts');
+  const page = await list(connection, input.query.cursor ?? null);
+  return {
+    data: page.campaigns.map((campaign) => ({
+      id: campaign.id,
+      name: campaign.name,
+      status: campaign.status,
+      accepts_leads: campaign.acceptsLeads,
+    })),
+    next: page.next,
+  };
+}
