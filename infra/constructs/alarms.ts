@@ -154,6 +154,26 @@ export class OperationalAlarms extends Construct {
       }),
     );
 
+    // A connection turned failing (a refused key, a provider that cannot be reached): its enrollments,
+    // stops and replies fail until the key is replaced or the provider answers (docs/providers.md,
+    // Connection health). Counted once per turn, not per call.
+    alarm(
+      new Metric({
+        namespace: METRICS_NAMESPACE,
+        metricName: 'ProviderConnectionFailing',
+        dimensionsMap: { service: METRICS_SERVICE },
+        period: Duration.minutes(5),
+        statistic: 'Sum',
+      }).createAlarm(this, 'ProviderConnectionFailing', {
+        alarmDescription:
+          'A provider connection turned failing in the last 5 minutes: its last_error says why (`outreach-admin provider list --org ID`); replace the key or check the provider.',
+        threshold: 0,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+        evaluationPeriods: 1,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+      }),
+    );
+
     for (const [name, fn] of Object.entries(props.watchedFunctions)) {
       alarm(
         fn

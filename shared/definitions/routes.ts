@@ -348,6 +348,18 @@ export const routes = [
     answersCredential: true,
   },
   {
+    name: 'check-provider-connection',
+    method: 'POST',
+    path: '/public/v1/provider-connections/{id}/check',
+    auth: 'apiKey',
+    // It spends the provider's request quota and writes the connection's health.
+    scope: 'read-write',
+    // open: the connection's API key, to ask the provider; mac: the webhook URL it answers.
+    table: ['DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'],
+    secrets: ['open', 'mac'],
+    answersCredential: true,
+  },
+  {
     name: 'list-provider-unmatched',
     method: 'GET',
     path: '/public/v1/provider-connections/{id}/unmatched',

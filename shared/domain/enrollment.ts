@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { queueDefinitions } from '#definitions/queues.ts';
 import { logger } from '#platform/logger.ts';
 import { count } from '#platform/observability.ts';
@@ -20,7 +21,7 @@ import {
   enrollmentOutcomeWrite,
   getAssignments,
 } from '#store/assignments.ts';
-import { enrollments } from '#store/enrollments.ts';
+import { enrollments, type PacingBudget } from '#store/enrollments.ts';
 import { getProviderConnection, type ProviderConnectionRecord } from '#store/provider-connections.ts';
 import { MAX_TRANSACTION_ITEMS, type TransactItem, transact } from '#store/transactions.ts';
 import type { ProviderWorkMessage } from './enrollment-outbox.ts';
@@ -182,13 +183,39 @@ export async function openSession(
   return {
     connection,
     client,
-    http,
+    // Every call of the session (an enrollment, a stop, a reply) keeps the connection's health: loaded
+    // with the client, as only a session calls a provider (docs/architecture.md, Bundles).
+    http: (await import('./connection-health.ts')).healthTrackedHttp(
+      http,
+      connection,
+      client.facts.displayName,
+    ),
     credentials: { apiKey: await providerApiKeyOf(connection) },
   };
 }
 
 /**
- * Waits for the connection's next request slot: one request every
+ * Whose request budget a connection's calls take their slots from: the
+ * provider workspace's when its credential check named one (Instantly's rate
+ * limit is the workspace's, whoever calls: every connection to it, of any
+ * organization, shares one budget), else the connection's own. A workspace
+ * reached at another base URL than the provider's own is another budget: an
+ * API at an address the organization chose names its workspaces itself, and
+ * must not hold back the connections to the provider's real one.
+ */
+export function pacingBudgetOf(connection: ProviderConnectionRecord): PacingBudget {
+  if (connection.workspaceId === undefined) {
+    return { orgId: connection.orgId, connectionId: connection.connectionId };
+  }
+  const workspace =
+    connection.baseUrl === null
+      ? connection.workspaceId
+      : `${connection.workspaceId}@${createHash('sha256').update(connection.baseUrl).digest('hex').slice(0, 16)}`;
+  return { provider: connection.provider, workspace };
+}
+
+/**
+ * Waits for the budget's next request slot: one request every
  * `perMs / (requests − 1)` milliseconds, shared by every consumer through one
  * conditional UpdateItem, so no window of the provider's length holds more
  * than its limit.
@@ -200,16 +227,11 @@ function pacer(
 ): () => Promise<void> {
   const { requests, perMs } = facts.rateLimit;
   const intervalMs = Math.ceil(perMs / Math.max(1, requests - 1));
+  const budget = pacingBudgetOf(connection);
   let seen: number | null = null;
   return async () => {
     for (;;) {
-      const taken = await enrollments.takeRequestSlot(
-        connection.orgId,
-        connection.connectionId,
-        intervalMs,
-        seen,
-        Date.now(),
-      );
+      const taken = await enrollments.takeRequestSlot(budget, intervalMs, seen, Date.now());
       if (taken.slot !== null) {
         seen = taken.slot + intervalMs;
         const wait = taken.slot - Date.now();
@@ -294,7 +316,10 @@ async function enrollGroup(
       if (error.kind === 'rate-limited') {
         count('ProviderRateLimited');
         const delaySeconds = Math.max(1, Math.ceil(error.retryAfterSeconds ?? 1));
-        await enrollments.holdRequestsUntil(orgId, target.connectionId, Date.now() + delaySeconds * 1000);
+        await enrollments.holdRequestsUntil(
+          pacingBudgetOf(session.connection),
+          Date.now() + delaySeconds * 1000,
+        );
         if (
           delaySeconds * 1000 <= MAX_WAIT_IN_PLACE_MS &&
           Date.now() + delaySeconds * 1000 < context.deadline

@@ -64,6 +64,7 @@ export async function connectProvider(
     input.apiKey,
     options,
   );
+  const verifiedAt = new Date().toISOString();
   const connectionId = await allocateId('providerConnection');
   const record: ProviderConnectionRecord = {
     orgId,
@@ -73,6 +74,11 @@ export async function connectProvider(
     ...(await sealedKey(input.apiKey, orgId, connectionId, accepted)),
     urlGeneration: 1,
     createdAt: new Date().toISOString(),
+    // The key was just verified: the connection starts ok, its last success that answer.
+    status: 'ok',
+    lastSuccessAt: verifiedAt,
+    lastError: null,
+    healthWrittenAt: verifiedAt,
   };
   try {
     await retryOnConflict(
@@ -110,7 +116,7 @@ async function sealedKey(
  * Gives a connection a new API key, verified at the provider first (at the
  * connection's base URL) as when it was made: a key the provider refuses, or
  * a provider that cannot be reached, leaves the old key in place. The webhook
- * URL is kept.
+ * URL is kept, and the connection is ok from then (the new key was just accepted).
  */
 export async function replaceProviderApiKey(
   orgId: number,
@@ -129,6 +135,7 @@ export async function replaceProviderApiKey(
     orgId,
     connectionId,
     await sealedKey(apiKey, orgId, connectionId, accepted),
+    new Date().toISOString(),
   );
   if (!record) throw new ProviderConnectionNotFound(connectionId);
   return record;

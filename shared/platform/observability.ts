@@ -42,6 +42,7 @@ export type CountMetric =
   | 'EnrollmentWaiting'
   | 'ProviderRateLimited'
   | 'ProviderLeadStopped'
+  | 'ProviderConnectionFailing'
   | 'ReplySentThroughProvider';
 
 /** The invocation's counts so far, by metric. */

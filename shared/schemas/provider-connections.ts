@@ -15,6 +15,9 @@ import { requestUrlChecked } from './request-urls.ts';
 
 const id = /* @__PURE__ */ z.int();
 
+/** A connection's health (docs/providers.md, Connection health). */
+export const CONNECTION_STATUSES = ['ok', 'failing'] as const;
+
 /**
  * The complete URL to paste into the provider's webhook settings. It carries the connection's token,
  * which lets whoever holds it post provider events (bounces, replies) for the organization: a write
@@ -41,6 +44,16 @@ export const providerConnection = /* @__PURE__ */ (() =>
       }),
     ),
     created_at: z.string(),
+    // The health (docs/providers.md, Connection health): short descriptions, as every function that
+    // answers a connection carries them (docs/architecture.md, Bundles).
+    base_url: z.nullable(z.string()).check(z.meta({ description: 'null: the provider’s public API.' })),
+    status: z
+      .enum(CONNECTION_STATUSES)
+      .check(
+        z.meta({ description: '`failing` since a refused key or an unreachable provider, until a success.' }),
+      ),
+    last_success_at: z.nullable(z.string()),
+    last_error: z.nullable(z.object({ message: z.string(), at: z.string() })),
   }))();
 export type ProviderConnection = z.infer<typeof providerConnection>;
 
@@ -155,6 +168,12 @@ export const deleteProviderConnectionEndpoint = /* @__PURE__ */ (() =>
 
 /** POST /public/v1/provider-connections/{id}/rotate-webhook-url */
 export const rotateProviderWebhookUrlEndpoint = {
+  path: connectionPath,
+  response: providerConnectionWithWebhookUrl,
+} satisfies EndpointSchemas;
+
+/** POST /public/v1/provider-connections/{id}/check */
+export const checkProviderConnectionEndpoint = {
   path: connectionPath,
   response: providerConnectionWithWebhookUrl,
 } satisfies EndpointSchemas;

@@ -15,7 +15,7 @@ export type { EnrollmentFailureRecord };
  * What enrollment at the providers keeps beside the assignments: the list of
  * refused enrollments an operator reviews, the enrolled leads under each
  * domain (so excluding a domain stops them), and the pacing of each
- * connection's requests.
+ * connection's (or provider workspace's) requests.
  */
 
 /** How long a refused enrollment stays in the list (the assignment keeps its outcome for good). */
@@ -50,6 +50,17 @@ export async function enrollmentFailuresOf(
   const last = Items.at(-1);
   return { records, next: LastEvaluatedKey && last ? String(last.sk) : null };
 }
+
+/**
+ * Whose request budget a pacing item holds: a connection's own, or a provider workspace's, which
+ * every connection to that workspace shares (Instantly: docs/providers.md, Pacing by workspace).
+ */
+export type PacingBudget = { orgId: number; connectionId: number } | { provider: string; workspace: string };
+
+const pacingKey = (budget: PacingBudget) =>
+  'workspace' in budget
+    ? keys.providerWorkspacePacing(budget.provider, budget.workspace)
+    : keys.providerRequestPacing(budget.orgId, budget.connectionId);
 
 export function enrollmentStore(table: TableSource = tableContext) {
   return {
@@ -107,14 +118,13 @@ export function enrollmentStore(table: TableSource = tableContext) {
     },
 
     /**
-     * Takes the next request slot of a connection (GCRA: one request every `intervalMs`, no
+     * Takes the next request slot of a budget (GCRA: one request every `intervalMs`, no
      * burst): one conditional UpdateItem that moves the slot on from the one last seen. Returns
      * the slot's time (ms since the epoch; the caller waits until then), or, when another caller
      * took the slot meanwhile, null and the slot that holds now (`seen`), to try again with.
      */
     async takeRequestSlot(
-      orgId: number,
-      connectionId: number,
+      budget: PacingBudget,
       intervalMs: number,
       seen: number | null,
       now: number,
@@ -125,7 +135,7 @@ export function enrollmentStore(table: TableSource = tableContext) {
         await client.send(
           new UpdateCommand({
             TableName: name,
-            Key: keys.providerRequestPacing(orgId, connectionId),
+            Key: pacingKey(budget),
             UpdateExpression: 'SET nextSlot = :next, #type = :type',
             ConditionExpression: seen === null ? 'attribute_not_exists(nextSlot)' : 'nextSlot = :seen',
             ExpressionAttributeNames: { '#type': 'type' },
@@ -146,14 +156,14 @@ export function enrollmentStore(table: TableSource = tableContext) {
       }
     },
 
-    /** Pushes a connection's next slot to at least `until` (a 429's Retry-After holds every caller back). */
-    async holdRequestsUntil(orgId: number, connectionId: number, until: number): Promise<void> {
+    /** Pushes a budget's next slot to at least `until` (a 429's Retry-After holds every caller back). */
+    async holdRequestsUntil(budget: PacingBudget, until: number): Promise<void> {
       const { name, client } = table();
       try {
         await client.send(
           new UpdateCommand({
             TableName: name,
-            Key: keys.providerRequestPacing(orgId, connectionId),
+            Key: pacingKey(budget),
             UpdateExpression: 'SET nextSlot = :until, #type = :type',
             ConditionExpression: 'attribute_not_exists(nextSlot) OR nextSlot < :until',
             ExpressionAttributeNames: { '#type': 'type' },

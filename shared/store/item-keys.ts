@@ -443,6 +443,15 @@ export const providerRequestPacing = (orgId: number, connectionId: number) => ({
   pk: `${org(orgId)}#CONNECTION#${connectionId}#PACING`,
   sk: 'PACING',
 });
+/**
+ * The pacing of the requests to one provider workspace, whichever connection (of whichever
+ * organization) makes them: Instantly's rate limit is the workspace's (docs/providers.md, Pacing by
+ * workspace). `workspace` is the workspace id, with the API's address when it is not the provider's own.
+ */
+export const providerWorkspacePacing = (provider: string, workspace: string) => ({
+  pk: `PROVIDER#${provider}#WORKSPACE#${workspace}#PACING`,
+  sk: 'PACING',
+});
 /** Which message of ours a provider's message id is, so its opens and clicks land on it. */
 export const providerMessage = (orgId: number, provider: string, providerMessageId: string) => ({
   pk: `${org(orgId)}#PROVIDERMESSAGE#${provider}#${providerMessageId}`,

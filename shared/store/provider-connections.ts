@@ -119,12 +119,14 @@ export function providerConnectionStore(table: TableSource = tableContext) {
 
     /**
      * Puts a new sealed API key (its hint and workspace with it) on the connection; null when there is none.
-     * The URL generation is kept: the webhook URL pasted into the provider goes on working.
+     * The URL generation is kept: the webhook URL pasted into the provider goes on working. The key was
+     * just verified at the provider, at `verifiedAt`: the connection is `ok` from then.
      */
     async replaceApiKey(
       orgId: number,
       connectionId: number,
       key: Pick<ProviderConnectionRecord, 'apiKey' | 'apiKeyHint' | 'workspaceId'>,
+      verifiedAt: string,
     ): Promise<ProviderConnectionRecord | null> {
       const { name, client } = table();
       const workspace =
@@ -134,11 +136,14 @@ export function providerConnectionStore(table: TableSource = tableContext) {
           new UpdateCommand({
             TableName: name,
             Key: keys.providerConnection(orgId, connectionId),
-            UpdateExpression: `SET apiKey = :apiKey, apiKeyHint = :apiKeyHint${workspace}`,
+            UpdateExpression: `SET apiKey = :apiKey, apiKeyHint = :apiKeyHint, #status = :ok, lastSuccessAt = :at, healthWrittenAt = :at${workspace}`,
             ConditionExpression: 'attribute_exists(pk)',
+            ExpressionAttributeNames: { '#status': 'status' },
             ExpressionAttributeValues: {
               ':apiKey': key.apiKey,
               ':apiKeyHint': key.apiKeyHint,
+              ':ok': 'ok',
+              ':at': verifiedAt,
               ...(key.workspaceId === undefined ? {} : { ':workspaceId': key.workspaceId }),
             },
             ReturnValues: 'ALL_NEW',

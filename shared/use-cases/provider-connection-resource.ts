@@ -8,13 +8,19 @@ export async function toProviderConnection(
   record: ProviderConnectionRecord,
   baseUrl: string,
 ): Promise<ProviderConnectionWithWebhookUrl> {
-  return {
-    id: record.connectionId,
-    provider: record.provider,
-    webhook_url: await webhookUrlOf(record, baseUrl),
-    created_at: record.createdAt,
-  };
+  return { ...readableOf(record), webhook_url: await webhookUrlOf(record, baseUrl) };
 }
+
+/** What any caller may see of a connection: its health included (no secret in it). */
+const readableOf = (record: ProviderConnectionRecord): ProviderConnection => ({
+  id: record.connectionId,
+  provider: record.provider,
+  created_at: record.createdAt,
+  base_url: record.baseUrl,
+  status: record.status,
+  last_success_at: record.lastSuccessAt,
+  last_error: record.lastError,
+});
 
 /**
  * A stored connection as the caller may see it. Its webhook URL's token lets whoever holds it post
@@ -27,7 +33,7 @@ export async function providerConnectionFor(
   caller: ApiLocation & CallerScope,
 ): Promise<ProviderConnection> {
   if (caller.scope === 'read-write') return toProviderConnection(record, caller.baseUrl());
-  return { id: record.connectionId, provider: record.provider, created_at: record.createdAt };
+  return readableOf(record);
 }
 
 /** What the use cases that show a connection need besides their input: where the API is reachable. */

@@ -82,6 +82,10 @@ describe('provider connections', () => {
         new RegExp(`^${stack.apiUrl}/provider-webhooks/${orgId}/${connection.id}/[A-Za-z0-9_-]{43}$`),
       ),
       created_at: expect.any(String),
+      base_url: stack.providerApiUrls.instantly,
+      status: 'ok',
+      last_success_at: expect.any(String),
+      last_error: null,
     });
     expect(JSON.stringify(connection)).not.toContain('inst-secret-key');
     const { Item } = await dynamo.send(
@@ -279,7 +283,13 @@ describe('outreach-admin provider …', () => {
 
     const ofConnection = ['--org', String(orgId), '--connection', String(created.connectionId), '--json'];
     const got = JSON.parse((await admin(localDir, ['provider', 'get', ...ofConnection])).stdout);
-    expect(got).toEqual({ ...created, createdAt: expect.any(String) });
+    expect(got).toEqual({
+      ...created,
+      createdAt: expect.any(String),
+      status: 'ok',
+      lastSuccessAt: expect.any(String),
+      lastError: null,
+    });
     const listed = JSON.parse(
       (await admin(localDir, ['provider', 'list', '--org', String(orgId), '--json'])).stdout,
     );

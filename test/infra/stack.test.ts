@@ -192,6 +192,23 @@ describe('the CDK stack', () => {
     });
   });
 
+  it('alarms when a provider connection turns failing (the ProviderConnectionFailing count, at once)', () => {
+    const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm')).filter(
+      (alarm) => alarm.Properties.MetricName === 'ProviderConnectionFailing',
+    );
+    expect(alarms).toHaveLength(1);
+    expect(alarms[0]!.Properties).toMatchObject({
+      Namespace: 'OutreachPublicApi',
+      Dimensions: [{ Name: 'service', Value: 'outreach-public-api' }],
+      Statistic: 'Sum',
+      Period: 300,
+      Threshold: 0,
+      ComparisonOperator: 'GreaterThanThreshold',
+      EvaluationPeriods: 1,
+      TreatMissingData: 'notBreaching',
+    });
+  });
+
   it('gives each route its own role granting exactly its manifest table actions, on the table and its indexes only', () => {
     const functions = Object.values(template.findResources('AWS::Lambda::Function')) as {
       Properties: { Description?: string; Role: { 'Fn::GetAtt': [string, string] } };
@@ -265,13 +282,17 @@ describe('the CDK stack', () => {
         });
       }
     }
-    // Only the functions that call a provider open API keys: the enrollment consumer and the mail sender
-    // (a reply through the provider), and only keys sealed for that purpose.
+    // Only the functions that call a provider open API keys: the enrollment consumer, the mail sender
+    // (a reply through the provider) and the check of a connection's key, and only keys sealed for that purpose.
     const decrypting = policies.filter((policy) =>
       JSON.stringify(policy.Properties.PolicyDocument).includes('kms:Decrypt'),
     );
     expect(decrypting.map((policy) => policy.Properties.Roles.map((role) => role.Ref).join()).sort()).toEqual(
-      [expect.stringMatching(/^EnrollmentConsumer/), expect.stringMatching(/^MailConsumer/)],
+      [
+        expect.stringMatching(/^CheckProviderConnection/),
+        expect.stringMatching(/^EnrollmentConsumer/),
+        expect.stringMatching(/^MailConsumer/),
+      ],
     );
     for (const policy of decrypting) {
       const decrypt = policy.Properties.PolicyDocument.Statement.filter((statement) =>

@@ -26,6 +26,7 @@ const WRITE_ROUTES = [
   'update-provider-connection',
   'delete-provider-connection',
   'rotate-provider-webhook-url',
+  'check-provider-connection',
   'put-sequence-provider-link',
   'delete-sequence-provider-link',
 ];
@@ -226,6 +227,7 @@ describe('the OpenAPI document', () => {
       'create-provider-connection',
       'update-provider-connection',
       'rotate-provider-webhook-url',
+      'check-provider-connection',
     ]) {
       expect(responseOf(name), name).toEqual({
         $ref: '#/components/schemas/ProviderConnectionWithWebhookUrl',

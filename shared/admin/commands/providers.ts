@@ -10,15 +10,16 @@ import {
 import { ConfigurationError, configuration, VARIABLES } from '#platform/config.ts';
 import { PROVIDERS } from '#schemas/import.ts';
 import {
+  listProviderCampaignsEndpoint,
+  putSequenceProviderLinkEndpoint,
+} from '#schemas/provider-campaigns.ts';
+import {
   createProviderConnectionEndpoint,
   listProviderUnmatchedEndpoint,
   type ProviderConnection,
   type UnmatchedProviderEvent,
 } from '#schemas/provider-connections.ts';
-import {
-  listProviderCampaignsEndpoint,
-  putSequenceProviderLinkEndpoint,
-} from '#schemas/provider-campaigns.ts';
+import { checkProviderConnection } from '#use-cases/check-provider-connection.ts';
 import { createProviderConnectionForOrganization } from '#use-cases/create-provider-connection.ts';
 import { deleteProviderConnection } from '#use-cases/delete-provider-connection.ts';
 import { deleteSequenceProviderLink } from '#use-cases/delete-sequence-provider-link.ts';
@@ -57,10 +58,18 @@ const connectionJson = (connection: ProviderConnection) => ({
   provider: connection.provider,
   webhookUrl: connection.webhook_url,
   createdAt: connection.created_at,
+  status: connection.status,
+  lastSuccessAt: connection.last_success_at,
+  lastError: connection.last_error,
 });
 
 const describeConnection = (connection: ProviderConnection) =>
   `${connection.id}\t${connection.provider}\t${connection.created_at}\t${connection.webhook_url}`;
+
+const describeHealth = (connection: ProviderConnection) =>
+  connection.status === 'ok'
+    ? `Connection ${connection.id} (${connection.provider}) is ok: the provider accepted its API key at ${connection.last_success_at}`
+    : `Connection ${connection.id} (${connection.provider}) is failing: ${connection.last_error?.message} (${connection.last_error?.at})`;
 
 const describeUnmatched = (event: UnmatchedProviderEvent) =>
   `${event.received_at}\t${event.event_type ?? '-'}\t${event.kind ?? '-'}\t${event.reason}`;
@@ -153,6 +162,15 @@ export const providerCommands: Record<string, Command> = {
         },
         text: `New webhook URL of connection ${connection.id} (the previous one is refused from now on): ${connection.webhook_url}`,
       };
+    },
+  },
+  'provider check': {
+    usage: 'provider check --org ID --connection ID',
+    flags: connectionFlags,
+    async run(flags, positionals) {
+      expectPositionals(positionals, []);
+      const connection = await checkProviderConnection({ ...(await connectionOf(flags)), ...location });
+      return { json: connectionJson(connection), text: describeHealth(connection) };
     },
   },
   'provider unmatched': {

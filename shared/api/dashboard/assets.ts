@@ -50,6 +50,8 @@ button.danger { color: var(--danger); border-color: var(--danger); }
 .s-pending-approval { background: #bf8700; } .s-scheduled { background: #0969da; } .s-in-progress { background: #8250df; }
 .s-completed { background: #57606a; } .s-replied { background: #1a7f37; } .s-bounced { background: #cf222e; } .s-unsubscribed { background: #e16f24; }
 .status-ok { color: var(--ok); } .status-failed { color: var(--danger); }
+.badge { display: inline-block; padding: 0 .5rem; border: 1px solid; border-radius: 1rem; font-size: .85rem; font-weight: 600; }
+.badge.ok { color: var(--ok); } .badge.failing { color: var(--danger); background: #ffebe9; }
 .actions { display: flex; flex-wrap: wrap; gap: .5rem; margin: .5rem 0 1rem; }
 `;
 

@@ -30,6 +30,13 @@ import {
   TOKEN_ENDPOINT_AUTH_METHODS,
 } from '#schemas/oauth-clients.ts';
 import {
+  deleteSequenceProviderLinkEndpoint,
+  getSequenceProviderLinkEndpoint,
+  listProviderCampaignsEndpoint,
+  putSequenceProviderLinkEndpoint,
+} from '#schemas/provider-campaigns.ts';
+import {
+  checkProviderConnectionEndpoint,
   createProviderConnectionEndpoint,
   deleteProviderConnectionEndpoint,
   getProviderConnectionEndpoint,
@@ -38,12 +45,6 @@ import {
   rotateProviderWebhookUrlEndpoint,
   updateProviderConnectionEndpoint,
 } from '#schemas/provider-connections.ts';
-import {
-  deleteSequenceProviderLinkEndpoint,
-  getSequenceProviderLinkEndpoint,
-  listProviderCampaignsEndpoint,
-  putSequenceProviderLinkEndpoint,
-} from '#schemas/provider-campaigns.ts';
 import { checkEligibilityEndpoint, pushContactsEndpoint } from '#schemas/raw.ts';
 import { replyEndpoint } from '#schemas/replies.ts';
 import {
@@ -551,6 +552,18 @@ export const operations: { [Name in (typeof routes)[number]['name']]: OperationD
     endpoint: rotateProviderWebhookUrlEndpoint,
     returns: 'The connection with its new webhook URL.',
     errors: { 404: 'No provider connection with this id in the organization.' },
+  },
+  'check-provider-connection': {
+    tag: 'Provider connections',
+    summary: 'Check a connection’s API key now',
+    description:
+      'Asks the provider whether it still accepts the connection’s stored API key (the same cheapest authenticated read as when it was connected) and writes the answer as the connection’s health: accepted is `status: ok` with `last_success_at` now; refused is answered 200 with `status: failing` and the provider’s words in `last_error` (the check itself worked). Needs a `read-write` key: it spends the provider’s request quota.',
+    endpoint: checkProviderConnectionEndpoint,
+    returns: 'The connection with its health as the check found it, and its webhook URL.',
+    errors: {
+      404: 'No provider connection with this id in the organization.',
+      502: 'The provider could not be reached, failed (5xx) or was busy (429); unreachable or failing marks the connection `failing`, busy leaves its health as it was. Try again later.',
+    },
   },
   'list-provider-unmatched': {
     tag: 'Provider connections',

@@ -18,6 +18,18 @@ export const providerConnectionItem = /* @__PURE__ */ (() =>
     workspaceId: z.optional(z.string()),
     urlGeneration: z.number(),
     createdAt: z.string(),
+    /**
+     * The connection's health as its provider calls found it (docs/providers.md, Connection health):
+     * `failing` from a refused key or an unreachable provider until a call succeeds. A connection
+     * stored before health was kept reads as `ok`, with no success time.
+     */
+    status: z._default(z.enum(['ok', 'failing']), 'ok'),
+    /** The last call the provider answered with the key accepted (at most a minute old while calls go on). */
+    lastSuccessAt: z._default(z.nullable(z.string()), null),
+    /** The last connection-level failure: the provider's name and the status or kind, never a key or a lead. */
+    lastError: z._default(z.nullable(z.object({ message: z.string(), at: z.string() })), null),
+    /** When the health was last written: the condition that holds writes to one a minute per connection. */
+    healthWrittenAt: z.optional(z.string()),
   }))();
 
 export type ProviderConnectionRecord = z.infer<typeof providerConnectionItem>;

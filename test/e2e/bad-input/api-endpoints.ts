@@ -474,6 +474,7 @@ export function apiEndpoints(): Record<Exclude<RouteName, NonApiRoute>, ApiEndpo
     },
     'delete-provider-connection': { path: connection, extra: (valid) => [otherConnections(valid)] },
     'rotate-provider-webhook-url': { path: connection, extra: (valid) => [otherConnections(valid)] },
+    'check-provider-connection': { path: connection, extra: (valid) => [otherConnections(valid)] },
     'list-provider-unmatched': {
       path: connection,
       query: { take: TAKE, cursor: { bad: badUnmatchedCursor } },

@@ -464,6 +464,9 @@ export function matrix(ctx: ProbeContext): Record<RouteName, () => Probe[]> {
     'rotate-provider-webhook-url': () => [
       hidden(`A's connection`, asSent(valid('rotate-provider-webhook-url', connectionOfA))),
     ],
+    'check-provider-connection': () => [
+      hidden(`A's connection`, asSent(valid('check-provider-connection', connectionOfA))),
+    ],
     'list-provider-unmatched': () => [
       hidden(`A's connection`, asSent(valid('list-provider-unmatched', connectionOfA))),
       hidden(

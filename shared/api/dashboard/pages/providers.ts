@@ -7,7 +7,8 @@ import { actionForm, table } from '#api/dashboard/widgets.ts';
 import { LINK_NOTICES, linkAction, linkSection } from './provider-links.ts';
 import { InputInvalid } from '#domain/errors.ts';
 import { PROVIDERS } from '#schemas/import.ts';
-import { createProviderConnectionEndpoint } from '#schemas/provider-connections.ts';
+import { createProviderConnectionEndpoint, type ProviderConnection } from '#schemas/provider-connections.ts';
+import { checkProviderConnection } from '#use-cases/check-provider-connection.ts';
 import { createProviderConnection } from '#use-cases/create-provider-connection.ts';
 import { deleteProviderConnection } from '#use-cases/delete-provider-connection.ts';
 import { getProviderConnection } from '#use-cases/get-provider-connection.ts';
@@ -32,6 +33,14 @@ const SHOWN = 25;
 const callerOf = ({ base, canChange }: PageRequest) =>
   ({ baseUrl: () => base, scope: canChange ? 'read-write' : 'read' }) as const;
 
+const shortTime = (at: string) => at.slice(0, 19).replace('T', ' ');
+
+/** The connection's health as a badge: failing says why and since when (docs/providers.md, Connection health). */
+const healthBadge = (connection: ProviderConnection): Html =>
+  connection.status === 'ok'
+    ? html`<span class="badge ok">ok</span>`
+    : html`<span class="badge failing">failing</span> ${connection.last_error?.message ?? ''} <span class="muted">(${connection.last_error ? shortTime(connection.last_error.at) : ''})</span>`;
+
 async function connectionPage(request: PageRequest, id: number): Promise<Html> {
   const { orgId, base, frame, canChange } = request;
   const [connection, unmatched] = await Promise.all([
@@ -45,11 +54,13 @@ async function connectionPage(request: PageRequest, id: number): Promise<Html> {
       html`<tr><td>${event.received_at.slice(0, 19).replace('T', ' ')}</td><td>${event.event_type ?? '—'}</td><td>${event.lead_email ?? '—'}</td><td>${event.campaign_external_id ?? '—'}</td><td>${event.reason}</td></tr>`,
   );
   const controls = canChange
-    ? html`<div class="actions">${actionForm(frame, here, { action: 'rotate' }, 'Rotate the webhook URL', { danger: 'Rotate the URL? The old one stops working: paste the new one into the provider.' })}
+    ? html`<div class="actions">${actionForm(frame, here, { action: 'check' }, 'Check now')}
+${actionForm(frame, here, { action: 'rotate' }, 'Rotate the webhook URL', { danger: 'Rotate the URL? The old one stops working: paste the new one into the provider.' })}
 ${actionForm(frame, here, { action: 'delete' }, 'Disconnect', { danger: `Disconnect this ${connection.provider} connection?` })}</div>`
     : null;
   return html`<p><a href="${base}${pagePath('providers')}">All connections</a></p>
 <h2>${connection.provider} connection ${connection.id}</h2>
+<p id="connection-health">Status: ${healthBadge(connection)}${connection.last_success_at ? html` · last success ${shortTime(connection.last_success_at)}` : ''}</p>
 ${
   connection.webhook_url === undefined
     ? html`<p>Its webhook URL is shown to admins only: whoever holds it can post events as ${connection.provider}.</p>`
@@ -66,7 +77,7 @@ async function listPage(request: PageRequest): Promise<Html> {
   ]);
   const rows = connections.map(
     (connection) =>
-      html`<tr><td><a href="${base}${pagePath('providers', connection.id)}">${connection.id}</a></td><td>${connection.provider}</td><td>${connection.created_at.slice(0, 10)}</td></tr>`,
+      html`<tr><td><a href="${base}${pagePath('providers', connection.id)}">${connection.id}</a></td><td>${connection.provider}</td><td>${connection.created_at.slice(0, 10)}</td><td>${healthBadge(connection)}</td></tr>`,
   );
   const failureRows = failures.data.map(
     (failure) =>
@@ -79,7 +90,7 @@ async function listPage(request: PageRequest): Promise<Html> {
 <label for="provider-base">API base URL (empty: the provider’s public API)</label><input id="provider-base" name="base_url" type="url">
 <p><button class="primary" type="submit">Connect</button></p></form>`
     : null;
-  return html`${table('Provider connections', ['Id', 'Provider', 'Connected'], rows, 'No providers connected.')}${connect}
+  return html`${table('Provider connections', ['Id', 'Provider', 'Connected', 'Status'], rows, 'No providers connected.')}${connect}
 <h2>Enrollment failures</h2>${table(`Leads a provider refused in the last 30 days (up to ${SHOWN})`, ['When', 'Provider', 'Assignment', 'Provider campaign', 'Error'], failureRows, 'No enrollment failures.')}`;
 }
 
@@ -88,6 +99,15 @@ async function act(request: PageRequest & { form: FormFields }, id: number) {
   const linked = await linkAction(request, id);
   if (linked) return linked;
   switch (form.get('action')) {
+    case 'check': {
+      const checked = await checkProviderConnection({ orgId, path: { id }, baseUrl: () => base });
+      return changed(
+        request,
+        { action: 'provider.check', target: `connection ${id}` },
+        pagePath('providers', id),
+        checked.status === 'ok' ? 'checked' : 'check-failed',
+      );
+    }
     case 'rotate':
       await rotateProviderWebhookUrl({ orgId, path: { id }, baseUrl: () => base });
       return changed(
@@ -105,7 +125,7 @@ async function act(request: PageRequest & { form: FormFields }, id: number) {
         'disconnected',
       );
     default:
-      throw new InputInvalid('action must be rotate or delete');
+      throw new InputInvalid('action must be check, rotate or delete');
   }
 }
 
@@ -115,6 +135,9 @@ export const providersPage: DashboardPage = {
   notices: {
     connected: 'The provider is connected. Paste its webhook URL into the provider.',
     rotated: 'The webhook URL was rotated: paste the new one into the provider.',
+    checked: 'The provider accepted the connection’s API key.',
+    'check-failed':
+      'Checked: the provider refused the connection’s API key (its status below). Give it a new one.',
     disconnected: 'The connection was removed.',
     ...LINK_NOTICES,
   },
