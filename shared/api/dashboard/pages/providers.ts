@@ -4,7 +4,6 @@ import type { FormFields } from '#api/dashboard/http.ts';
 import { csrfField } from '#api/dashboard/layout.ts';
 import { changed, type DashboardPage, type PageRequest, pagePath } from '#api/dashboard/page.ts';
 import { actionForm, table } from '#api/dashboard/widgets.ts';
-import { LINK_NOTICES, linkAction, linkSection } from './provider-links.ts';
 import { InputInvalid } from '#domain/errors.ts';
 import { PROVIDERS } from '#schemas/import.ts';
 import { createProviderConnectionEndpoint, type ProviderConnection } from '#schemas/provider-connections.ts';
@@ -16,6 +15,7 @@ import { listEnrollmentFailures } from '#use-cases/list-enrollment-failures.ts';
 import { listProviderConnections } from '#use-cases/list-provider-connections.ts';
 import { listProviderUnmatched } from '#use-cases/list-provider-unmatched.ts';
 import { rotateProviderWebhookUrl } from '#use-cases/rotate-provider-webhook-url.ts';
+import { LINK_NOTICES, linkAction, linkSection } from './provider-links.ts';
 
 /**
  * Provider connections (docs/providers.md): connect with the provider's API
