@@ -283,15 +283,22 @@ describe('the CDK stack', () => {
       }
     }
     // Only the functions that call a provider open API keys: the enrollment consumer, the mail sender
-    // (a reply through the provider) and the check of a connection's key, and only keys sealed for that purpose.
+    // (a reply through the provider), the check of a connection's key, the listing of a provider's
+    // campaigns, the linking of a sequence to one (which asks the provider for it) and the dashboard
+    // (its connection page lists the campaigns and checks the key), and only keys sealed for that purpose.
     const decrypting = policies.filter((policy) =>
       JSON.stringify(policy.Properties.PolicyDocument).includes('kms:Decrypt'),
     );
     expect(decrypting.map((policy) => policy.Properties.Roles.map((role) => role.Ref).join()).sort()).toEqual(
       [
         expect.stringMatching(/^CheckProviderConnection/),
+        expect.stringMatching(/^DashboardItem/),
+        expect.stringMatching(/^DashboardPage/),
+        expect.stringMatching(/^Dashboard/),
         expect.stringMatching(/^EnrollmentConsumer/),
+        expect.stringMatching(/^ListProviderCampaigns/),
         expect.stringMatching(/^MailConsumer/),
+        expect.stringMatching(/^PutSequenceProviderLink/),
       ],
     );
     for (const policy of decrypting) {
