@@ -603,6 +603,7 @@ describe('an unknown organization', () => {
       'provider get': ['--connection', '1'],
       'provider disconnect': ['--connection', '1'],
       'provider rotate-webhook-url': ['--connection', '1'],
+      'provider check': ['--connection', '1'],
       'provider unmatched': ['--connection', '1'],
       'provider campaigns': ['--connection', '1'],
       'sequence link': ['--sequence', '1', '--connection', '1', '--external-id', 'ext-1'],
