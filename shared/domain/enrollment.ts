@@ -1,18 +1,14 @@
-import { createHash } from 'node:crypto';
 import { queueDefinitions } from '#definitions/queues.ts';
 import { logger } from '#platform/logger.ts';
 import { count } from '#platform/observability.ts';
-import { configuredUrlPolicy } from '#platform/ssrf.ts';
 import { loadProviderClient } from '#providers/clients.ts';
 import {
   type LeadOutcome,
   type LeadToEnroll,
   ProviderApiError,
   type ProviderClient,
-  type ProviderFacts,
   type ProviderHttp,
 } from '#providers/contract.ts';
-import { providerHttp } from '#providers/transport.ts';
 import type { Provider } from '#schemas/import.ts';
 import {
   type AssignmentRecord,
@@ -160,6 +156,8 @@ type GroupOutcome =
 export interface Session {
   connection: ProviderConnectionRecord;
   client: ProviderClient;
+  /** Whose request budget the session's calls take their slots from (provider-pacing.ts). */
+  budget: PacingBudget;
   http: ProviderHttp;
   credentials: { apiKey: string };
 }
@@ -173,7 +171,17 @@ export async function openSession(
   const connection = await getProviderConnection(orgId, connectionId);
   if (!connection) return null;
   const client = await loadProviderClient(connection.provider);
-  const pace = pacer(connection, client.facts, context.sleep ?? defaultSleep);
+  // The transport, its SSRF rules, the pacing and the health tracking load with the client: only a
+  // session calls a provider, so a consumer's start need not read them (docs/architecture.md, Bundles).
+  const [{ pacer, pacingBudgetOf }, { healthTrackedHttp }, { providerHttp }, { configuredUrlPolicy }] =
+    await Promise.all([
+      import('./provider-pacing.ts'),
+      import('./connection-health.ts'),
+      import('#providers/transport.ts'),
+      import('#platform/ssrf.ts'),
+    ]);
+  const budget = pacingBudgetOf(connection);
+  const pace = pacer(budget, client.facts, context.sleep ?? defaultSleep);
   const http =
     context.httpFor?.(connection, pace) ??
     providerHttp(connection.baseUrl ?? client.facts.defaultBaseUrl, {
@@ -183,63 +191,10 @@ export async function openSession(
   return {
     connection,
     client,
-    // Every call of the session (an enrollment, a stop, a reply) keeps the connection's health: loaded
-    // with the client, as only a session calls a provider (docs/architecture.md, Bundles).
-    http: (await import('./connection-health.ts')).healthTrackedHttp(
-      http,
-      connection,
-      client.facts.displayName,
-    ),
+    budget,
+    // Every call of the session (an enrollment, a stop, a reply) keeps the connection's health.
+    http: healthTrackedHttp(http, connection, client.facts.displayName),
     credentials: { apiKey: await providerApiKeyOf(connection) },
-  };
-}
-
-/**
- * Whose request budget a connection's calls take their slots from: the
- * provider workspace's when its credential check named one (Instantly's rate
- * limit is the workspace's, whoever calls: every connection to it, of any
- * organization, shares one budget), else the connection's own. A workspace
- * reached at another base URL than the provider's own is another budget: an
- * API at an address the organization chose names its workspaces itself, and
- * must not hold back the connections to the provider's real one.
- */
-export function pacingBudgetOf(connection: ProviderConnectionRecord): PacingBudget {
-  if (connection.workspaceId === undefined) {
-    return { orgId: connection.orgId, connectionId: connection.connectionId };
-  }
-  const workspace =
-    connection.baseUrl === null
-      ? connection.workspaceId
-      : `${connection.workspaceId}@${createHash('sha256').update(connection.baseUrl).digest('hex').slice(0, 16)}`;
-  return { provider: connection.provider, workspace };
-}
-
-/**
- * Waits for the budget's next request slot: one request every
- * `perMs / (requests − 1)` milliseconds, shared by every consumer through one
- * conditional UpdateItem, so no window of the provider's length holds more
- * than its limit.
- */
-function pacer(
-  connection: ProviderConnectionRecord,
-  facts: ProviderFacts,
-  sleep: (ms: number) => Promise<void>,
-): () => Promise<void> {
-  const { requests, perMs } = facts.rateLimit;
-  const intervalMs = Math.ceil(perMs / Math.max(1, requests - 1));
-  const budget = pacingBudgetOf(connection);
-  let seen: number | null = null;
-  return async () => {
-    for (;;) {
-      const taken = await enrollments.takeRequestSlot(budget, intervalMs, seen, Date.now());
-      if (taken.slot !== null) {
-        seen = taken.slot + intervalMs;
-        const wait = taken.slot - Date.now();
-        if (wait > 0) await sleep(wait);
-        return;
-      }
-      seen = taken.seen;
-    }
   };
 }
 
@@ -316,10 +271,7 @@ async function enrollGroup(
       if (error.kind === 'rate-limited') {
         count('ProviderRateLimited');
         const delaySeconds = Math.max(1, Math.ceil(error.retryAfterSeconds ?? 1));
-        await enrollments.holdRequestsUntil(
-          pacingBudgetOf(session.connection),
-          Date.now() + delaySeconds * 1000,
-        );
+        await enrollments.holdRequestsUntil(session.budget, Date.now() + delaySeconds * 1000);
         if (
           delaySeconds * 1000 <= MAX_WAIT_IN_PLACE_MS &&
           Date.now() + delaySeconds * 1000 < context.deadline

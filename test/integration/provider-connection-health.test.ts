@@ -1,10 +1,11 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { applyImport, validateImport } from '#admin/import.ts';
-import { pacingBudgetOf, processProviderWork, type WorkContext } from '#domain/enrollment.ts';
+import { processProviderWork, type WorkContext } from '#domain/enrollment.ts';
 import { createOrganization } from '#domain/organizations.ts';
 import { apiKeyContext, getProviderConnection } from '#domain/provider-connections.ts';
 import { connectProvider } from '#domain/provider-keys.ts';
+import { pacingBudgetOf } from '#domain/provider-pacing.ts';
 import { pushContacts } from '#domain/raw-push.ts';
 import { linkSequence } from '#domain/sequence-links.ts';
 import { configuration, tableName, useConfiguration } from '#platform/config.ts';
