@@ -4,7 +4,7 @@ import type { ProviderEvent } from '#schemas/import.ts';
 import { contacts } from '#store/contacts.ts';
 import { allocateId } from '#store/ids.ts';
 import type { ProviderConnectionRecord } from '#store/provider-connections.ts';
-import { providerConnections } from '#store/provider-connections.ts';
+import { providerMessages } from '#store/provider-messages.ts';
 import { findLinkedSequence } from './sequence-links.ts';
 
 /**
@@ -24,13 +24,9 @@ async function messageIdFor(
   connection: ProviderConnectionRecord,
   providerMessageId: string,
 ): Promise<number> {
-  const known = await providerConnections.messageIdOf(
-    connection.orgId,
-    connection.provider,
-    providerMessageId,
-  );
+  const known = await providerMessages.messageIdOf(connection.orgId, connection.provider, providerMessageId);
   if (known !== null) return known;
-  return providerConnections.claimMessageId(
+  return providerMessages.claim(
     connection.orgId,
     connection.provider,
     providerMessageId,
@@ -120,7 +116,7 @@ export async function matchActivity(
     case 'opened':
     case 'clicked': {
       const messageId = activity.providerMessageId
-        ? await providerConnections.messageIdOf(orgId, provider, activity.providerMessageId)
+        ? await providerMessages.messageIdOf(orgId, provider, activity.providerMessageId)
         : null;
       candidate = { ...base, type: activity.kind, ...(messageId !== null && { message_id: messageId }) };
       break;

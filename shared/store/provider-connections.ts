@@ -1,18 +1,13 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as keys from './item-keys.ts';
-import type { ProviderConnectionRecord, UnmatchedEventRecord } from './item-schemas/provider-connections.ts';
-import {
-  connectionCountItem,
-  providerConnectionItem,
-  providerMessageItem,
-  unmatchedEventItem,
-} from './item-validators/provider-connections.ts';
+import type { ProviderConnectionRecord } from './item-schemas/provider-connections.ts';
+import { connectionCountItem, providerConnectionItem } from './item-validators/provider-connections.ts';
 import { queryAll } from './query.ts';
 import { type TableContext, type TableSource, tableContext } from './table-context.ts';
 import type { TransactItem } from './transactions.ts';
 
-export type { ProviderConnectionRecord, UnmatchedEventRecord };
+export type { ProviderConnectionRecord };
 
 // The store is built in a pure-annotated call: a bundle keeps it only if its function uses it
 // (esbuild cannot tell that a call has no side effects; docs/architecture.md, Bundles).
@@ -21,12 +16,9 @@ export type { ProviderConnectionRecord, UnmatchedEventRecord };
  * Provider connections: an organization's account at a provider (its API key,
  * sealed) and the URL the provider posts its webhooks to. The URL's token is
  * not stored: it is a tag of the connection and its `urlGeneration`, which a
- * rotation moves on. Also the events that matched nothing, kept 14 days per
- * connection.
+ * rotation moves on. The events that matched nothing are
+ * unmatched-provider-events.ts, the provider's message ids provider-messages.ts.
  */
-
-/** How long an unmatched event is kept. */
-export const UNMATCHED_RETENTION_DAYS = 14;
 
 /**
  * Reads a connection consistently; null when the organization has none with
@@ -184,92 +176,6 @@ export function providerConnectionStore(table: TableSource = tableContext) {
         new GetCommand({ TableName: name, Key: keys.providerConnectionCount(orgId), ConsistentRead: true }),
       );
       return connectionCountItem.parse(Item ?? {}).connections;
-    },
-
-    /**
-     * Keeps an event that matched nothing; `eventKey` makes it unique in its
-     * connection (a redelivered payload overwrites its own record).
-     */
-    async putUnmatched(orgId: number, eventKey: string, record: UnmatchedEventRecord): Promise<void> {
-      const { name, client } = table();
-      await client.send(
-        new UpdateCommand({
-          TableName: name,
-          Key: keys.unmatchedProviderEvent(orgId, record.connectionId, record.receivedAt, eventKey),
-          UpdateExpression: 'SET #type = :type, #record = :record, expiresAt = :expiresAt',
-          ExpressionAttributeNames: { '#type': 'type', '#record': 'record' },
-          ExpressionAttributeValues: {
-            ':type': 'unmatchedProviderEvent',
-            ':record': record,
-            ':expiresAt':
-              Math.floor(Date.parse(record.receivedAt) / 1000) + UNMATCHED_RETENTION_DAYS * 86_400,
-          },
-        }),
-      );
-    },
-
-    /**
-     * A page of the connection's unmatched events, newest first, from
-     * `before` (the `sk` of the previous page's last); expired ones (TTL
-     * deletes lazily) are left out.
-     */
-    async listUnmatched(
-      orgId: number,
-      connectionId: number,
-      page: { take: number; before?: string },
-    ): Promise<{ records: UnmatchedEventRecord[]; next: string | null }> {
-      const { name, client } = table();
-      const now = Math.floor(Date.now() / 1000);
-      const { Items = [], LastEvaluatedKey } = await client.send(
-        new QueryCommand({
-          TableName: name,
-          KeyConditionExpression: page.before ? 'pk = :pk AND sk < :before' : 'pk = :pk',
-          FilterExpression: 'expiresAt > :now',
-          ExpressionAttributeValues: {
-            ':pk': keys.unmatchedProviderEventsOf(orgId, connectionId).pk,
-            ':now': now,
-            ...(page.before ? { ':before': page.before } : {}),
-          },
-          ScanIndexForward: false,
-          Limit: page.take,
-        }),
-      );
-      const records = Items.map((item) => unmatchedEventItem.parse(item.record));
-      const last = Items.at(-1);
-      return { records, next: LastEvaluatedKey && last ? String(last.sk) : null };
-    },
-
-    /** Our message id of a provider's message id; null when none was recorded. */
-    async messageIdOf(orgId: number, provider: string, providerMessageId: string): Promise<number | null> {
-      const { name, client } = table();
-      const { Item } = await client.send(
-        new GetCommand({ TableName: name, Key: keys.providerMessage(orgId, provider, providerMessageId) }),
-      );
-      return Item ? providerMessageItem.parse(Item).messageId : null;
-    },
-
-    /**
-     * Records which message of ours a provider's message id is, unless one is
-     * recorded already; returns the one that holds.
-     */
-    async claimMessageId(
-      orgId: number,
-      provider: string,
-      providerMessageId: string,
-      messageId: number,
-    ): Promise<number> {
-      const { name, client } = table();
-      const { Attributes } = await client.send(
-        new UpdateCommand({
-          TableName: name,
-          Key: keys.providerMessage(orgId, provider, providerMessageId),
-          UpdateExpression: 'SET #type = :type, messageId = if_not_exists(messageId, :id)',
-          ExpressionAttributeNames: { '#type': 'type' },
-          ExpressionAttributeValues: { ':type': 'providerMessage', ':id': messageId },
-          ReturnValues: 'ALL_NEW',
-        }),
-      );
-      return providerMessageItem.parse(Attributes).messageId;
     },
   };
 }

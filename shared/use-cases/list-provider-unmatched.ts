@@ -1,6 +1,6 @@
 import { getProviderConnection } from '#domain/provider-connections.ts';
 import type { listProviderUnmatchedEndpoint } from '#schemas/provider-connections.ts';
-import { providerConnections } from '#store/provider-connections.ts';
+import { unmatchedProviderEvents } from '#store/unmatched-provider-events.ts';
 import type { OperationInput, OperationOutput } from './operation.ts';
 
 type Endpoint = typeof listProviderUnmatchedEndpoint;
@@ -16,7 +16,7 @@ export async function listProviderUnmatched(
   input: OperationInput<Endpoint>,
 ): Promise<OperationOutput<Endpoint>> {
   await getProviderConnection(input.orgId, input.path.id);
-  const page = await providerConnections.listUnmatched(input.orgId, input.path.id, {
+  const page = await unmatchedProviderEvents.list(input.orgId, input.path.id, {
     take: input.query.take,
     before: input.query.cursor,
   });

@@ -6,6 +6,7 @@ import type { WriterSlotLease } from '#domain/writer-slot-lease.ts';
 import type { MappedPayload, ProviderActivity } from '#providers/activity.ts';
 import type { ProviderWebhookMessage } from '#schemas/provider-webhook-message.ts';
 import { type ProviderConnectionRecord, providerConnections } from '#store/provider-connections.ts';
+import { unmatchedProviderEvents } from '#store/unmatched-provider-events.ts';
 
 /** What recording one queued webhook did, by activity. */
 export interface ProviderWebhookReport {
@@ -37,7 +38,7 @@ async function keepUnmatched(
 ): Promise<void> {
   // The same key for the same event (or payload) queued once: an SQS redelivery rewrites its own record.
   const key = hashOf(activity ? activity.eventId : message.body);
-  await providerConnections.putUnmatched(connection.orgId, key, {
+  await unmatchedProviderEvents.put(connection.orgId, key, {
     connectionId: connection.connectionId,
     receivedAt: message.receivedAt,
     eventType,

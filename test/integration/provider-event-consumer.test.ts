@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { applyImport, validateImport } from '#admin/import.ts';
 import { getAssignment } from '#domain/assignments.ts';
 import { createOrganization } from '#domain/organizations.ts';
-import { providerConnections } from '#store/provider-connections.ts';
+import { unmatchedProviderEvents } from '#store/unmatched-provider-events.ts';
 import { handler } from '../../functions/provider-event-consumer/handler.ts';
 import { injectDynamoFaults } from '../support/dynamo-faults.ts';
 import { connectAtEmulator } from '../support/provider-workspace.ts';
@@ -148,7 +148,7 @@ describe('the provider events consumer', () => {
     expect(await handler({ Records: [queued('m4', 'nobody@nowhere.example', 'stats-x')] })).toEqual({
       batchItemFailures: [],
     });
-    const page = await providerConnections.listUnmatched(orgId, connectionId, { take: 10 });
+    const page = await unmatchedProviderEvents.list(orgId, connectionId, { take: 10 });
     expect(page.records).toContainEqual(
       expect.objectContaining({
         eventType: 'EMAIL_SENT',
@@ -165,7 +165,7 @@ describe('the provider events consumer', () => {
     const levels = 100_000;
     const body = `{"event_type":"EMAIL_SENT","campaign_id":${SMARTLEAD_CAMPAIGN},"to_email":"deep@nowhere.example","data":${'['.repeat(levels)}${']'.repeat(levels)}}`;
     expect(await handler({ Records: [queuedBody('m5', body)] })).toEqual({ batchItemFailures: [] });
-    const page = await providerConnections.listUnmatched(orgId, connectionId, { take: 10 });
+    const page = await unmatchedProviderEvents.list(orgId, connectionId, { take: 10 });
     expect(page.records).toContainEqual(
       expect.objectContaining({
         eventType: 'EMAIL_SENT',
