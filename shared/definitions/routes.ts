@@ -373,8 +373,9 @@ export const routes = [
     path: '/public/v1/provider-connections/{id}/campaigns',
     auth: 'apiKey',
     scope: 'read',
-    // The connection; open: its API key, to ask the provider for its campaigns.
-    table: ['GetItem'],
+    // The connection, and its health, which the provider's answer moves (UpdateItem); open: its API
+    // key, to ask the provider for its campaigns.
+    table: ['GetItem', 'UpdateItem'],
     secrets: ['open'],
   },
   // A sequence's link to its provider campaign (docs/providers.md, Linking sequences).
@@ -394,7 +395,8 @@ export const routes = [
     auth: 'apiKey',
     scope: 'read-write',
     // The connection (GetItem) and campaigns (Query); the link: the campaigns' sequences (UpdateItem)
-    // and the link item (PutItem), in one transaction; open: the key the provider's list is read with.
+    // and the link item (PutItem), in one transaction; the connection's health, which the provider's
+    // answer moves (UpdateItem); open: the key the provider's list is read with.
     table: ['DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'],
     secrets: ['open'],
   },

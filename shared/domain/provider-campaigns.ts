@@ -117,10 +117,13 @@ interface Session {
 }
 
 async function sessionOf(connection: ProviderConnectionRecord): Promise<Session> {
-  const baseUrl = connection.baseUrl ?? PROVIDER_FACTS[connection.provider].defaultBaseUrl;
+  const { defaultBaseUrl, displayName } = PROVIDER_FACTS[connection.provider];
+  // No pacing slot: these reads are a person's, few and cached; a provider that is busy answers 429 (docs/providers.md).
+  const http = providerHttp(connection.baseUrl ?? defaultBaseUrl, { policy: configuredUrlPolicy() });
   return {
-    // No pacing slot: these reads are a person's, few and cached; a provider that is busy answers 429 (docs/providers.md).
-    http: providerHttp(baseUrl, { policy: configuredUrlPolicy() }),
+    // Each answer says whether the stored key still works, as enrollment's do: the same health tracking,
+    // loaded as enrollment loads it (docs/architecture.md, Bundles).
+    http: (await import('./connection-health.ts')).healthTrackedHttp(http, connection, displayName),
     apiKey: await providerApiKeyOf(connection),
   };
 }

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { applyImport, validateImport } from '#admin/import.ts';
 import { createApiKey } from '#domain/api-keys.ts';
 import { createOrganization } from '#domain/organizations.ts';
 import { apiKeyContext } from '#domain/provider-connections.ts';
@@ -14,6 +15,7 @@ import type { LocalStack } from '../../infra/local/stack.ts';
 import { apiClient } from '../support/api-client.ts';
 import { admin } from '../support/cli.ts';
 import { dashboardClient } from '../support/dashboard.ts';
+import { smallDocument } from '../support/fixtures.ts';
 import { startTestStack } from '../support/local-stack.ts';
 import { closedPort } from '../support/provider-emulator-http.ts';
 import { emulatedConnection } from '../support/provider-workspace.ts';
@@ -51,14 +53,14 @@ async function connected(): Promise<{ id: number; body: Record<string, unknown>;
   return { id: made.body.id as number, body: made.body, apiKey: account.api_key };
 }
 
-/** Puts on the connection a key the provider does not know (revoked there since it was verified). */
-async function revokeAtProvider(id: number, key = 'revoked-at-instantly-0000') {
+/** Stores `key` as the connection's API key: by default one the provider does not know (revoked there since it was verified). */
+async function revokeAtProvider(id: number, key = 'revoked-at-instantly-0000', org = orgId) {
   await dynamo.send(
     new UpdateCommand({
       TableName: tableName(),
-      Key: keys.providerConnection(orgId, id),
+      Key: keys.providerConnection(org, id),
       UpdateExpression: 'SET apiKey = :sealed',
-      ExpressionAttributeValues: { ':sealed': await sealSecret(key, apiKeyContext(orgId, id)) },
+      ExpressionAttributeValues: { ':sealed': await sealSecret(key, apiKeyContext(org, id)) },
     }),
   );
 }
@@ -149,6 +151,52 @@ describe('POST /provider-connections/{id}/check', () => {
     const { id } = await connected();
     const refused = await api(readKey).post(`/provider-connections/${id}/check`);
     expect(refused.status).toBe(403);
+  });
+});
+
+describe('the campaign listing and the link’s campaign lookup', () => {
+  it('turn the connection failing when the provider refuses the stored key (409)', async () => {
+    const { id } = await connected();
+    await revokeAtProvider(id);
+    const listed = await api(readKey).get(`/provider-connections/${id}/campaigns`);
+    expect(listed.status, JSON.stringify(listed.body)).toBe(409);
+    expect((await api(readKey).get(`/provider-connections/${id}`)).body).toMatchObject({
+      status: 'failing',
+      last_error: { message: 'Instantly refused this API key (401)', at: expect.any(String) },
+    });
+
+    // The link's lookup of the campaign is judged the same, in an organization with an Instantly sequence (203).
+    const { orgId: linking } = await createOrganization('Linking Health Agency');
+    const validated = validateImport(smallDocument());
+    if (!validated.ok) throw new Error(JSON.stringify(validated.errors));
+    await applyImport(linking, validated.document);
+    const linkingApi = apiClient(stack, (await createApiKey(linking)).apiKey);
+    const made = await linkingApi.post('/provider-connections', await emulatedConnection(stack, 'instantly'));
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    await revokeAtProvider(made.body.id as number, 'revoked-at-instantly-0000', linking);
+    const linked = await linkingApi.put('/sequences/203/provider-link', {
+      connection_id: made.body.id,
+      provider_campaign_id: 'any-campaign',
+    });
+    expect(linked.status, JSON.stringify(linked.body)).toBe(409);
+    expect((await linkingApi.get(`/provider-connections/${made.body.id}`)).body).toMatchObject({
+      status: 'failing',
+      last_error: { message: 'Instantly refused this API key (401)', at: expect.any(String) },
+    });
+  });
+
+  it('turns a failing connection ok again when the provider answers the listing', async () => {
+    const { id, apiKey } = await connected();
+    await revokeAtProvider(id);
+    expect((await api().post(`/provider-connections/${id}/check`)).body).toMatchObject({ status: 'failing' });
+    // The provider's key again (as if it had been restored there): the listing is accepted.
+    await revokeAtProvider(id, apiKey);
+    const listed = await api(readKey).get(`/provider-connections/${id}/campaigns`);
+    expect(listed.status, JSON.stringify(listed.body)).toBe(200);
+    expect((await api(readKey).get(`/provider-connections/${id}`)).body).toMatchObject({
+      status: 'ok',
+      last_error: { message: 'Instantly refused this API key (401)' },
+    });
   });
 });
 
