@@ -13,11 +13,29 @@ import {
   TransactWriteItemsCommand,
   UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
+import { configuration } from '#platform/config.ts';
+import { awsClientOptions, serviceAwsClient } from '#platform/configured.ts';
 import { dynamo } from '#platform/dynamodb-client.ts';
 import { CONCURRENCY, type Percentiles, percentiles } from './load.ts';
 
 /** One client for every replay, so its connections stay warm from one endpoint to the next. */
 let floorClient: DynamoDBClient | undefined;
+
+/**
+ * The replay client: the service's DynamoDB client as dynamodb-client.ts
+ * builds it (region, credentials and endpoint from the configuration, so
+ * DynamoDB Local's on the local stack; no logger middleware), without the
+ * document client, since the recorded calls are already marshalled. Built
+ * without them, the SDK's own resolution found no DynamoDB to call and every
+ * replayed call failed.
+ */
+function replayClient(): DynamoDBClient {
+  const { aws } = configuration();
+  floorClient ??= serviceAwsClient(
+    new DynamoDBClient({ maxAttempts: 3, ...awsClientOptions(aws, aws.endpoints.dynamodb) }),
+  );
+  return floorClient;
+}
 
 /** Closes the replay client's connections. */
 export function closeFloor(): void {
@@ -107,10 +125,14 @@ const COMMANDS: Record<string, LowLevelCommand> = {
 export interface FloorResult extends Percentiles {
   seconds: number;
   operations: number;
+  /** DynamoDB calls sent (an operation is all of a recording's calls). */
+  calls: number;
   /** Replayed writes DynamoDB refused by their condition (a write that already happened): still a round trip. */
   refused: number;
-  /** Any other failure. */
+  /** Any other failure: the floor's figures are then no floor (bench/failures.ts). */
   errors: number;
+  /** The first failure's name and message, to say why. */
+  firstError?: string;
 }
 
 /** A replay's figures and its raw latencies. */
@@ -125,19 +147,27 @@ export interface FloorRun {
  * for `durationMs`, and reports the latency of the whole operation.
  */
 export async function replayFloor(recordings: RecordedCall[][], durationMs: number): Promise<FloorRun> {
-  floorClient ??= new DynamoDBClient({ maxAttempts: 3 });
-  const client = floorClient;
+  const client = replayClient();
+  let sent = 0;
   let refused = 0;
   let errors = 0;
+  let firstError: string | undefined;
   const send = async (call: RecordedCall) => {
     const Command = COMMANDS[call.command];
     if (!Command) throw new Error(`The floor cannot replay ${call.command}`);
+    sent += 1;
     try {
       await client.send(new Command(structuredClone(call.input) as never));
     } catch (error) {
       if (error instanceof ConditionalCheckFailedException || error instanceof TransactionCanceledException)
         refused += 1;
-      else errors += 1;
+      else {
+        errors += 1;
+        firstError ??= `${call.operation}: ${(error as Error).name}: ${(error as Error).message}`.slice(
+          0,
+          200,
+        );
+      }
     }
   };
   const operations = recordings.map((calls) => {
@@ -176,8 +206,10 @@ export async function replayFloor(recordings: RecordedCall[][], durationMs: numb
       ...percentiles(times),
       seconds: (performance.now() - started) / 1000,
       operations: times.length,
+      calls: sent,
       refused,
       errors,
+      ...(firstError !== undefined && { firstError }),
     },
   };
 }
@@ -188,7 +220,14 @@ export function mergeFloors(runs: FloorRun[]): FloorResult {
     ...percentiles(runs.flatMap((run) => run.samples)),
     seconds: Math.round(runs.reduce((total, run) => total + run.result.seconds, 0) * 100) / 100,
     operations: runs.reduce((total, run) => total + run.result.operations, 0),
+    calls: runs.reduce((total, run) => total + run.result.calls, 0),
     refused: runs.reduce((total, run) => total + run.result.refused, 0),
     errors: runs.reduce((total, run) => total + run.result.errors, 0),
+    ...firstOf(runs.map((run) => run.result.firstError)),
   };
 }
+
+const firstOf = (errors: (string | undefined)[]) => {
+  const firstError = errors.find((error) => error !== undefined);
+  return firstError === undefined ? {} : { firstError };
+};
