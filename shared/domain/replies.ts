@@ -144,13 +144,14 @@ export function replyRouteOf(assignment: AssignmentRecord): MailRoute {
   const { enrollTarget, providerLeadId, replyThread, provider } = assignment;
   if (!enrollTarget || !providerLeadId) return { via: 'email' };
   // Enrolled at a provider, yet by email: the route says why, so the reply's outcome explains itself.
-  if (!PROVIDER_FACTS[provider].repliesInThread) {
+  const { displayName, replyThreadNamedBy } = PROVIDER_FACTS[provider];
+  if (replyThreadNamedBy === null) {
     return { via: 'email', reason: `${provider} cannot answer in a lead's thread` };
   }
   if (!replyThread) {
     return {
       via: 'email',
-      reason: `no ${provider} reply webhook gave this lead's thread${THREAD_NEEDS[provider]}`,
+      reason: `no ${provider} reply webhook gave this lead's thread (${displayName}'s names it by ${replyThreadNamedBy})`,
     };
   }
   return {
@@ -164,14 +165,6 @@ export function replyRouteOf(assignment: AssignmentRecord): MailRoute {
     replyThread,
   };
 }
-
-/** What names a thread at each provider that answers in one, for the reason a reply went by email. */
-const THREAD_NEEDS: Record<AssignmentRecord['provider'], string> = {
-  smartlead: " (Smartlead's names it by the sent email's stats_id)",
-  instantly: " (Instantly's names it by the email's id and sending account)",
-  lemlist: '',
-  heyreach: " (HeyReach's names it by the conversation and LinkedIn account)",
-};
 
 /** A reply whose transaction lost a race is read afresh and tried again at once, up to 6 tries in all. */
 const REPLY_RETRY = { attempts: 6, baseDelayMs: 0, retryIf: () => true };

@@ -239,8 +239,11 @@ export interface ProviderFacts {
   maxLeadsPerRequest: number;
   /** The documented limit: at most `requests` per `perMs` milliseconds (per key, or per workspace where the provider says). */
   rateLimit: { requests: number; perMs: number };
-  /** Whether the API can answer a lead in its own thread (docs/providers.md). */
-  repliesInThread: boolean;
+  /**
+   * What names the thread of a lead's reply at the provider (its reply webhook gives it), where its API
+   * can answer the lead in that thread; null where it cannot (docs/providers.md, Replies through the provider).
+   */
+  replyThreadNamedBy: string | null;
 }
 
 /** A provider's webhook adapter: its native payload (any JSON value, untrusted) to the activities it reports. */

@@ -54,7 +54,8 @@ describe.each(PROVIDERS)('provider %s', (provider) => {
     ] as const) {
       expect(typeof client[operation], operation).toBe('function');
     }
-    expect(client.reply === undefined).toBe(!PROVIDER_FACTS[provider].repliesInThread);
+    expect(client.reply === undefined).toBe(PROVIDER_FACTS[provider].replyThreadNamedBy === null);
+    expect(client.facts).toBe(PROVIDER_FACTS[provider]);
   });
 
   it('has a webhook adapter that answers any payload', async () => {

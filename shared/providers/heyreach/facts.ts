@@ -13,5 +13,5 @@ export const HEYREACH_FACTS: ProviderFacts = {
   // 300 requests a minute (same collection).
   rateLimit: { requests: 300, perMs: 60_000 },
   // POST /inbox/SendMessage answers in the LinkedIn conversation (same collection).
-  repliesInThread: true,
+  replyThreadNamedBy: 'the conversation and LinkedIn account',
 };

@@ -14,5 +14,5 @@ export const INSTANTLY_FACTS: ProviderFacts = {
   // (developer.instantly.ai/getting-started/rate-limit): 100 a second sustained is the 6,000 a minute.
   rateLimit: { requests: 100, perMs: 1_000 },
   // POST /api/v2/emails/reply (developer.instantly.ai/api-reference/email/reply-to-an-email).
-  repliesInThread: true,
+  replyThreadNamedBy: "the email's id and sending account",
 };

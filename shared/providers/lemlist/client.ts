@@ -63,7 +63,7 @@ import { LEMLIST_FACTS } from './facts.ts';
  *   https://developer.lemlist.com/api-reference/endpoints/leads/resume-paused-lead).
  * - No reply: the API documents no way to answer a lead in the thread of the
  *   campaign's message (its inbox "Send Email" starts a message to a contact;
- *   `replyToActivityId` exists only on drafts), so `repliesInThread` is false.
+ *   `replyToActivityId` exists only on drafts), so its `replyThreadNamedBy` is null.
  */
 
 /** The add's statuses that refuse this one lead rather than the request (a duplicate, a bad email). */

@@ -12,5 +12,5 @@ export const LEMLIST_FACTS: ProviderFacts = {
   // developer.lemlist.com/api-reference/getting-started/rate-limits: 20 requests per 2 seconds per key.
   rateLimit: { requests: 20, perMs: 2_000 },
   // No documented way to answer in the thread of a campaign's message (client.ts).
-  repliesInThread: false,
+  replyThreadNamedBy: null,
 };

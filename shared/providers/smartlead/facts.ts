@@ -15,5 +15,5 @@ export const SMARTLEAD_FACTS: ProviderFacts = {
   // api.smartlead.ai/guides/rate-limits); the help center's older "10 every 2 seconds" is that guide's burst.
   rateLimit: { requests: 60, perMs: 60_000 },
   // POST /campaigns/{campaign_id}/reply-email-thread (api.smartlead.ai/api-reference/campaigns/reply-email-thread).
-  repliesInThread: true,
+  replyThreadNamedBy: "the sent email's stats_id",
 };

@@ -41,7 +41,7 @@ import { type Campaign, type EmulatedLead, leadsInCampaign, sameEmail, type Work
  * lemlist answers errors as plain text. Its rate limit answers 429 with
  * Retry-After and X-RateLimit-Limit/-Remaining/-Reset (the reference's "Rate
  * Limit" section). No reply endpoint is emulated: the service does not reply
- * in thread through lemlist (`repliesInThread: false`). A hook posts the
+ * in thread through lemlist (`replyThreadNamedBy: null`). A hook posts the
  * activity object (`_id` act_…, `type`, `leadEmail`, `campaignId`, …), as the
  * fixtures in test/fixtures/providers/lemlist/ show it.
  */
