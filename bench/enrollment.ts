@@ -5,7 +5,6 @@ import { createOrganization } from '#domain/organizations.ts';
 import { PROVIDER_FACTS } from '#providers/registry.ts';
 import type { Provider } from '#schemas/import.ts';
 import { allocateId } from '#store/ids.ts';
-import { linkSequence } from '#use-cases/link-sequence.ts';
 import { round } from './load.ts';
 
 /**
@@ -134,7 +133,7 @@ export async function measureEnrollment(
   if (!document.ok) throw new Error(JSON.stringify(document.errors.slice(0, 3)));
   await applyImport(orgId, document.document);
 
-  const call = async (method: 'GET' | 'POST', path: string, body?: unknown) => {
+  const call = async (method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown) => {
     const response = await fetch(`${apiUrl}/public/v1${path}`, {
       method,
       headers: { 'x-api-key': apiKey, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
@@ -181,11 +180,9 @@ export async function measureEnrollment(
       apiKey: workspaceKey,
       name: `Bench ${provider}`,
     });
-    await linkSequence({
-      orgId,
-      sequenceId: ids[provider].sequenceId,
-      connectionId: connection.id as number,
-      externalId: external.id as string,
+    await call('PUT', `/sequences/${ids[provider].sequenceId}/provider-link`, {
+      connection_id: connection.id,
+      provider_campaign_id: String(external.id),
     });
 
     const pacingMs = pacingOf(provider);

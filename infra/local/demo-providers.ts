@@ -5,8 +5,8 @@ import {
 import { PROVIDERS, type Provider } from '#schemas/import.ts';
 import { campaigns } from '#store/campaigns.ts';
 import { createProviderConnectionForOrganization } from '#use-cases/create-provider-connection.ts';
-import { linkSequence } from '#use-cases/link-sequence.ts';
 import { listProviderConnections } from '#use-cases/list-provider-connections.ts';
+import { putSequenceProviderLink } from '#use-cases/put-sequence-provider-link.ts';
 
 /**
  * The demo organization connected to the local provider emulators, as a
@@ -80,12 +80,12 @@ export async function connectDemoToEmulators(
             ...(sequence.external_id ? { id: sequence.external_id } : {}),
           })) as { id: string };
           if (sequence.external_id !== created.id || sequence.connection_id !== connection.id) {
-            // Linking moves the provider campaign id from whichever sequence held it.
-            await linkSequence({
+            // As a newcomer links: the emulator is asked for the campaign. Linking moves the provider
+            // campaign id from whichever sequence held it.
+            await putSequenceProviderLink({
               orgId,
-              sequenceId: sequence.id,
-              connectionId: connection.id,
-              externalId: created.id,
+              path: { sequenceId: sequence.id },
+              body: { connection_id: connection.id, provider_campaign_id: created.id },
             });
           }
           report.linkedSequences += 1;
