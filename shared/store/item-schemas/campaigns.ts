@@ -14,7 +14,7 @@ export const storedSequence = /* @__PURE__ */ (() =>
     provider,
     channel,
     steps: z.array(z.unknown()),
-    /** The provider's campaign id, which its webhooks name (shared/store/sequence-links.ts); never shown by the API. */
+    /** The provider's campaign id, which its webhooks name (shared/store/sequence-links.ts); the provider link answers it as `provider_campaign_id`. */
     external_id: z._default(z.nullable(z.string()), null),
     /** The provider connection the campaign runs on, when known. */
     connection_id: z._default(z.nullable(z.number()), null),
