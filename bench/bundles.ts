@@ -13,6 +13,7 @@ import { BUNDLE_ENTRY_FILE } from '../infra/constructs/service-function.ts';
 import { type LocalStack, localSecretsKey } from '../infra/local/stack.ts';
 import { PROJECT_ROOT } from '../infra/paths.ts';
 import { FLOOR_ENTRY, initialOutputs, measuredBuildOptions } from './bundle-init.ts';
+import { reasonOf, type SectionFailure } from './failures.ts';
 import { round } from './load.ts';
 
 /**
@@ -72,6 +73,10 @@ export interface FirstRequestFigures {
   outcome: string;
   /** The total ÷ the floor's. */
   ratio: number;
+  /** Why the process gave no figures (it failed or timed out), if so. */
+  error?: string;
+  /** An error answer's body or what the handler threw, if so. */
+  detail?: string;
 }
 
 export interface BundleReport {
@@ -83,13 +88,16 @@ export interface BundleReport {
   /** The same floor as one file (no splitting: the settings the functions had before). */
   floorSingleFile: { KiB: number; coldImportMs: number };
   bundles: BundleFigures[];
-  firstRequests?: {
-    processesPerFunction: number;
-    floor: FirstRequestFigures;
-    functions: FirstRequestFigures[];
-    /** Functions the stack did not invoke during the run, so there was no event to replay. */
-    withoutEvent: string[];
-  };
+  /** A failure in place of the figures when the measurement threw (bench/failures.ts). */
+  firstRequests?: FirstRequests | SectionFailure;
+}
+
+export interface FirstRequests {
+  processesPerFunction: number;
+  floor: FirstRequestFigures;
+  functions: FirstRequestFigures[];
+  /** Functions the stack did not invoke during the run, so there was no event to replay. */
+  withoutEvent: string[];
 }
 
 interface FunctionEntry {
@@ -365,19 +373,28 @@ export async function measureFirstRequests(
   built: BuiltBundles,
   stack: LocalStack,
   events: ReadonlyMap<string, unknown>,
-): Promise<NonNullable<BundleReport['firstRequests']>> {
+): Promise<FirstRequests> {
   const environment = stackEnvironment(stack);
-  const firstRequest = async (bundle: BuiltBundle, event: unknown) => {
+  const firstRequest = async (bundle: BuiltBundle, event: unknown): Promise<FirstRequestFigures> => {
+    try {
+      return await firstRequestOf(bundle, event);
+    } catch (error) {
+      const none = Number.NaN;
+      const failed = { initMs: none, firstRequestMs: none, totalMs: none, ratio: none };
+      return { function: bundle.name, ...failed, outcome: 'no answer', error: reasonOf(error) };
+    }
+  };
+  const firstRequestOf = async (bundle: BuiltBundle, event: unknown) => {
     const eventFile = join(built.folder, `${bundle.name}.event.json`);
     writeFileSync(eventFile, JSON.stringify(event));
-    const runs: { initMs: number; firstRequestMs: number; outcome: string }[] = [];
+    const runs: { initMs: number; firstRequestMs: number; outcome: string; detail?: string }[] = [];
     for (let index = 0; index < FIRST_REQUESTS_PER_FUNCTION; index++) {
       const { stdout } = await run(
         built.node.path,
         [resolve(PROJECT_ROOT, 'bench/first-request.mjs'), bundle.file, eventFile],
         { env: environment, cwd: resolve(bundle.file, '..'), timeout: 60_000 },
       );
-      runs.push(JSON.parse(stdout) as { initMs: number; firstRequestMs: number; outcome: string });
+      runs.push(JSON.parse(stdout) as (typeof runs)[number]);
     }
     const initMs = median(runs.map((entry) => entry.initMs));
     const firstRequestMs = median(runs.map((entry) => entry.firstRequestMs));
@@ -387,6 +404,7 @@ export async function measureFirstRequests(
       firstRequestMs: round(firstRequestMs, 1),
       totalMs: round(median(runs.map((entry) => entry.initMs + entry.firstRequestMs)), 1),
       outcome: runs.at(-1)!.outcome,
+      ...(runs.at(-1)!.detail !== undefined && { detail: runs.at(-1)!.detail }),
       ratio: 1,
     };
   };

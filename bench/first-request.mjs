@@ -18,15 +18,21 @@ const started = performance.now();
 const module = await import(pathToFileURL(bundle).href);
 const imported = performance.now();
 let outcome = 'ok';
+// An error answer's message, so that a failed replay says why (bench/failures.ts).
+let detail;
 try {
   const result = await module.handler(event, context);
-  if (result && typeof result.statusCode === 'number') outcome = String(result.statusCode);
+  if (result && typeof result.statusCode === 'number') {
+    outcome = String(result.statusCode);
+    if (result.statusCode >= 400) detail = String(result.body ?? '').slice(0, 200);
+  }
 } catch (error) {
   outcome = `threw ${error?.name ?? 'an error'}`;
+  detail = String(error?.message ?? '').slice(0, 200);
 }
 const answered = performance.now();
 process.stdout.write(
-  JSON.stringify({ initMs: imported - started, firstRequestMs: answered - imported, outcome }),
+  JSON.stringify({ initMs: imported - started, firstRequestMs: answered - imported, outcome, detail }),
 );
 // Open keep-alive sockets of the SDK would hold the process; the figures are out.
 process.exit(0);

@@ -4,16 +4,21 @@ import { resolve } from 'node:path';
 import { type LocalStack, type LocalStackOptions, startLocalStack } from '../infra/local/stack.ts';
 import { PROJECT_ROOT } from '../infra/paths.ts';
 import { buildBundles, measureBundles, measureFirstRequests, removeBundles } from './bundles.ts';
+import { attempt, endpointFailures, exitCodeOf, reasonOf } from './failures.ts';
 import type { FloorRun } from './floor.ts';
-import { renderHotItems } from './hot-items.ts';
 import { CONCURRENCY, type LoadRun, mergeLoads, type Percentiles, round, runLoad } from './load.ts';
 import { javaChildren, machine, peakMemory, startSampler } from './machine.ts';
 import {
   type BenchReport,
+  benchFailures,
+  bundlesFailures,
   type EndpointRow,
+  enrollmentFailures,
+  hotItemsFailures,
   type RawOperation,
   renderBundles,
   renderEnrollment,
+  renderHotItemsSection,
   renderMarkdown,
 } from './report.ts';
 
@@ -31,6 +36,8 @@ import {
  * items section (bench/hot-items.ts; BENCH_HOT_EVENTS and BENCH_HOT_WRITERS);
  * `--only bundles` the bundles section: sizes, cold imports, and init plus
  * first request, after one request of each endpoint to record their events.
+ * A measurement that failed (bench/failures.ts) is reported as failed, never
+ * as a figure, and the bench exits non-zero after writing what it measured.
  */
 
 // Read into the configuration when the local stack loads it (config.ts): logs and metrics would fill the report.
@@ -103,9 +110,8 @@ async function measureOnStack(stack: LocalStack) {
     p99: round(api.p99 / floor.p99, 1),
   });
 
-  const endpoints: EndpointRow[] = [];
-  for (const spec of specs) {
-    log(spec.name);
+  /** One endpoint's row: its load against its floor, in turns. */
+  async function measureEndpoint(spec: (typeof specs)[number]): Promise<EndpointRow> {
     await spec.prepare?.();
     const warmups = spec.amount ? 2 : WARMUP_REQUESTS;
     for (let index = 0; index < warmups; index++) await send(stack.apiUrl, spec);
@@ -142,20 +148,44 @@ async function measureOnStack(stack: LocalStack) {
     }
     const api = mergeLoads(apiRuns);
     const floor = floorRuns.length > 0 ? mergeFloors(floorRuns) : null;
-    endpoints.push({
+    const row: EndpointRow = {
       endpoint: spec.name,
       route: spec.route,
       note: spec.note,
       api,
       floor,
-      ratio: floor ? ratio(api, floor) : null,
+      ratio: null,
       dynamodb: {
         requests: calls.length,
         byOperation: byOperation(calls),
         perRecording: recordings.map((recording) => recording.length),
       },
       drainSeconds,
-    });
+    };
+    // A ratio only of two figures that both stand.
+    const failed = endpointFailures(row);
+    return floor && !failed.api && !failed.floor ? { ...row, ratio: ratio(api, floor) } : row;
+  }
+
+  const endpoints: EndpointRow[] = [];
+  for (const spec of specs) {
+    log(spec.name);
+    try {
+      endpoints.push(await measureEndpoint(spec));
+    } catch (error) {
+      log(`${spec.name} failed: ${reasonOf(error)}`);
+      endpoints.push({
+        endpoint: spec.name,
+        route: spec.route,
+        note: spec.note,
+        api: null,
+        floor: null,
+        ratio: null,
+        error: reasonOf(error),
+        dynamodb: { requests: 0, byOperation: {}, perRecording: [] },
+        drainSeconds: 0,
+      });
+    }
   }
   const benchmarked = new Set(specs.map((spec) => spec.route));
   const notBenchmarked = routes.filter((route) => !benchmarked.has(route.name)).map((route) => route.name);
@@ -189,42 +219,46 @@ async function measureOnStack(stack: LocalStack) {
     { length: 1000 },
     (_, index) => `bulk${index}.${runId}@bulk${index % 40}.example`,
   );
-  const dryRun1000 = await rawOperation(`${campaign}/check-eligibility`, { emails: bulkEmails });
-  const push1000 = await rawOperation(campaign, {
-    sequenceId: fixtures.demo.emailSequenceId,
-    contacts: bulkEmails.map((email, index) => ({
-      email,
-      firstName: `B${index}`,
-      variables: { opener: `Hi ${index}` },
-    })),
-  });
+  const dryRun1000 = await attempt(() =>
+    rawOperation(`${campaign}/check-eligibility`, { emails: bulkEmails }),
+  );
+  const push1000 = await attempt(() =>
+    rawOperation(campaign, {
+      sequenceId: fixtures.demo.emailSequenceId,
+      contacts: bulkEmails.map((email, index) => ({
+        email,
+        firstName: `B${index}`,
+        variables: { opener: `Hi ${index}` },
+      })),
+    }),
+  );
   await quiet();
 
   log('webhook deliveries');
-  const webhookDeliveries = await measureDeliveries(stack.apiUrl, receiver, {
-    subscriptions: 10,
-    events: 100,
-    runId,
-  });
+  const webhookDeliveries = await attempt(() =>
+    measureDeliveries(stack.apiUrl, receiver, { subscriptions: 10, events: 100, runId }),
+  );
   await quiet();
 
   log('enrollment at the providers');
-  const enrollment = await enrollmentOnStack(stack);
+  const enrollment = await attempt(() => enrollmentOnStack(stack));
   await quiet();
 
   log('hot items');
-  const hotItems = await hotItemsOnStack();
+  const hotItems = await attempt(() => hotItemsOnStack());
   await quiet();
 
   log(`sustained load, ${SUSTAINED_SECONDS} s`);
-  const sustained = await sustainedLoad(fixtures, specs, {
-    durationSeconds: SUSTAINED_SECONDS,
-    sampleEverySeconds: 2,
-    javaPid,
-    onSample: () => {
-      stack.smtp.messages.length = 0;
-    },
-  });
+  const sustained = await attempt(() =>
+    sustainedLoad(fixtures, specs, {
+      durationSeconds: SUSTAINED_SECONDS,
+      sampleEverySeconds: 2,
+      javaPid,
+      onSample: () => {
+        stack.smtp.messages.length = 0;
+      },
+    }),
+  );
   closeFloor();
   const samples = wholeRun.stop();
   const peaks = peakMemory(javaPid);
@@ -293,10 +327,18 @@ const stack = await startLocalStack(stackOptions);
 async function bundlesOnStack() {
   if (!built) throw new Error('The bundles section runs with the bundles built');
   log('init plus first request of each function');
-  const firstRequests = await measureFirstRequests(built.bundles, stack, firstEvents);
+  const firstRequests = await attempt(() => measureFirstRequests(built.bundles, stack, firstEvents));
   return { ...built.imports, firstRequests };
 }
 
+/** Lists the failed measurements on stderr; the exit code they give. */
+function reportFailures(failures: string[]): number {
+  for (const failure of failures) process.stderr.write(`[bench] failed: ${failure}\n`);
+  if (failures.length > 0) process.stderr.write(`[bench] ${failures.length} measurements failed\n`);
+  return exitCodeOf(failures);
+}
+
+let exitCode = 0;
 if (only === 'bundles') {
   try {
     const { seedDemo } = await import('#admin/seed.ts');
@@ -314,31 +356,34 @@ if (only === 'bundles') {
     const bundles = await bundlesOnStack();
     console.log(renderBundles(bundles).join('\n'));
     await receiver.stop();
+    exitCode = reportFailures(bundlesFailures(bundles));
   } finally {
     await stack.stop();
     if (built) removeBundles(built.bundles);
   }
-  process.exit(0);
+  process.exit(exitCode);
 }
 if (only === 'enrollment') {
   try {
-    const enrollment = await enrollmentOnStack(stack);
+    const enrollment = await attempt(() => enrollmentOnStack(stack));
     console.log(renderEnrollment(enrollment).join('\n'));
     console.log(JSON.stringify(enrollment, null, 2));
+    exitCode = reportFailures(enrollmentFailures(enrollment));
   } finally {
     await stack.stop();
   }
-  process.exit(0);
+  process.exit(exitCode);
 }
 if (only === 'hot-items') {
   try {
-    const hotItems = await hotItemsOnStack();
-    console.log(renderHotItems(hotItems));
+    const hotItems = await attempt(() => hotItemsOnStack());
+    console.log(renderHotItemsSection(hotItems));
     console.log(JSON.stringify(hotItems, null, 2));
+    exitCode = reportFailures(hotItemsFailures(hotItems));
   } finally {
     await stack.stop();
   }
-  process.exit(0);
+  process.exit(exitCode);
 }
 let measured: Awaited<ReturnType<typeof measureOnStack>>;
 let bundles: Awaited<ReturnType<typeof bundlesOnStack>>;
@@ -362,4 +407,5 @@ const markdown = renderMarkdown(report);
 writeFileSync(resolve(PROJECT_ROOT, 'bench/report.json'), `${JSON.stringify(report, null, 2)}\n`);
 writeFileSync(resolve(PROJECT_ROOT, 'bench/report.md'), markdown);
 console.log(markdown);
-process.exit(0);
+// Last, so the report with the failures in it is written first.
+process.exit(reportFailures(benchFailures(report)));
