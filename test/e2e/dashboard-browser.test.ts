@@ -546,7 +546,8 @@ describe.skipIf(!hasChromium)('the dashboard in Chromium', () => {
     // Providers: the connection and its page with the URL to paste.
     await openPage(page, 'Providers', '/dashboard/providers');
     expect(await tableRows(page, 'Provider connections')).toEqual([
-      [String(made.connectionId), 'smartlead', expect.any(String)],
+      // Its health as its badge: connecting verified the key, so it starts ok.
+      [String(made.connectionId), 'smartlead', expect.any(String), 'ok'],
     ]);
     await checkAccessibility(page, 'providers');
     await screenshot(page, 'providers');
