@@ -14,6 +14,7 @@ import { type LocalStack, localSecretsKey } from '../infra/local/stack.ts';
 import { PROJECT_ROOT } from '../infra/paths.ts';
 import { FLOOR_ENTRY, initialOutputs, measuredBuildOptions } from './bundle-init.ts';
 import { reasonOf, type SectionFailure } from './failures.ts';
+import type { EventPreparer } from './first-events.ts';
 import { round } from './load.ts';
 
 /**
@@ -373,6 +374,8 @@ export async function measureFirstRequests(
   built: BuiltBundles,
   stack: LocalStack,
   events: ReadonlyMap<string, unknown>,
+  /** By function: makes again what a replay acts on, before each one (bench/first-events.ts). */
+  preparers: Record<string, EventPreparer> = {},
 ): Promise<FirstRequests> {
   const environment = stackEnvironment(stack);
   const firstRequest = async (bundle: BuiltBundle, event: unknown): Promise<FirstRequestFigures> => {
@@ -386,9 +389,10 @@ export async function measureFirstRequests(
   };
   const firstRequestOf = async (bundle: BuiltBundle, event: unknown) => {
     const eventFile = join(built.folder, `${bundle.name}.event.json`);
-    writeFileSync(eventFile, JSON.stringify(event));
+    const prepare = preparers[bundle.name];
     const runs: { initMs: number; firstRequestMs: number; outcome: string; detail?: string }[] = [];
     for (let index = 0; index < FIRST_REQUESTS_PER_FUNCTION; index++) {
+      writeFileSync(eventFile, JSON.stringify(prepare ? await prepare(event) : event));
       const { stdout } = await run(
         built.node.path,
         [resolve(PROJECT_ROOT, 'bench/first-request.mjs'), bundle.file, eventFile],

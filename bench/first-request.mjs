@@ -17,6 +17,14 @@ const context = {
 const started = performance.now();
 const module = await import(pathToFileURL(bundle).href);
 const imported = performance.now();
+/** The `{message}` of an error body, else the body's start. */
+const messageOf = (body) => {
+  try {
+    return String(JSON.parse(body).message);
+  } catch {
+    return String(body ?? '').slice(0, 200);
+  }
+};
 let outcome = 'ok';
 // An error answer's message, so that a failed replay says why (bench/failures.ts).
 let detail;
@@ -24,7 +32,7 @@ try {
   const result = await module.handler(event, context);
   if (result && typeof result.statusCode === 'number') {
     outcome = String(result.statusCode);
-    if (result.statusCode >= 400) detail = String(result.body ?? '').slice(0, 200);
+    if (result.statusCode >= 400) detail = messageOf(result.body);
   }
 } catch (error) {
   outcome = `threw ${error?.name ?? 'an error'}`;

@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { type LocalStack, type LocalStackOptions, startLocalStack } from '../infra/local/stack.ts';
 import { PROJECT_ROOT } from '../infra/paths.ts';
 import { buildBundles, measureBundles, measureFirstRequests, removeBundles } from './bundles.ts';
+import type { BenchFixtures } from './endpoints.ts';
 import { attempt, endpointFailures, exitCodeOf, reasonOf } from './failures.ts';
 import type { FloorRun } from './floor.ts';
 import { CONCURRENCY, type LoadRun, mergeLoads, type Percentiles, round, runLoad } from './load.ts';
@@ -99,6 +100,7 @@ async function measureOnStack(stack: LocalStack) {
   const seedSeconds = round((performance.now() - seedStarted) / 1000, 1);
   const receiver = await startReceiver();
   const fixtures = await prepareFixtures(stack.apiUrl, receiver.url, demo, stack.providerApiUrls);
+  replayAccount = fixtures.providers.account;
   const specs = endpointSpecs(fixtures, runId);
   // The provider events queue too: the inbound provider webhooks queue their payloads.
   const queues = [stack.queueUrls.mail, stack.queueUrls.webhooks, stack.queueUrls.providerEvents];
@@ -144,7 +146,12 @@ async function measureOnStack(stack: LocalStack) {
         }),
       );
       if (spec.queuesWork) drainSeconds = round(drainSeconds + (await quiet()), 1);
-      if (calls.length > 0) floorRuns.push(await replayFloor(recordings, (FLOOR_SECONDS * 1000) / rounds));
+      if (calls.length > 0) {
+        floorRuns.push(await replayFloor(recordings, (FLOOR_SECONDS * 1000) / rounds));
+        // Replayed writes reach the table now, and an outbox item among them queues work through the
+        // stream relay: it drains before the next turn, as the load's does.
+        if (spec.queuesWork) await quiet();
+      }
     }
     const api = mergeLoads(apiRuns);
     const floor = floorRuns.length > 0 ? mergeFloors(floorRuns) : null;
@@ -323,11 +330,18 @@ async function bundlesBeforeStack() {
 
 const stack = await startLocalStack(stackOptions);
 
+/** The emulator workspace of the bench's provider connections (its fixtures), for replays that make one. */
+let replayAccount: BenchFixtures['providers']['account'] | undefined;
+
 /** Sizes and cold imports of the built bundles, and init plus first request of each against the stack (the bundles are removed with the stack). */
 async function bundlesOnStack() {
   if (!built) throw new Error('The bundles section runs with the bundles built');
   log('init plus first request of each function');
-  const firstRequests = await attempt(() => measureFirstRequests(built.bundles, stack, firstEvents));
+  const { replayPreparers } = await import('./first-events.ts');
+  const preparers = replayAccount ? replayPreparers(stack.apiUrl, replayAccount) : {};
+  const firstRequests = await attempt(() =>
+    measureFirstRequests(built.bundles, stack, firstEvents, preparers),
+  );
   return { ...built.imports, firstRequests };
 }
 
@@ -348,6 +362,7 @@ if (only === 'bundles') {
     const demo = await seedDemo();
     const receiver = await startReceiver();
     const fixtures = await prepareFixtures(stack.apiUrl, receiver.url, demo, stack.providerApiUrls);
+    replayAccount = fixtures.providers.account;
     for (const spec of endpointSpecs(fixtures, runId)) {
       await spec.prepare?.();
       await send(stack.apiUrl, spec);
