@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applyImport, validateImport } from '#admin/import.ts';
 import { createApiKey } from '#domain/api-keys.ts';
 import { upsertJobs } from '#domain/jobs.ts';
 import { createOrganization } from '#domain/organizations.ts';
@@ -7,6 +6,7 @@ import type { JobInput } from '#schemas/import.ts';
 import type { LocalStack } from '../../infra/local/stack.ts';
 import { apiClient } from '../support/api-client.ts';
 import { smallDocument } from '../support/fixtures.ts';
+import { importFor } from '../support/import.ts';
 import { startTestStack } from '../support/local-stack.ts';
 
 /** Account lookup and exclusion, and the job search, over HTTP against the local stack. */
@@ -32,9 +32,7 @@ beforeAll(async () => {
     domain: 'BÜCHER.de',
     campaigns: [{ campaign_id: 102, score: 0.4, signals: [] }],
   });
-  const validated = validateImport(document);
-  if (!validated.ok) throw new Error(JSON.stringify(validated.errors));
-  await applyImport(orgId, validated.document);
+  await importFor(orgId, document);
   const other = await createOrganization('Other Inc');
   ({ apiKey: otherKey } = await createApiKey(other.orgId));
 });
@@ -96,7 +94,7 @@ describe('GET /public/v1/accounts', () => {
   it('answers 404 for an unknown or another organization’s icpId, and 400 for a malformed one', async () => {
     expect((await call('GET', '/accounts?id=301&icpId=999999')).status).toBe(404);
     const foreign = await createOrganization('Foreign Campaigns');
-    const foreignDocument = validateImport({
+    await importFor(foreign.orgId, {
       campaigns: [
         {
           id: 777,
@@ -105,8 +103,6 @@ describe('GET /public/v1/accounts', () => {
         },
       ],
     });
-    if (!foreignDocument.ok) throw new Error('fixture');
-    await applyImport(foreign.orgId, foreignDocument.document);
     expect((await call('GET', '/accounts?id=301&icpId=777')).status).toBe(404);
     for (const icpId of ['abc', '0', '-3', '1.5']) {
       const response = await call('GET', `/accounts?id=301&icpId=${icpId}`);

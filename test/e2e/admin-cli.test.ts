@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commands } from '#admin/commands.ts';
-import { applyImport, validateImport } from '#admin/import.ts';
 import { demoOrganizationId } from '#admin/seed.ts';
 import { getAssignment } from '#domain/assignments.ts';
 import { getCampaign, listCampaigns, toCampaignDetail } from '#domain/campaigns.ts';
@@ -15,6 +14,7 @@ import { createOrganization, getOrganization } from '#domain/organizations.ts';
 import type { LocalStack } from '../../infra/local/stack.ts';
 import { type AdminRun, admin as adminInProcess, runAdmin, runAdminIntoClosedPipe } from '../support/cli.ts';
 import { smallDocument } from '../support/fixtures.ts';
+import { importFor } from '../support/import.ts';
 import { startTestStack } from '../support/local-stack.ts';
 
 /**
@@ -169,9 +169,7 @@ describe('outreach-admin import', () => {
 describe('outreach-admin events record', () => {
   it('records a JSONL file line by line: applied, duplicate and rejected lines', async () => {
     const { orgId } = await createOrganization('Events CLI');
-    const imported = validateImport(smallDocument());
-    if (!imported.ok) throw new Error('fixture is invalid');
-    await applyImport(orgId, imported.document);
+    await importFor(orgId, smallDocument());
     const approved = { id: 'cli-1', assignment_id: 502, type: 'approved', at: '2026-04-09T08:00:00+02:00' };
     const file = writeFile(
       'events.jsonl',
@@ -214,9 +212,7 @@ describe('outreach-admin events record', () => {
 
   it('exits 0 when every line is recorded', async () => {
     const { orgId } = await createOrganization('Events clean');
-    const imported = validateImport(smallDocument());
-    if (!imported.ok) throw new Error('fixture is invalid');
-    await applyImport(orgId, imported.document);
+    await importFor(orgId, smallDocument());
     const file = writeFile(
       'clean.jsonl',
       `${JSON.stringify({ id: 'ok-1', assignment_id: 504, type: 'sequenced' })}\n`,

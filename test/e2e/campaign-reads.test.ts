@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applyImport, validateImport } from '#admin/import.ts';
 import { createApiKey } from '#domain/api-keys.ts';
 import { createOrganization } from '#domain/organizations.ts';
 import { ASSIGNMENT_STATUSES } from '#schemas/resources.ts';
@@ -15,6 +14,7 @@ import {
   modelOf,
 } from '../support/expected.ts';
 import { smallDocument } from '../support/fixtures.ts';
+import { importFor } from '../support/import.ts';
 import { startTestStack } from '../support/local-stack.ts';
 
 /**
@@ -77,9 +77,7 @@ beforeAll(async () => {
   model = modelOf(document);
   const organization = await createOrganization('Reads Inc');
   ({ apiKey } = await createApiKey(organization.orgId));
-  const validated = validateImport(document);
-  if (!validated.ok) throw new Error(JSON.stringify(validated.errors));
-  await applyImport(organization.orgId, validated.document);
+  await importFor(organization.orgId, document);
   const other = await createOrganization('Other Inc');
   ({ apiKey: otherKey } = await createApiKey(other.orgId));
 });

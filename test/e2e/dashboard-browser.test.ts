@@ -9,7 +9,6 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applyImport, validateImport } from '#admin/import.ts';
 import { READ_ONLY_KEY_MESSAGE } from '#api/http/endpoint.ts';
 import { createApiKey } from '#domain/api-keys.ts';
 import { createOrganization } from '#domain/organizations.ts';
@@ -29,6 +28,7 @@ import {
   watchForProblems,
 } from '../support/dashboard-browser.ts';
 import { smallDocument } from '../support/fixtures.ts';
+import { importFor } from '../support/import.ts';
 import { startTestStack } from '../support/local-stack.ts';
 import { countRequests } from '../support/request-counter.ts';
 import { waitFor } from '../support/wait.ts';
@@ -193,9 +193,7 @@ beforeAll(async () => {
   receiver = await startWebhookReceiver();
   callback = await startCallbackServer();
   ({ orgId } = await createOrganization('Browser Agency'));
-  const validated = validateImport(smallDocument());
-  if (!validated.ok) throw new Error(JSON.stringify(validated.errors));
-  await applyImport(orgId, validated.document);
+  await importFor(orgId, smallDocument());
   ({ apiKey: readWriteKey } = await createApiKey(orgId));
   adminMember = await addMember(ADMIN_EMAIL, 'admin');
   viewerMember = await addMember(VIEWER_EMAIL, 'viewer');

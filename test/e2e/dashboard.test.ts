@@ -3,7 +3,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applyImport, validateImport } from '#admin/import.ts';
 import type { PagePath } from '#api/dashboard/layout.ts';
 import { DASHBOARD_PAGES } from '#api/dashboard/pages/index.ts';
 import { createApiKey, listApiKeys } from '#domain/api-keys.ts';
@@ -20,6 +19,7 @@ import { apiClient, send } from '../support/api-client.ts';
 import { admin } from '../support/cli.ts';
 import { type DashboardClient, dashboardClient, SESSION_COOKIE } from '../support/dashboard.ts';
 import { smallDocument } from '../support/fixtures.ts';
+import { importFor } from '../support/import.ts';
 import { startTestStack } from '../support/local-stack.ts';
 import { emulatedConnection } from '../support/provider-workspace.ts';
 import { countRequests } from '../support/request-counter.ts';
@@ -53,9 +53,7 @@ beforeAll(async () => {
   orgA = (await createOrganization('Alpha Inc')).orgId;
   orgB = (await createOrganization('Beta Ltd')).orgId;
   for (const orgId of [orgA, orgB]) {
-    const validated = validateImport(smallDocument());
-    if (!validated.ok) throw new Error(JSON.stringify(validated.errors));
-    await applyImport(orgId, validated.document);
+    await importFor(orgId, smallDocument());
   }
   const key = await createApiKey(orgA);
   keyOfA = key.keyId;

@@ -1,6 +1,5 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applyImport, validateImport } from '#admin/import.ts';
 import { createApiKey } from '#domain/api-keys.ts';
 import { createOrganization } from '#domain/organizations.ts';
 import { MAX_PROVIDER_API_KEY_LENGTH } from '#schemas/provider-connections.ts';
@@ -9,6 +8,7 @@ import { MAX_WEBHOOK_URL_LENGTH } from '#schemas/webhooks.ts';
 import type { LocalStack } from '../../infra/local/stack.ts';
 import { apiClient } from '../support/api-client.ts';
 import { smallDocument } from '../support/fixtures.ts';
+import { importFor } from '../support/import.ts';
 import { startTestStack } from '../support/local-stack.ts';
 import { json, longerThan, membersText, notABoolean, notAString } from './bad-input/arbitraries.ts';
 import { badAddressList, badEvents, badProvider, badProviderApiKey } from './bad-input/field-arbitraries.ts';
@@ -34,9 +34,7 @@ beforeAll(async () => {
   stack = await startTestStack();
   const { orgId } = await createOrganization('Many Problems Inc');
   ({ apiKey } = await createApiKey(orgId));
-  const validated = validateImport(smallDocument());
-  if (!validated.ok) throw new Error(JSON.stringify(validated.errors));
-  await applyImport(orgId, validated.document);
+  await importFor(orgId, smallDocument());
   // Loopback over http: the local stack's policy allows it, and nothing needs to listen.
   const created = await apiClient(stack, apiKey).post('/webhooks', {
     url: 'http://127.0.0.1:9/hook',

@@ -15,7 +15,6 @@ import {
 import { GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { applyImport, validateImport } from '#admin/import.ts';
 import { queueDefinitions } from '#definitions/queues.ts';
 import { createApiKey } from '#domain/api-keys.ts';
 import { createOrganization } from '#domain/organizations.ts';
@@ -32,6 +31,7 @@ import type { LocalStack } from '../../infra/local/stack.ts';
 import { apiClient } from '../support/api-client.ts';
 import { type FaultInjector, injectDynamoFaults, touchesOrganization } from '../support/dynamo-faults.ts';
 import { smallDocument } from '../support/fixtures.ts';
+import { importFor } from '../support/import.ts';
 import { startTestStack } from '../support/local-stack.ts';
 import { settle } from '../support/settle.ts';
 import { sqsRecord } from '../support/sqs-record.ts';
@@ -83,9 +83,7 @@ afterAll(async () => {
 async function seededOrganization(name: string) {
   const { orgId } = await createOrganization(name);
   const { apiKey } = await createApiKey(orgId);
-  const validated = validateImport(smallDocument());
-  if (!validated.ok) throw new Error(JSON.stringify(validated.errors));
-  await applyImport(orgId, validated.document);
+  await importFor(orgId, smallDocument());
   return { orgId, apiKey };
 }
 

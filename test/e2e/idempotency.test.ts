@@ -1,6 +1,5 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applyImport, validateImport } from '#admin/import.ts';
 import { createApiKey } from '#domain/api-keys.ts';
 import { createOrganization } from '#domain/organizations.ts';
 import { tableName } from '#platform/config.ts';
@@ -9,6 +8,7 @@ import { keys } from '#store/keys.ts';
 import type { LocalStack } from '../../infra/local/stack.ts';
 import { type ApiAnswer, apiClient } from '../support/api-client.ts';
 import { smallDocument } from '../support/fixtures.ts';
+import { importFor } from '../support/import.ts';
 import { startTestStack } from '../support/local-stack.ts';
 import { emulatedConnection } from '../support/provider-workspace.ts';
 import { countRequests } from '../support/request-counter.ts';
@@ -42,9 +42,7 @@ beforeAll(async () => {
   receiver = await startWebhookReceiver();
   ({ orgId } = await createOrganization('Retry Inc'));
   ({ apiKey } = await createApiKey(orgId));
-  const validated = validateImport(smallDocument());
-  if (!validated.ok) throw new Error(JSON.stringify(validated.errors));
-  await applyImport(orgId, validated.document);
+  await importFor(orgId, smallDocument());
   ({ apiKey: otherKey } = await createApiKey((await createOrganization('Other Retry Inc')).orgId));
 }, 120_000);
 

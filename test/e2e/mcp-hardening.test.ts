@@ -1,5 +1,4 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { applyImport, validateImport } from '#admin/import.ts';
 import { JSON_TOO_DEEP_MESSAGE, MAX_JSON_DEPTH } from '#api/http/json-depth.ts';
 import { DEFAULT_MCP_CLIENT_RATE } from '#definitions/mcp-limits.ts';
 import { MAX_CONTACTS_PER_REQUEST } from '#definitions/raw-operations.ts';
@@ -8,6 +7,7 @@ import { createOrganization } from '#domain/organizations.ts';
 import { clientCredentialsToken } from '../../infra/local/route-requests.ts';
 import type { LocalStack } from '../../infra/local/stack.ts';
 import { smallDocument } from '../support/fixtures.ts';
+import { importFor } from '../support/import.ts';
 import { startTestStack } from '../support/local-stack.ts';
 import { countRequests } from '../support/request-counter.ts';
 
@@ -25,9 +25,7 @@ let token: string;
 beforeAll(async () => {
   stack = await startTestStack();
   ({ orgId } = await createOrganization('MCP Hardening Inc'));
-  const validated = validateImport(smallDocument());
-  if (!validated.ok) throw new Error(JSON.stringify(validated.errors));
-  await applyImport(orgId, validated.document);
+  await importFor(orgId, smallDocument());
   // These tests send requests back to back; the rate limit itself is tested below with clients of its own.
   token = await tokenOf(await createOAuthClient(orgId, 'Hardening', [], { rateLimit: 1000 }));
 });

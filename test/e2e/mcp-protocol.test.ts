@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applyImport, validateImport } from '#admin/import.ts';
 import {
   LATEST_PROTOCOL_VERSION,
   MAX_REQUEST_BODY_BYTES,
@@ -12,6 +11,7 @@ import { createOrganization } from '#domain/organizations.ts';
 import { clientCredentialsToken } from '../../infra/local/route-requests.ts';
 import type { LocalStack } from '../../infra/local/stack.ts';
 import { smallDocument } from '../support/fixtures.ts';
+import { importFor } from '../support/import.ts';
 import { startTestStack } from '../support/local-stack.ts';
 
 /**
@@ -30,9 +30,7 @@ let token: string;
 beforeAll(async () => {
   stack = await startTestStack();
   const { orgId } = await createOrganization('MCP Protocol Inc');
-  const validated = validateImport(smallDocument());
-  if (!validated.ok) throw new Error(JSON.stringify(validated.errors));
-  await applyImport(orgId, validated.document);
+  await importFor(orgId, smallDocument());
   token = await clientCredentialsToken(
     stack.apiUrl,
     await createOAuthClient(orgId, 'Protocol', [], { rateLimit: 1000 }),

@@ -3,7 +3,6 @@ import { ClientCredentialsProvider } from '@modelcontextprotocol/sdk/client/auth
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applyImport, validateImport } from '#admin/import.ts';
 import { MAX_MCP_CLIENT_RATE } from '#definitions/mcp-limits.ts';
 import { createApiKey } from '#domain/api-keys.ts';
 import { createOAuthClient, revokeOAuthClient } from '#domain/oauth-clients.ts';
@@ -18,6 +17,7 @@ import { clientCredentialsToken } from '../../infra/local/route-requests.ts';
 import type { LocalStack } from '../../infra/local/stack.ts';
 import { apiClient } from '../support/api-client.ts';
 import { smallDocument } from '../support/fixtures.ts';
+import { importFor } from '../support/import.ts';
 import { startTestStack } from '../support/local-stack.ts';
 
 /**
@@ -37,9 +37,7 @@ beforeAll(async () => {
   stack = await startTestStack();
   ({ orgId } = await createOrganization('MCP Inc'));
   ({ apiKey } = await createApiKey(orgId));
-  const validated = validateImport(smallDocument());
-  if (!validated.ok) throw new Error(JSON.stringify(validated.errors));
-  await applyImport(orgId, validated.document);
+  await importFor(orgId, smallDocument());
   // These tests call tools back to back, faster than an assistant would; the rate limit has its own
   // tests (mcp-hardening.test.ts).
   credentials = await createOAuthClient(orgId, 'Assistant', [REDIRECT], { rateLimit: MAX_MCP_CLIENT_RATE });

@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applyImport, validateImport } from '#admin/import.ts';
 import { createApiKey } from '#domain/api-keys.ts';
 import { createOrganization } from '#domain/organizations.ts';
 import { apiKeyContext } from '#domain/provider-connections.ts';
@@ -16,6 +15,7 @@ import { apiClient } from '../support/api-client.ts';
 import { admin } from '../support/cli.ts';
 import { dashboardClient } from '../support/dashboard.ts';
 import { smallDocument } from '../support/fixtures.ts';
+import { importFor } from '../support/import.ts';
 import { startTestStack } from '../support/local-stack.ts';
 import { closedPort } from '../support/provider-emulator-http.ts';
 import { emulatedConnection } from '../support/provider-workspace.ts';
@@ -167,9 +167,7 @@ describe('the campaign listing and the link’s campaign lookup', () => {
 
     // The link's lookup of the campaign is judged the same, in an organization with an Instantly sequence (203).
     const { orgId: linking } = await createOrganization('Linking Health Agency');
-    const validated = validateImport(smallDocument());
-    if (!validated.ok) throw new Error(JSON.stringify(validated.errors));
-    await applyImport(linking, validated.document);
+    await importFor(linking, smallDocument());
     const linkingApi = apiClient(stack, (await createApiKey(linking)).apiKey);
     const made = await linkingApi.post('/provider-connections', await emulatedConnection(stack, 'instantly'));
     expect(made.status, JSON.stringify(made.body)).toBe(200);

@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applyImport, validateImport } from '#admin/import.ts';
 import { createApiKey } from '#domain/api-keys.ts';
 import { createOrganization } from '#domain/organizations.ts';
 import { MAX_PROVIDER_CONNECTIONS_PER_ORGANIZATION } from '#domain/provider-connections.ts';
@@ -16,6 +15,7 @@ import { providerFixture, withTarget } from '../fixtures/providers/index.ts';
 import { apiClient, send } from '../support/api-client.ts';
 import { admin } from '../support/cli.ts';
 import { smallDocument } from '../support/fixtures.ts';
+import { importFor } from '../support/import.ts';
 import { startTestStack } from '../support/local-stack.ts';
 import { emulatedConnection } from '../support/provider-workspace.ts';
 import { settle } from '../support/settle.ts';
@@ -348,9 +348,7 @@ describe('outreach-admin sequence link', () => {
   it('names the provider campaign behind a sequence, so that campaign’s events find their assignment', async () => {
     const { orgId: linkedOrg } = await createOrganization('Linked Agency');
     const { apiKey: linkedKey } = await createApiKey(linkedOrg);
-    const validated = validateImport(smallDocument());
-    if (!validated.ok) throw new Error(JSON.stringify(validated.errors));
-    await applyImport(linkedOrg, validated.document);
+    await importFor(linkedOrg, smallDocument());
     const client = apiClient(stack, linkedKey);
     const connection = (
       await client.post('/provider-connections', await emulatedConnection(stack, 'smartlead', 'k'))

@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applyImport, validateImport } from '#admin/import.ts';
 import { PROVIDERS } from '#definitions/providers.ts';
 import { createApiKey } from '#domain/api-keys.ts';
 import { createOrganization } from '#domain/organizations.ts';
@@ -13,6 +12,7 @@ import { webhookPayload } from '#schemas/webhooks.ts';
 import type { LocalStack } from '../../infra/local/stack.ts';
 import { apiClient } from '../support/api-client.ts';
 import { admin } from '../support/cli.ts';
+import { importFor } from '../support/import.ts';
 import { startTestStack } from '../support/local-stack.ts';
 import { maintainedAndRecomputed } from '../support/recompute.ts';
 import { waitFor } from '../support/wait.ts';
@@ -190,9 +190,7 @@ beforeAll(async () => {
   receiver = await startWebhookReceiver();
   ({ orgId } = await createOrganization('Enrolling Agency'));
   ({ apiKey } = await createApiKey(orgId));
-  const validated = validateImport(importDocument());
-  if (!validated.ok) throw new Error(JSON.stringify(validated.errors.slice(0, 3)));
-  await applyImport(orgId, validated.document);
+  await importFor(orgId, importDocument());
   const hook = await api().post('/webhooks', {
     url: `${receiver.url}/ok/enrollment`,
     events: ['first_touch', 'positive_reply'],

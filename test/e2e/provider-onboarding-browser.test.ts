@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applyImport, validateImport } from '#admin/import.ts';
 import { createOrganization } from '#domain/organizations.ts';
 import type { LocalStack } from '../../infra/local/stack.ts';
 import { admin } from '../support/cli.ts';
@@ -15,6 +14,7 @@ import {
   signInForTheFirstTime,
   watchForProblems,
 } from '../support/dashboard-browser.ts';
+import { importFor } from '../support/import.ts';
 import { startTestStack } from '../support/local-stack.ts';
 import { waitFor } from '../support/wait.ts';
 
@@ -97,7 +97,7 @@ beforeAll(async () => {
   stack = await startTestStack({ endpointsDir: localDir, openIdProvider: true });
   // The operator's part: the organization, its campaign with a Smartlead sequence, its admin invited.
   ({ orgId } = await createOrganization('Self Serve Agency'));
-  const validated = validateImport({
+  await importFor(orgId, {
     campaigns: [
       {
         id: CAMPAIGN_ID,
@@ -113,8 +113,6 @@ beforeAll(async () => {
       },
     ],
   });
-  if (!validated.ok) throw new Error(JSON.stringify(validated.errors.slice(0, 3)));
-  await applyImport(orgId, validated.document);
   const invited = await admin(localDir, [
     'member',
     'add',

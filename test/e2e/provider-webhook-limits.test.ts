@@ -1,6 +1,5 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applyImport, validateImport } from '#admin/import.ts';
 import { JSON_TOO_DEEP_MESSAGE } from '#api/http/json-depth.ts';
 import { MAX_PROVIDER_WEBHOOK_BYTES } from '#definitions/request-limits.ts';
 import { createApiKey } from '#domain/api-keys.ts';
@@ -10,6 +9,7 @@ import { outboxWrite } from '#store/outbox.ts';
 import { transact } from '#store/transactions.ts';
 import type { LocalStack } from '../../infra/local/stack.ts';
 import { apiClient, send } from '../support/api-client.ts';
+import { importFor } from '../support/import.ts';
 import { startTestStack } from '../support/local-stack.ts';
 import { emulatedConnection } from '../support/provider-workspace.ts';
 import { settle } from '../support/settle.ts';
@@ -42,7 +42,7 @@ beforeAll(async () => {
   receiver = await startWebhookReceiver();
   ({ orgId } = await createOrganization('Webhook Limits Inc'));
   ({ apiKey } = await createApiKey(orgId));
-  const validated = validateImport({
+  await importFor(orgId, {
     campaigns: [
       {
         id: CAMPAIGN_ID,
@@ -70,8 +70,6 @@ beforeAll(async () => {
       },
     ],
   });
-  if (!validated.ok) throw new Error(JSON.stringify(validated.errors));
-  await applyImport(orgId, validated.document);
   const connection = await apiClient(stack, apiKey).post(
     '/provider-connections',
     await emulatedConnection(stack, 'smartlead', 'smartlead-key'),

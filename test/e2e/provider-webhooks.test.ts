@@ -1,6 +1,5 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applyImport, validateImport } from '#admin/import.ts';
 import { createApiKey } from '#domain/api-keys.ts';
 import { createOrganization } from '#domain/organizations.ts';
 import type { ProviderActivity } from '#providers/activity.ts';
@@ -15,6 +14,7 @@ import {
   withTarget,
 } from '../fixtures/providers/index.ts';
 import { apiClient, send } from '../support/api-client.ts';
+import { importFor } from '../support/import.ts';
 import { startTestStack } from '../support/local-stack.ts';
 import { emulatedConnection } from '../support/provider-workspace.ts';
 import { maintainedAndRecomputed } from '../support/recompute.ts';
@@ -252,9 +252,7 @@ beforeAll(async () => {
   receiver = await startWebhookReceiver();
   ({ orgId } = await createOrganization('Every Provider Agency'));
   ({ apiKey } = await createApiKey(orgId));
-  const validated = validateImport(importDocument());
-  if (!validated.ok) throw new Error(JSON.stringify(validated.errors.slice(0, 3)));
-  await applyImport(orgId, validated.document);
+  await importFor(orgId, importDocument());
   const hook = await api().post('/webhooks', {
     url: `${receiver.url}/ok/provider-events`,
     events: ['first_touch', 'positive_reply'],

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applyImport, validateImport } from '#admin/import.ts';
 import { JSON_TOO_DEEP_MESSAGE, MAX_JSON_DEPTH } from '#api/http/json-depth.ts';
 import { createApiKey } from '#domain/api-keys.ts';
 import { getAssignment } from '#domain/assignments.ts';
@@ -7,6 +6,7 @@ import { getContact } from '#domain/contacts.ts';
 import { createOrganization } from '#domain/organizations.ts';
 import type { LocalStack } from '../../infra/local/stack.ts';
 import { apiClient } from '../support/api-client.ts';
+import { importFor } from '../support/import.ts';
 import { startTestStack } from '../support/local-stack.ts';
 import { maintainedAndRecomputed } from '../support/recompute.ts';
 
@@ -75,9 +75,7 @@ beforeAll(async () => {
   const organization = await createOrganization('Hardening Inc');
   orgId = organization.orgId;
   ({ apiKey } = await createApiKey(orgId));
-  const validated = validateImport(raceDocument());
-  if (!validated.ok) throw new Error(JSON.stringify(validated.errors));
-  await applyImport(orgId, validated.document);
+  await importFor(orgId, raceDocument());
 }, 120_000);
 afterAll(() => stack.stop());
 

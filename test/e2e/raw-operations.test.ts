@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { applyImport, validateImport } from '#admin/import.ts';
 import { createApiKey } from '#domain/api-keys.ts';
 import { getAssignment } from '#domain/assignments.ts';
 import { getContact } from '#domain/contacts.ts';
 import { createOrganization } from '#domain/organizations.ts';
 import type { LocalStack } from '../../infra/local/stack.ts';
 import { apiClient } from '../support/api-client.ts';
+import { importFor } from '../support/import.ts';
 import { startTestStack } from '../support/local-stack.ts';
 import { countRequests } from '../support/request-counter.ts';
 import { settle } from '../support/settle.ts';
@@ -140,9 +140,7 @@ function situationDocument(offset: number) {
 async function seedOrganization(name: string) {
   const organization = await createOrganization(name);
   const { apiKey: key } = await createApiKey(organization.orgId);
-  const validated = validateImport(situationDocument(0));
-  if (!validated.ok) throw new Error(JSON.stringify(validated.errors));
-  await applyImport(organization.orgId, validated.document);
+  await importFor(organization.orgId, situationDocument(0));
   return { orgId: organization.orgId, apiKey: key };
 }
 

@@ -1,11 +1,11 @@
 import PostalMime from 'postal-mime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applyImport, validateImport } from '#admin/import.ts';
 import { createApiKey } from '#domain/api-keys.ts';
 import { createOrganization } from '#domain/organizations.ts';
 import type { LocalStack } from '../../infra/local/stack.ts';
 import { apiClient } from '../support/api-client.ts';
 import { smallDocument } from '../support/fixtures.ts';
+import { importFor } from '../support/import.ts';
 import { startTestStack } from '../support/local-stack.ts';
 import { settle } from '../support/settle.ts';
 import { waitFor } from '../support/wait.ts';
@@ -41,9 +41,7 @@ beforeAll(async () => {
     contact_id: 405,
     status: 'unsubscribed',
   });
-  const validated = validateImport(document);
-  if (!validated.ok) throw new Error(JSON.stringify(validated.errors));
-  await applyImport(orgId, validated.document);
+  await importFor(orgId, document);
   const other = await createOrganization('Other Inc');
   ({ apiKey: otherKey } = await createApiKey(other.orgId));
 });

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applyImport, validateImport } from '#admin/import.ts';
 import { REFERENCE_ASSETS } from '#api/openapi/reference-page.ts';
 import { routes } from '#definitions/routes.ts';
 import { createApiKey } from '#domain/api-keys.ts';
@@ -15,6 +14,7 @@ import {
 import type { LocalStack } from '../../infra/local/stack.ts';
 import { apiClient, send } from '../support/api-client.ts';
 import { smallDocument } from '../support/fixtures.ts';
+import { importFor } from '../support/import.ts';
 import { startTestStack } from '../support/local-stack.ts';
 import { emulatedConnection, linkedEmulatorCampaign } from '../support/provider-workspace.ts';
 import { waitFor } from '../support/wait.ts';
@@ -37,9 +37,7 @@ beforeAll(async () => {
   receiver = await startWebhookReceiver();
   const { orgId } = await createOrganization('Catalogue Inc');
   const { apiKey } = await createApiKey(orgId);
-  const validated = validateImport(smallDocument());
-  if (!validated.ok) throw new Error(JSON.stringify(validated.errors));
-  await applyImport(orgId, validated.document);
+  await importFor(orgId, smallDocument());
   const api = apiClient(stack, apiKey);
   const webhook = await api.post('/webhooks', {
     url: `${receiver.url}/ok/catalogue`,

@@ -4,7 +4,6 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applyImport, validateImport } from '#admin/import.ts';
 import { upsertAccount } from '#domain/accounts.ts';
 import { createApiKey } from '#domain/api-keys.ts';
 import { createOrganization } from '#domain/organizations.ts';
@@ -22,6 +21,7 @@ import { keys } from '#store/keys.ts';
 import type { LocalStack } from '../../infra/local/stack.ts';
 import { apiClient } from '../support/api-client.ts';
 import { smallDocument } from '../support/fixtures.ts';
+import { importFor } from '../support/import.ts';
 import { startTestStack } from '../support/local-stack.ts';
 import { settle } from '../support/settle.ts';
 import { sqsRecord } from '../support/sqs-record.ts';
@@ -402,9 +402,7 @@ describe('webhook events from domain changes', () => {
     receiver.requests.filter((request) => request.path === path).map((request) => verified(secret, request));
 
   it('emits New Opportunities, First Touch and Positive Reply from an import with emitEvents', async () => {
-    const validated = validateImport(smallDocument());
-    if (!validated.ok) throw new Error(JSON.stringify(validated.errors));
-    await applyImport(orgId, validated.document, undefined, { emitEvents: true });
+    await importFor(orgId, smallDocument(), { emitEvents: true });
 
     await receiver.arrivals('/ok/events', 5);
     const payloads = payloadsOf('/ok/events', hook.secret);
@@ -501,9 +499,7 @@ describe('webhook events from domain changes', () => {
 
   it('emits First Touch when a reply is an assignment’s first sent message', async () => {
     const { orgId: replyOrg, apiKey: replyKey } = await newOrganization('Hooks Reply');
-    const validated = validateImport(smallDocument({ messages: [], events: [] }));
-    if (!validated.ok) throw new Error(JSON.stringify(validated.errors));
-    await applyImport(replyOrg, validated.document);
+    await importFor(replyOrg, smallDocument({ messages: [], events: [] }));
     const replyHook = await subscribe(replyKey, '/ok/reply-first-touch', ['first_touch']);
     expect((await api(replyKey, 'POST', '/assignments/501/reply', { body: 'Hello Ann' })).status).toBe(200);
     const [request] = await receiver.arrivals('/ok/reply-first-touch', 1);
@@ -521,9 +517,7 @@ describe('webhook events from domain changes', () => {
       domain: `bulk${index}.example.com`,
       campaigns: [{ campaign_id: 101, score: index / 150, signals: [] }],
     }));
-    const validated = validateImport(smallDocument({ accounts, exclusions: [] }));
-    if (!validated.ok) throw new Error(JSON.stringify(validated.errors));
-    await applyImport(bulkOrg, validated.document, undefined, { emitEvents: true });
+    await importFor(bulkOrg, smallDocument({ accounts, exclusions: [] }), { emitEvents: true });
 
     const payloads = (await receiver.arrivals('/ok/bulk', 2)).map((request) =>
       verified(bulkHook.secret, request),
@@ -544,9 +538,7 @@ describe('webhook events from domain changes', () => {
     const { orgId: resumeOrg, apiKey: resumeKey } = await newOrganization('Hooks Resume');
     const resumeHook = await subscribe(resumeKey, '/ok/resume', ['new_opportunities']);
     const document = smallDocument({ accounts: [], exclusions: [] });
-    const validated = validateImport(document);
-    if (!validated.ok) throw new Error(JSON.stringify(validated.errors));
-    await applyImport(resumeOrg, validated.document);
+    await importFor(resumeOrg, document);
     // The account was written and marked, then the run stopped before the events were written.
     const account = {
       id: 777,
@@ -558,16 +550,15 @@ describe('webhook events from domain changes', () => {
     await settle(stack, receiver);
     expect(receiver.requests.filter((request) => request.path === '/ok/resume')).toEqual([]);
 
-    const again = validateImport({ ...document, accounts: [account] });
-    if (!again.ok) throw new Error(JSON.stringify(again.errors));
-    await applyImport(resumeOrg, again.document, undefined, { emitEvents: true });
+    const again = { ...document, accounts: [account] };
+    await importFor(resumeOrg, again, { emitEvents: true });
     const [request] = await receiver.arrivals('/ok/resume', 1);
     expect(verified(resumeHook.secret, request!)).toMatchObject({
       type: 'new_opportunities',
       data: { campaign_id: 102, accounts: [{ id: 777, domain: 'resume.example.com', score: 0.4 }] },
     });
     // Once emitted, the mark is gone: a third run announces nothing.
-    await applyImport(resumeOrg, again.document, undefined, { emitEvents: true });
+    await importFor(resumeOrg, again, { emitEvents: true });
     await settle(stack, receiver);
     expect(receiver.requests.filter((candidate) => candidate.path === '/ok/resume')).toHaveLength(1);
   });
@@ -575,9 +566,7 @@ describe('webhook events from domain changes', () => {
   it('emits nothing for an import unless asked to', async () => {
     const { orgId: quietOrg, apiKey: quietKey } = await newOrganization('Hooks Quiet');
     const quietHook = await subscribe(quietKey, '/ok/quiet');
-    const validated = validateImport(smallDocument());
-    if (!validated.ok) throw new Error(JSON.stringify(validated.errors));
-    await applyImport(quietOrg, validated.document);
+    await importFor(quietOrg, smallDocument());
     // A live event after the import arrives; nothing from the import came before it.
     await recordLive(quietOrg, {
       id: `live-${randomUUID()}`,
@@ -602,9 +591,7 @@ describe('webhook events from domain changes', () => {
     await subscribe(pickyKey, '/ok/picky-replies', ['positive_reply']);
     const disabled = await subscribe(pickyKey, '/ok/picky-disabled', ['first_touch']);
     await api(pickyKey, 'PATCH', `/webhooks/${disabled.id}`, { enabled: false });
-    const validated = validateImport(smallDocument({ messages: [], events: [] }));
-    if (!validated.ok) throw new Error(JSON.stringify(validated.errors));
-    await applyImport(pickyOrg, validated.document);
+    await importFor(pickyOrg, smallDocument({ messages: [], events: [] }));
     await recordLive(pickyOrg, {
       id: `live-${randomUUID()}`,
       assignment_id: 501,

@@ -1,7 +1,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { demoDocument } from '#admin/demo.ts';
-import { applyImport, validateImport } from '#admin/import.ts';
+import { applyImport } from '#admin/import.ts';
 import { documentDigest } from '#domain/bulk-import.ts';
 import { createOrganization } from '#domain/organizations.ts';
 import { tableName } from '#platform/config.ts';
@@ -15,6 +15,7 @@ import { keys } from '#store/keys.ts';
 import { mapLimit } from '#store/transactions.ts';
 import { injectDynamoFaults } from '../support/dynamo-faults.ts';
 import { smallDocument } from '../support/fixtures.ts';
+import { validImport } from '../support/import.ts';
 import { countRequests } from '../support/request-counter.ts';
 
 /**
@@ -203,9 +204,7 @@ async function contentsOf(orgId: number, document: ImportDocument): Promise<Reco
 
 /** The document imported into a new organization of each path, and what each holds afterwards. */
 async function importedBothWays(raw: unknown) {
-  const validated = validateImport(raw);
-  if (!validated.ok) throw new Error(JSON.stringify(validated.errors.slice(0, 3)));
-  const { document } = validated;
+  const document = validImport(raw);
   const bulk = await createOrganization('Both Ways Inc');
   const transactional = await createOrganization('Both Ways Inc');
   const bulkReport = await applyImport(bulk.orgId, document);
@@ -347,10 +346,9 @@ describe('the bulk import', () => {
 
   it('writes a first load in batches, with one transaction for the counters other items share', async () => {
     // Prepare
-    const validated = validateImport(demoDocument({ now: NOW, accounts: SMALL_DEMO_ACCOUNTS }));
-    if (!validated.ok) throw new Error('invalid demo document');
+    const document = validImport(demoDocument({ now: NOW, accounts: SMALL_DEMO_ACCOUNTS }));
     const { orgId } = await createOrganization('Batches Inc');
-    const withoutExclusions = { ...validated.document, exclusions: [] };
+    const withoutExclusions = { ...document, exclusions: [] };
 
     // Act
     const { result, byCommand } = await countRequests(() => applyImport(orgId, withoutExclusions));
@@ -363,9 +361,7 @@ describe('the bulk import', () => {
 
   it('finishes an interrupted import when the same document is imported again, adding its counters once', async () => {
     // Prepare: the import stops when its third batch of items cannot be written
-    const validated = validateImport(intricateDocument());
-    if (!validated.ok) throw new Error(JSON.stringify(validated.errors));
-    const { document } = validated;
+    const document = validImport(intricateDocument());
     const interrupted = await createOrganization('Both Ways Inc');
     const transactional = await createOrganization('Both Ways Inc');
     await applyImport(transactional.orgId, document, undefined, { path: 'transactional' });
@@ -392,15 +388,14 @@ describe('the bulk import', () => {
 
   it('takes the transactional path when some of the items exist, or when webhook events are asked for', async () => {
     // Prepare
-    const validated = validateImport(smallDocument());
-    if (!validated.ok) throw new Error(JSON.stringify(validated.errors));
+    const document = validImport(smallDocument());
     const { orgId } = await createOrganization('Second Time Inc');
     const { orgId: eventsOrgId } = await createOrganization('Events Inc');
-    await applyImport(orgId, { ...validated.document, events: [] });
+    await applyImport(orgId, { ...document, events: [] });
 
     // Act
-    const again = await applyImport(orgId, validated.document);
-    const withEvents = await applyImport(eventsOrgId, validated.document, undefined, { emitEvents: true });
+    const again = await applyImport(orgId, document);
+    const withEvents = await applyImport(eventsOrgId, document, undefined, { emitEvents: true });
 
     // Assess
     expect(again).toMatchObject({ path: 'transactional', eventsApplied: 4, assignmentsExisting: 4 });

@@ -1,12 +1,12 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { applyImport, validateImport } from '#admin/import.ts';
 import { createOrganization } from '#domain/organizations.ts';
 import { tableName } from '#platform/config.ts';
 import { dynamo } from '#platform/dynamodb-client.ts';
 import { contacts, newContact, normalizeLinkedinUrl } from '#store/contacts.ts';
 import { keys } from '#store/keys.ts';
 import { transact } from '#store/transactions.ts';
+import { importFor } from '../support/import.ts';
 import { countRequests } from '../support/request-counter.ts';
 
 /*
@@ -21,9 +21,7 @@ const getItem = async (key: Record<string, string>): Promise<Item | undefined> =
   (await dynamo.send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }))).Item;
 
 async function importContacts(orgId: number, contactList: Item[]): Promise<void> {
-  const result = validateImport({ contacts: contactList });
-  if (!result.ok) throw new Error(JSON.stringify(result.errors));
-  await applyImport(orgId, result.document);
+  await importFor(orgId, { contacts: contactList });
 }
 
 const CONTACTS = [

@@ -1,7 +1,7 @@
 import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { applyImport, validateImport } from '#admin/import.ts';
+import { applyImport } from '#admin/import.ts';
 import { DomainError } from '#domain/errors.ts';
 import { transition } from '#domain/lifecycle.ts';
 import { createOrganization } from '#domain/organizations.ts';
@@ -17,6 +17,7 @@ import {
 import { ASSIGNMENT_STATUSES, type AssignmentStatus, RESPONSE_TYPES } from '#schemas/resources.ts';
 import { WRITER_SLOTS } from '#store/counter-shards.ts';
 import { keys } from '#store/keys.ts';
+import { importFor, validImport } from '../support/import.ts';
 import {
   type CounterSnapshot,
   maintained,
@@ -391,9 +392,7 @@ describe('maintained counters', () => {
             // Prepare
             const { orgId } = await createOrganization('Property Inc');
             const { document, model } = imported(setup);
-            const validated = validateImport(document);
-            if (!validated.ok) throw new Error(JSON.stringify(validated.errors));
-            expect((await applyImport(orgId, validated.document, undefined, { path })).path).toBe(path);
+            expect((await importFor(orgId, document, { path })).path).toBe(path);
 
             // Act
             const sent: ProviderEvent[] = [];
@@ -430,9 +429,7 @@ describe('maintained counters', () => {
           // Prepare: the events and their outcomes, planned in order; each assignment's go to one writer
           const { orgId } = await createOrganization('Concurrent Property Inc');
           const { document, model } = imported(setup);
-          const validated = validateImport(document);
-          if (!validated.ok) throw new Error(JSON.stringify(validated.errors));
-          await applyImport(orgId, validated.document);
+          await importFor(orgId, document);
           const sent: ProviderEvent[] = [];
           const queues: { event: ProviderEvent; expected: Outcome; writerSlot: number | null }[][] =
             Array.from({ length: WRITERS }, () => []);
@@ -480,14 +477,13 @@ describe('maintained counters', () => {
             const event = eventOf(step, index, model, history);
             if (expectedOutcome(event, model) !== 'rejected') history.push(event);
           }
-          const validated = validateImport({ ...(document as object), events: history });
-          if (!validated.ok) throw new Error(JSON.stringify(validated.errors));
+          const withHistory = validImport({ ...(document as object), events: history });
           const bulk = await createOrganization('Bulk Property Inc');
           const transactional = await createOrganization('Transactional Property Inc');
 
           // Act
-          const bulkReport = await applyImport(bulk.orgId, validated.document);
-          const transactionalReport = await applyImport(transactional.orgId, validated.document, undefined, {
+          const bulkReport = await applyImport(bulk.orgId, withHistory);
+          const transactionalReport = await applyImport(transactional.orgId, withHistory, undefined, {
             path: 'transactional',
           });
 

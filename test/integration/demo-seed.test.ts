@@ -12,6 +12,7 @@ import { tableName } from '#platform/config.ts';
 import { dynamo } from '#platform/dynamodb-client.ts';
 import { ASSIGNMENT_STATUSES, type CampaignMessage } from '#schemas/resources.ts';
 import { keys } from '#store/keys.ts';
+import { validImport } from '../support/import.ts';
 
 /**
  * The demo organization that `outreach-admin seed demo` and `npm start` build:
@@ -61,9 +62,7 @@ describe('demo document', () => {
   });
 
   it('puts nothing after the moment it leads up to', () => {
-    const result = validateImport(demoDocument({ now: NOW }));
-    if (!result.ok) throw new Error('invalid demo document');
-    const { document } = result;
+    const document = validImport(demoDocument({ now: NOW }));
     const times = [
       ...document.assignments.flatMap((assignment) => [
         assignment.created_at,

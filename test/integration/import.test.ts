@@ -12,6 +12,7 @@ import { dynamo } from '#platform/dynamodb-client.ts';
 import type { ImportDocument } from '#schemas/import.ts';
 import { keys } from '#store/keys.ts';
 import { smallDocument } from '../support/fixtures.ts';
+import { importFor, validImport } from '../support/import.ts';
 import { maintainedAndRecomputed, readRawOrganization } from '../support/recompute.ts';
 import { countRequests } from '../support/request-counter.ts';
 
@@ -59,11 +60,7 @@ async function writeTempFile(content: string): Promise<string> {
 const getItem = async (key: Record<string, string>): Promise<Item | undefined> =>
   (await dynamo.send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }))).Item;
 
-const validDocument = (): ImportDocument => {
-  const result = validateImport(smallDocument());
-  if (!result.ok) throw new Error(JSON.stringify(result.errors));
-  return result.document;
-};
+const validDocument = (): ImportDocument => validImport(smallDocument());
 
 /** What reads see of an imported organization: every campaign's detail and all raw items behind it. */
 async function reads(orgId: number) {
@@ -80,9 +77,7 @@ async function reads(orgId: number) {
 describe('import', () => {
   it('imports a small document and maintains the campaign aggregates', async () => {
     const { orgId } = await createOrganization('Import Inc');
-    const result = validateImport(smallDocument());
-    if (!result.ok) throw new Error(JSON.stringify(result.errors));
-    const report = await applyImport(orgId, result.document);
+    const report = await importFor(orgId, smallDocument());
     expect(report).toMatchObject({ assignmentsCreated: 4, messagesWritten: 1, eventsApplied: 4 });
     const detail = toCampaignDetail(await getCampaign(orgId, 101));
     expect(detail).toMatchObject({
@@ -161,6 +156,26 @@ describe('import', () => {
         },
       ].sort((a, b) => a.path.localeCompare(b.path)),
     );
+  });
+
+  it("rejects a test's invalid fixture with its first problems before writing anything (importFor)", async () => {
+    // Prepare
+    const { orgId } = await createOrganization('Fixture Inc');
+
+    // Act
+    const { result, count } = await countRequests(() =>
+      importFor(orgId, inconsistentDocument()).then(
+        () => 'imported',
+        (error: Error) => error.message,
+      ),
+    );
+
+    // Assess
+    expect(result).toContain("The test's import document is invalid");
+    expect(result).toContain('$.accounts[0].campaigns[0].campaign_id');
+    expect(result).toContain('and 3 more');
+    expect(count).toBe(0);
+    expect(await listCampaigns(orgId)).toEqual([]);
   });
 
   it.each([

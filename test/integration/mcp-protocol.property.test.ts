@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { applyImport, validateImport } from '#admin/import.ts';
 import {
   answerMcpMessage,
   defineTool,
@@ -15,6 +14,7 @@ import { toolList } from '#api/mcp/tool-listing.ts';
 import { mcpTools } from '#api/mcp/tools.ts';
 import { createOrganization } from '#domain/organizations.ts';
 import { smallDocument } from '../support/fixtures.ts';
+import { importFor } from '../support/import.ts';
 import { sdkAnswer } from '../support/mcp-sdk-reference.ts';
 
 /*
@@ -44,9 +44,7 @@ const BASE_HEADERS: Headers = {
 let orgId: number;
 beforeAll(async () => {
   ({ orgId } = await createOrganization('MCP Parity Inc'));
-  const validated = validateImport(smallDocument());
-  if (!validated.ok) throw new Error(JSON.stringify(validated.errors));
-  await applyImport(orgId, validated.document);
+  await importFor(orgId, smallDocument());
 });
 
 /** Tools that fail as no real one does: a thrown error, a thrown string, a result with isError false. */

@@ -1,6 +1,5 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { applyImport, validateImport } from '#admin/import.ts';
 import { processProviderWork, type WorkContext } from '#domain/enrollment.ts';
 import { createOrganization } from '#domain/organizations.ts';
 import { apiKeyContext, getProviderConnection } from '#domain/provider-connections.ts';
@@ -15,6 +14,7 @@ import { sealSecret } from '#platform/secrets.ts';
 import type { Provider } from '#schemas/import.ts';
 import { keys } from '#store/keys.ts';
 import { startProviderEmulators } from '../../infra/local/provider-emulators/index.ts';
+import { importFor } from '../support/import.ts';
 import { emulatorControl, fetchHttp } from '../support/provider-emulator-http.ts';
 import { countRequests, type ObservedCall } from '../support/request-counter.ts';
 
@@ -57,7 +57,7 @@ const context = (provider: Provider): WorkContext => ({
 /** An organization with one Instantly (or other) sequence linked to a campaign at the emulator's workspace of `apiKey`. */
 async function organizationAt(provider: Provider, apiKey: string, name: string) {
   const { orgId } = await createOrganization(name);
-  const validated = validateImport({
+  await importFor(orgId, {
     campaigns: [
       {
         id: CAMPAIGN,
@@ -73,8 +73,6 @@ async function organizationAt(provider: Provider, apiKey: string, name: string) 
       },
     ],
   });
-  if (!validated.ok) throw new Error(JSON.stringify(validated.errors.slice(0, 3)));
-  await applyImport(orgId, validated.document);
   const connection = await connectProvider(
     orgId,
     { provider, apiKey, baseUrl: emulators.urls[provider] },

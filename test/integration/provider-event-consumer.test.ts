@@ -1,11 +1,11 @@
 import type { SQSRecord } from 'aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { applyImport, validateImport } from '#admin/import.ts';
 import { getAssignment } from '#domain/assignments.ts';
 import { createOrganization } from '#domain/organizations.ts';
 import { unmatchedProviderEvents } from '#store/unmatched-provider-events.ts';
 import { handler } from '../../functions/provider-event-consumer/handler.ts';
 import { injectDynamoFaults } from '../support/dynamo-faults.ts';
+import { importFor } from '../support/import.ts';
 import { connectAtEmulator } from '../support/provider-workspace.ts';
 
 /**
@@ -23,7 +23,7 @@ const SMARTLEAD_CAMPAIGN = '5001';
 
 beforeAll(async () => {
   ({ orgId } = await createOrganization('Consumer Inc'));
-  const validated = validateImport({
+  await importFor(orgId, {
     campaigns: [
       {
         id: 11,
@@ -48,8 +48,6 @@ beforeAll(async () => {
       { id: 502, campaign_id: 11, sequence_id: 21, contact_id: 32, status: 'scheduled' },
     ],
   });
-  if (!validated.ok) throw new Error(JSON.stringify(validated.errors));
-  await applyImport(orgId, validated.document);
   ({ connectionId } = await connectAtEmulator(orgId, 'smartlead', 'sl-key'));
 });
 

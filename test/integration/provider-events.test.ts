@@ -1,6 +1,5 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { applyImport, validateImport } from '#admin/import.ts';
 import { CAMPAIGN_COUNTERS, ORGANIZATION_COUNTERS } from '#domain/aggregates.ts';
 import { createAssignments } from '#domain/assignments.ts';
 import { findSequence, getCampaign } from '#domain/campaigns.ts';
@@ -16,6 +15,7 @@ import type { AssignmentStatus } from '#schemas/resources.ts';
 import { campaigns } from '#store/campaigns.ts';
 import { keys } from '#store/keys.ts';
 import { organizations } from '#store/organizations.ts';
+import { importFor } from '../support/import.ts';
 import { maintainedAndRecomputed, readRawOrganization } from '../support/recompute.ts';
 import { countRequests } from '../support/request-counter.ts';
 
@@ -58,7 +58,7 @@ const sentMessage = (id: number, assignmentId: number) => ({
 /** Creates an organization and imports the campaigns, contacts, the given assignments and messages. */
 async function prepare(assignments: AssignmentSpec[], messages: unknown[] = []): Promise<number> {
   const { orgId } = await createOrganization('Events Inc');
-  const result = validateImport({
+  await importFor(orgId, {
     campaigns: [
       {
         id: 101,
@@ -92,8 +92,6 @@ async function prepare(assignments: AssignmentSpec[], messages: unknown[] = []):
     })),
     messages,
   });
-  if (!result.ok) throw new Error(JSON.stringify(result.errors));
-  await applyImport(orgId, result.document);
   return orgId;
 }
 
@@ -655,7 +653,7 @@ describe('provider events', () => {
     // Prepare: contacts 1..8, each with an assignment in sequence 201
     const { orgId } = await createOrganization('Race Inc');
     const contactIds = [1, 2, 3, 4, 5, 6, 7, 8];
-    const imported = validateImport({
+    await importFor(orgId, {
       campaigns: [
         {
           id: 101,
@@ -675,8 +673,6 @@ describe('provider events', () => {
         status: 'scheduled',
       })),
     });
-    if (!imported.ok) throw new Error(JSON.stringify(imported.errors));
-    await applyImport(orgId, imported.document);
     const campaign = await getCampaign(orgId, 101);
 
     // Act: per contact, block it and create its assignment in sequence 202 at about the same time,

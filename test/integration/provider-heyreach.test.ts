@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applyImport, validateImport } from '#admin/import.ts';
 import { processProviderWork } from '#domain/enrollment.ts';
 import { createOrganization } from '#domain/organizations.ts';
 import { connectProvider } from '#domain/provider-keys.ts';
@@ -9,6 +8,7 @@ import { providerClients } from '#providers/clients.ts';
 import type { LeadToEnroll, ProviderHttp } from '#providers/contract.ts';
 import { getAssignments } from '#store/assignments.ts';
 import { startProviderEmulators } from '../../infra/local/provider-emulators/index.ts';
+import { importFor } from '../support/import.ts';
 import {
   caughtProviderError,
   closedPort,
@@ -245,7 +245,7 @@ describe('enrollment in a HeyReach campaign that is paused, then started', () =>
 
   beforeAll(async () => {
     ({ orgId } = await createOrganization('Waiting Agency'));
-    const validated = validateImport({
+    await importFor(orgId, {
       campaigns: [
         {
           id: CAMPAIGN,
@@ -261,8 +261,6 @@ describe('enrollment in a HeyReach campaign that is paused, then started', () =>
         },
       ],
     });
-    if (!validated.ok) throw new Error(JSON.stringify(validated.errors.slice(0, 3)));
-    await applyImport(orgId, validated.document);
     await control('POST', 'workspaces', { apiKey });
     // Connecting asks the emulator (on loopback over http, which only the local stack's policy allows).
     ({ connectionId } = await connectProvider(

@@ -1,5 +1,4 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { applyImport, validateImport } from '#admin/import.ts';
 import { createOrganization } from '#domain/organizations.ts';
 import { ASSIGNMENT_STATUSES } from '#schemas/resources.ts';
 import { handler as getAnalyticsOverview } from '../../functions/get-analytics-overview/handler.ts';
@@ -8,6 +7,7 @@ import { handler as listCampaignAccounts } from '../../functions/list-campaign-a
 import { handler as listCampaignContacts } from '../../functions/list-campaign-contacts/handler.ts';
 import { handler as listCampaignMessages } from '../../functions/list-campaign-messages/handler.ts';
 import { handler as listCampaigns } from '../../functions/list-campaigns/handler.ts';
+import { importFor } from '../support/import.ts';
 import { invoke } from '../support/invoke.ts';
 import { countRequests } from '../support/request-counter.ts';
 
@@ -68,9 +68,7 @@ beforeAll(async () => {
       created_at: new Date(Date.UTC(2026, 1, 1, 0, index)).toISOString(),
     })),
   };
-  const validated = validateImport(document);
-  if (!validated.ok) throw new Error(JSON.stringify(validated.errors.slice(0, 3)));
-  await applyImport(orgId, validated.document);
+  await importFor(orgId, document);
 }, 300_000);
 
 describe('DynamoDB requests per read endpoint on a campaign with a thousand assignments', () => {

@@ -1,6 +1,5 @@
 import { GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { applyImport, validateImport } from '#admin/import.ts';
 import { listCampaignMessages } from '#domain/messages.ts';
 import { createOrganization } from '#domain/organizations.ts';
 import { recordProviderEvent } from '#domain/provider-events.ts';
@@ -9,6 +8,7 @@ import { dynamo } from '#platform/dynamodb-client.ts';
 import { type ProviderEvent, providerEvent } from '#schemas/import.ts';
 import type { AssignmentStatus } from '#schemas/resources.ts';
 import { keys } from '#store/keys.ts';
+import { importFor } from '../support/import.ts';
 import { maintainedAndRecomputed, readRawOrganization } from '../support/recompute.ts';
 import { countRequests } from '../support/request-counter.ts';
 
@@ -33,31 +33,33 @@ async function prepare(
   extra: { events?: unknown[]; emitEvents?: boolean } = {},
 ): Promise<number> {
   const { orgId } = await createOrganization('Replies Inc');
-  const result = validateImport({
-    campaigns: [
-      {
-        id: 101,
-        name: 'Fintech CFOs',
-        created_at: '2026-04-01T09:00:00.000Z',
-        sequences: [{ id: 201, provider: 'smartlead', channel: 'email', steps: [] }],
-      },
-    ],
-    contacts: [
-      { id: 401, email: 'ann@acme.com', first_name: 'Ann' },
-      { id: 402, email: 'bob@globex.io', first_name: 'Bob' },
-    ],
-    assignments: assignments.map(({ id, contact = 401, status }) => ({
-      id,
-      campaign_id: 101,
-      sequence_id: 201,
-      contact_id: contact,
-      status,
-      created_at: '2026-04-10T00:00:00.000Z',
-    })),
-    events: extra.events ?? [],
-  });
-  if (!result.ok) throw new Error(JSON.stringify(result.errors));
-  await applyImport(orgId, result.document, undefined, { emitEvents: extra.emitEvents ?? false });
+  await importFor(
+    orgId,
+    {
+      campaigns: [
+        {
+          id: 101,
+          name: 'Fintech CFOs',
+          created_at: '2026-04-01T09:00:00.000Z',
+          sequences: [{ id: 201, provider: 'smartlead', channel: 'email', steps: [] }],
+        },
+      ],
+      contacts: [
+        { id: 401, email: 'ann@acme.com', first_name: 'Ann' },
+        { id: 402, email: 'bob@globex.io', first_name: 'Bob' },
+      ],
+      assignments: assignments.map(({ id, contact = 401, status }) => ({
+        id,
+        campaign_id: 101,
+        sequence_id: 201,
+        contact_id: contact,
+        status,
+        created_at: '2026-04-10T00:00:00.000Z',
+      })),
+      events: extra.events ?? [],
+    },
+    { emitEvents: extra.emitEvents ?? false },
+  );
   return orgId;
 }
 

@@ -1,6 +1,6 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { applyImport, validateImport } from '#admin/import.ts';
+import { validateImport } from '#admin/import.ts';
 import { getCampaign } from '#domain/campaigns.ts';
 import { DomainError, SequenceNotFound, SequenceProviderMismatch } from '#domain/errors.ts';
 import { createOrganization } from '#domain/organizations.ts';
@@ -10,6 +10,7 @@ import { dynamo } from '#platform/dynamodb-client.ts';
 import { keys } from '#store/keys.ts';
 import { handler as getCampaignHandler } from '../../functions/get-campaign/handler.ts';
 import { handler as listCampaignsHandler } from '../../functions/list-campaigns/handler.ts';
+import { importFor } from '../support/import.ts';
 import { invoke } from '../support/invoke.ts';
 import { countRequests } from '../support/request-counter.ts';
 
@@ -55,9 +56,7 @@ const document = (): Item => ({
 });
 
 async function importDocument(orgId: number, raw: Item): Promise<void> {
-  const result = validateImport(raw);
-  if (!result.ok) throw new Error(JSON.stringify(result.errors));
-  await applyImport(orgId, result.document);
+  await importFor(orgId, raw);
 }
 
 async function prepare(): Promise<number> {

@@ -1,6 +1,5 @@
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { expect } from 'vitest';
-import { applyImport, validateImport } from '#admin/import.ts';
 import { REFERENCE_ASSETS } from '#api/openapi/reference-page.ts';
 import { MAX_MCP_CLIENT_RATE } from '#definitions/mcp-limits.ts';
 import { createApiKey, revokeApiKey } from '#domain/api-keys.ts';
@@ -24,6 +23,7 @@ import {
 import type { LocalStack } from '../../../infra/local/stack.ts';
 import { type ApiClient, apiClient } from '../../support/api-client.ts';
 import { smallDocument } from '../../support/fixtures.ts';
+import { importFor } from '../../support/import.ts';
 import { emulatedConnection, linkedEmulatorCampaign } from '../../support/provider-workspace.ts';
 import { settle } from '../../support/settle.ts';
 import { waitFor } from '../../support/wait.ts';
@@ -148,9 +148,7 @@ export async function buildWorld(stack: LocalStack, receiver: WebhookReceiver): 
   const receiverUrl = `${receiver.url}/hook`;
   const { orgId } = await createOrganization('Bad Input Inc');
   const { apiKey } = await createApiKey(orgId);
-  const validated = validateImport(smallDocument());
-  if (!validated.ok) throw new Error(JSON.stringify(validated.errors));
-  await applyImport(orgId, validated.document);
+  await importFor(orgId, smallDocument());
   const revoked = await createApiKey(orgId);
   await revokeApiKey(orgId, revoked.keyId);
 

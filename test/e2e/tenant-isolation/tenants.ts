@@ -1,6 +1,5 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { expect } from 'vitest';
-import { applyImport, validateImport } from '#admin/import.ts';
 import { REFERENCE_ASSETS } from '#api/openapi/reference-page.ts';
 import { MAX_MCP_CLIENT_RATE } from '#definitions/mcp-limits.ts';
 import { MCP_SCOPE } from '#definitions/oauth-scope.ts';
@@ -21,6 +20,7 @@ import {
 import type { LocalStack } from '../../../infra/local/stack.ts';
 import { apiClient } from '../../support/api-client.ts';
 import { smallDocument } from '../../support/fixtures.ts';
+import { importFor } from '../../support/import.ts';
 import { emulatedConnection, linkedEmulatorCampaign } from '../../support/provider-workspace.ts';
 import { waitFor } from '../../support/wait.ts';
 import type { WebhookReceiver } from '../../support/webhook-receiver.ts';
@@ -159,9 +159,7 @@ async function tenant(
   const { apiKey } = await createApiKey(orgId);
   await createApiKey(orgId);
   const { apiKey: readKey } = await createApiKey(orgId, { scope: 'read' });
-  const validated = validateImport(document);
-  if (!validated.ok) throw new Error(JSON.stringify(validated.errors));
-  await applyImport(orgId, validated.document);
+  await importFor(orgId, document);
   const api = apiClient(stack, apiKey);
   const webhook = (await api.post('/webhooks', { url: hookUrl, events: ['first_touch'] })).body as {
     id: number;
