@@ -81,10 +81,10 @@ export async function upsertAccount(
         return { newOpportunities };
       } catch (error) {
         if (!(error instanceof TransactionConflictError)) throw error;
-        if (error.failedConditions.includes(0)) {
+        if (error.failed.has('domain-taken')) {
           throw new AlreadyTaken(`Domain ${input.domain} already belongs to another account`);
         }
-        if (error.failedConditions.length > 0) {
+        if (error.failed.has('campaign-not-found')) {
           throw new QualificationTargetMissing(
             `Account ${input.id} is qualified into a campaign that does not exist`,
           );
@@ -193,7 +193,8 @@ export async function excludeAccountByDomain(orgId: number, domain: string): Pro
     await transact(writes);
   } catch (error) {
     // Excluded concurrently by another request: the outcome is the same.
-    if (!(error instanceof TransactionConflictError && error.failedConditions.includes(0))) throw error;
+    if (!(error instanceof TransactionConflictError && error.failed.has('account-excluded-already')))
+      throw error;
   }
 }
 

@@ -206,7 +206,6 @@ export function creationWrites(
   const organizationWrite =
     inputs.length > 0 ? analyticsShardCounters(orgId, inputs[0]!.assignmentId, organizationDelta) : null;
   if (organizationWrite) writes.push(organizationWrite);
-  // Last, so the indexes of the conditions read above do not move.
   const toEnroll = inputs.filter((input) => input.enrollTarget).map((input) => input.assignmentId);
   if (toEnroll.length > 0) writes.push(enrollmentOutboxWrite(orgId, toEnroll));
   return writes;
@@ -260,18 +259,17 @@ async function createChunk(
           pending = [];
         } catch (error) {
           if (!(error instanceof TransactionConflictError)) throw error;
-          // The writes are an assignment and its contact per input, then the counters (the campaign's first).
-          if (error.failedConditions.includes(pending.length * ITEMS_PER_ASSIGNMENT)) {
-            throw new CampaignNotFound(campaignId);
-          }
-          const failed = new Set(
-            error.failedConditions.map((index) => Math.floor(index / ITEMS_PER_ASSIGNMENT)),
-          );
+          if (error.failed.has('campaign-not-found')) throw new CampaignNotFound(campaignId);
+          const takenIds = error.subjectsOf('assignment-id-taken');
+          const refusedContacts = error.subjectsOf('contact-assignment-refused');
+          // The chunk's contacts are distinct, so a refused contact names its one input.
+          const failed = (input: NewAssignment) =>
+            takenIds.has(input.assignmentId) || refusedContacts.has(input.contact.id);
           // Cancelled by concurrent transactions on the same items (the counters): tried again shortly.
-          if (failed.size === 0) throw error;
-          for (const [index, input] of pending.entries()) {
-            if (!failed.has(index)) continue;
-            const idTaken = error.failedConditions.includes(index * ITEMS_PER_ASSIGNMENT);
+          if (!pending.some(failed)) throw error;
+          for (const input of pending) {
+            if (!failed(input)) continue;
+            const idTaken = takenIds.has(input.assignmentId);
             outcomes.set(
               input.assignmentId,
               idTaken
@@ -281,7 +279,7 @@ async function createChunk(
                   : await createOne(orgId, campaignId, input),
             );
           }
-          pending = pending.filter((_, index) => !failed.has(index));
+          pending = pending.filter((input) => !failed(input));
         }
       }
     },
@@ -299,8 +297,8 @@ async function createOne(orgId: number, campaignId: number, input: NewAssignment
         return { outcome: 'created', assignmentId: current.assignmentId };
       } catch (error) {
         if (!(error instanceof TransactionConflictError)) throw error;
-        if (error.failedConditions.includes(0)) return { outcome: 'exists', reason: 'id-taken' };
-        if (error.failedConditions.includes(1)) {
+        if (error.failed.has('assignment-id-taken')) return { outcome: 'exists', reason: 'id-taken' };
+        if (error.failed.has('contact-assignment-refused')) {
           // The sequence is taken, or the contact was blocked since it was read: then retry with it as it is now.
           const contact = await getContact(orgId, current.contact);
           if (contact && contact.blocked !== current.contact.blocked && attempt < 5) {
@@ -309,7 +307,7 @@ async function createOne(orgId: number, campaignId: number, input: NewAssignment
           }
           return { outcome: 'exists', reason: 'sequence-taken' };
         }
-        if (error.failedConditions.includes(2)) throw new CampaignNotFound(campaignId);
+        if (error.failed.has('campaign-not-found')) throw new CampaignNotFound(campaignId);
         throw error;
       }
     },

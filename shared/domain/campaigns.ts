@@ -33,7 +33,7 @@ export async function upsertCampaign(orgId: number, input: CampaignInput): Promi
     await transact(newCampaignWrites(orgId, input));
     return 'created';
   } catch (error) {
-    if (!(error instanceof TransactionConflictError && error.failedConditions.includes(0))) throw error;
+    if (!(error instanceof TransactionConflictError && error.failed.has('campaign-id-taken'))) throw error;
   }
   const definition = { ...fields, sequences: await withKeptLinks(orgId, input) };
   if (links.length === 0) await campaigns.updateDefinition(orgId, input.id, definition);

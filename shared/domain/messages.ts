@@ -179,8 +179,8 @@ async function writeHistoryChunk(
       } catch (error) {
         if (error instanceof TransactionConflictError) {
           // Some were recorded before (a re-import): the next try writes the others.
-          const existing = new Set(error.failedConditions.filter((index) => index < messages.length));
-          messages = messages.filter((_, index) => !existing.has(index));
+          const existing = error.subjectsOf('message-exists');
+          messages = messages.filter((message) => !existing.has(message.id));
         }
         throw error;
       }

@@ -210,7 +210,7 @@ export async function redeemAuthorizationCode(
       return null;
     }
     // Otherwise the code expired and is gone, or the transaction failed for another reason.
-    if (error.failedConditions.length > 0) return null;
+    if (error.failed.size > 0) return null;
     throw error;
   }
   return response;
@@ -263,12 +263,12 @@ export async function refreshAccessToken(
     await oauth.rotateRefreshToken(refreshHash, new Date().toISOString(), issued);
   } catch (error) {
     if (!(error instanceof TransactionConflictError)) throw error;
-    if (error.failedConditions.includes(0)) {
+    if (error.failed.has('refresh-token-consumed')) {
       await revokeFamily(item.familyId);
       return null;
     }
     // The family was revoked meanwhile.
-    if (error.failedConditions.length > 0) return null;
+    if (error.failed.has('token-family-revoked')) return null;
     throw error;
   }
   return response;

@@ -100,7 +100,7 @@ export async function putForOrganization(orgId: number, put: TransactItem): Prom
   try {
     await transact([organizations.existsCheck(orgId), put]);
   } catch (error) {
-    if (error instanceof TransactionConflictError && error.failedConditions.includes(0)) {
+    if (error instanceof TransactionConflictError && error.failed.has('organization-not-found')) {
       throw new OrganizationNotFound(orgId);
     }
     throw error;

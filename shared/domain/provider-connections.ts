@@ -85,7 +85,7 @@ export async function disconnectProvider(orgId: number, connectionId: number): P
       COUNT_RETRIES,
     );
   } catch (error) {
-    if (error instanceof TransactionConflictError && error.failedConditions.includes(0)) {
+    if (error instanceof TransactionConflictError && error.failed.has('connection-not-found')) {
       throw new ProviderConnectionNotFound(connectionId);
     }
     throw error;

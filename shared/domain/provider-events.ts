@@ -112,13 +112,10 @@ export async function recordProviderEvent(
         return { outcome: 'applied', assignment };
       } catch (error) {
         if (!(error instanceof TransactionConflictError)) throw error;
-        // Index 0 is the event marker: someone applied this event id meanwhile.
-        if (error.failedConditions.includes(0)) return { outcome: 'duplicate', assignment };
-        const stale = (index: number) => STALE_STATE_OPERATIONS.has(describe(writes[index]));
-        if (!error.failedConditions.every(stale)) {
-          throw new EventNotRecordable(
-            `Cannot record event ${event.id}: ${conflictReason(writes, error.failedConditions)}`,
-          );
+        // Someone applied this event id meanwhile.
+        if (error.failed.has('event-applied')) return { outcome: 'duplicate', assignment };
+        if (![...error.failed].every((name) => STALE_STATE_CONDITIONS.has(name))) {
+          throw new EventNotRecordable(`Cannot record event ${event.id}: ${conflictReason(error.failed)}`);
         }
         // The state read before the write changed meanwhile: read it again and retry.
         throw error;
@@ -132,22 +129,24 @@ export async function recordProviderEvent(
  * Conditions that fail only because the state read before the write changed
  * meanwhile (the assignment's version, the contact's blocked flag): retried.
  */
-const STALE_STATE_OPERATIONS = new Set(['assignment', 'contact']);
+const STALE_STATE_CONDITIONS: ReadonlySet<string> = new Set([
+  'assignment-changed',
+  'assignment-id-taken',
+  'assignment-not-found',
+  'assignment-not-pending',
+  'contact-changed',
+  'contact-exists',
+  'contact-not-found',
+  'contact-assignment-refused',
+]);
 
-function describe(write: TransactItem | undefined): string {
-  const key: Record<string, unknown> =
-    write?.Put?.Item ?? write?.Update?.Key ?? write?.ConditionCheck?.Key ?? {};
-  const pk = String(key.pk ?? '');
-  if (pk.includes('#ASSIGNMENT#')) return 'assignment';
-  if (pk.includes('#EMAIL#') || pk.includes('#CONTACT#')) return 'contact';
-  if (pk.includes('#MESSAGE#')) return 'message';
-  return 'other';
-}
+/** Conditions on the event's message: its id is taken, by this assignment or another. */
+const MESSAGE_CONDITIONS: ReadonlySet<string> = new Set(['message-exists', 'message-of-other-assignment']);
 
-function conflictReason(writes: TransactItem[], failed: number[]): string {
-  const kinds = failed.map((index) => describe(writes[index]));
-  if (kinds.includes('message')) return 'the message id exists already, or belongs to another assignment';
-  return `conditions failed on ${kinds.join(', ')}`;
+function conflictReason(failed: ReadonlySet<string>): string {
+  if ([...failed].some((name) => MESSAGE_CONDITIONS.has(name)))
+    return 'the message id exists already, or belongs to another assignment';
+  return `conditions failed on ${[...failed].join(', ')}`;
 }
 
 /**

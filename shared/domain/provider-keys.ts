@@ -90,7 +90,7 @@ export async function connectProvider(
       COUNT_RETRIES,
     );
   } catch (error) {
-    if (error instanceof TransactionConflictError && error.failedConditions.includes(0)) {
+    if (error instanceof TransactionConflictError && error.failed.has('connection-limit')) {
       throw new ProviderConnectionLimitReached(MAX_PROVIDER_CONNECTIONS_PER_ORGANIZATION);
     }
     throw error;

@@ -2,7 +2,7 @@ import { INELIGIBILITY_REASONS, type IneligibilityReason } from '#definitions/ra
 import type { SnippetVariables } from '#schemas/variables.ts';
 import { variablesWrite } from '#store/assignments.ts';
 import type { CampaignRecord, StoredSequence } from '#store/campaigns.ts';
-import { retryOnConflict } from '#store/conflicts.ts';
+import { lostRace, retryOnConflict } from '#store/conflicts.ts';
 import { type ContactRecord, contacts, newContact } from '#store/contacts.ts';
 import { allocateIds } from '#store/ids.ts';
 import { MAX_TRANSACTION_ITEMS, TransactionConflictError, transact } from '#store/transactions.ts';
@@ -352,14 +352,11 @@ async function createContacts(
         } catch (error) {
           if (!(error instanceof TransactionConflictError)) throw error;
           // Cancelled by a concurrent transaction on one of the contacts: tried again shortly.
-          if (error.failedConditions.length === 0) throw error;
+          if (lostRace(error)) throw error;
           // Created concurrently: those are judged again as stored; the others are tried again together.
-          taken.push(
-            ...chunk
-              .filter((_, index) => error.failedConditions.includes(index))
-              .map((entry) => entry.candidate),
-          );
-          chunk = chunk.filter((_, index) => !error.failedConditions.includes(index));
+          const exists = error.subjectsOf('contact-exists');
+          taken.push(...chunk.filter(({ record }) => exists.has(record.id)).map((entry) => entry.candidate));
+          chunk = chunk.filter(({ record }) => !exists.has(record.id));
         }
       }
     }, CHUNK_RETRY);
@@ -454,9 +451,11 @@ async function updateVariables(orgId: number, plans: Plan[]): Promise<Plan[]> {
         } catch (error) {
           if (!(error instanceof TransactionConflictError)) throw error;
           // Cancelled by a concurrent transaction on one of the assignments: tried again shortly.
-          if (error.failedConditions.length === 0) throw error;
-          gone.push(...chunk.filter((_, index) => error.failedConditions.includes(index)));
-          chunk = chunk.filter((_, index) => !error.failedConditions.includes(index));
+          if (lostRace(error)) throw error;
+          const missing = error.subjectsOf('assignment-not-found');
+          const isGone = (plan: Plan) => missing.has(plan.verdict.existingInSequence!);
+          gone.push(...chunk.filter(isGone));
+          chunk = chunk.filter((plan) => !isGone(plan));
         }
       }
     }, CHUNK_RETRY);

@@ -165,8 +165,8 @@ async function emitBatch(orgId: number, campaignId: number, batch: NewOpportunit
         return true;
       } catch (error) {
         if (error instanceof TransactionConflictError) {
-          const gone = new Set(error.failedConditions.filter((index) => index > 0).map((index) => index - 1));
-          pending = pending.filter((_, index) => !gone.has(index));
+          const gone = error.subjectsOf('opportunity-gone');
+          pending = pending.filter((opportunity) => !gone.has(opportunity.account.id));
         }
         throw error;
       }

@@ -55,7 +55,7 @@ export async function fanOutWebhookEvent(
     await transact(webhookDeliveries.fanOutWrites(orgId, event, deliveries));
   } catch (error) {
     // Another relay invocation fanned the same event out meanwhile: use its deliveries.
-    if (error instanceof TransactionConflictError && error.failedConditions.includes(0)) {
+    if (error instanceof TransactionConflictError && error.failed.has('event-fanned-out')) {
       const winner = await webhookDeliveries.eventRecord(orgId, event.eventId);
       if (winner) return jobsOf(orgId, event.eventId, winner);
     }

@@ -131,7 +131,7 @@ export async function createWebhook(
       webhooks.putNew(record),
     ]);
   } catch (error) {
-    if (error instanceof TransactionConflictError && error.failedConditions.includes(0)) throw limitReached();
+    if (error instanceof TransactionConflictError && error.failed.has('webhook-limit')) throw limitReached();
     throw error;
   }
   return { record, secret: record.secret };
@@ -187,7 +187,7 @@ export async function deleteWebhook(orgId: number, webhookId: number): Promise<v
       webhooks.countOneLess(orgId),
     ]);
   } catch (error) {
-    if (error instanceof TransactionConflictError && error.failedConditions.includes(0))
+    if (error instanceof TransactionConflictError && error.failed.has('webhook-not-found'))
       throw new WebhookNotFound(webhookId);
     throw error;
   }

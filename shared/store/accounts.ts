@@ -100,6 +100,7 @@ export function accountStore(table: TableSource = tableContext) {
           ConditionExpression: 'attribute_not_exists(pk) OR accountId = :id',
           ExpressionAttributeValues: { ':id': accountId },
         },
+        condition: 'domain-taken',
       };
     },
 
@@ -157,6 +158,7 @@ export function accountStore(table: TableSource = tableContext) {
           ConditionExpression: 'excluded = :false',
           ExpressionAttributeValues: { ':true': true, ':false': false },
         },
+        condition: 'account-excluded-already',
       };
     },
 
@@ -185,6 +187,8 @@ export function accountStore(table: TableSource = tableContext) {
           ConditionExpression: 'newOpportunity = :true AND attribute_exists(gsi1pk)',
           ExpressionAttributeValues: { ':true': true },
         },
+        condition: 'opportunity-gone',
+        subject: accountId,
       };
     },
   };

@@ -45,6 +45,7 @@ export function apiKeyStore(table: TableSource = tableContext) {
           },
           ConditionExpression: 'attribute_not_exists(pk)',
         },
+        condition: 'api-key-exists',
       };
     },
 

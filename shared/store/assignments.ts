@@ -120,6 +120,8 @@ export function assignmentStore(table: TableSource = tableContext) {
           },
           ConditionExpression: 'attribute_not_exists(pk)',
         },
+        condition: 'assignment-id-taken',
+        subject: assignmentId,
       };
     },
 
@@ -133,6 +135,8 @@ export function assignmentStore(table: TableSource = tableContext) {
           ConditionExpression: 'attribute_exists(pk)',
           ExpressionAttributeValues: { ':true': true, ':one': 1 },
         },
+        condition: 'assignment-not-found',
+        subject: assignmentId,
       };
     },
 
@@ -146,6 +150,8 @@ export function assignmentStore(table: TableSource = tableContext) {
           ExpressionAttributeNames: { '#status': 'status' },
           ExpressionAttributeValues: { ':pending': 'pending-approval' },
         },
+        condition: 'assignment-not-pending',
+        subject: assignmentId,
       };
     },
 
@@ -210,6 +216,8 @@ export function assignmentStore(table: TableSource = tableContext) {
           ExpressionAttributeNames: Object.keys(names).length > 0 ? names : undefined,
           ExpressionAttributeValues: values,
         },
+        condition: 'assignment-changed',
+        subject: assignment.assignmentId,
       };
     },
   };
@@ -284,6 +292,8 @@ export function enrollAttemptWrite(
       ConditionExpression: 'attribute_exists(pk)',
       ExpressionAttributeValues: { ':at': at },
     },
+    condition: 'assignment-not-found',
+    subject: assignmentId,
   };
 }
 
@@ -324,6 +334,8 @@ export function enrollmentOutcomeWrite(
           : {}),
       },
     },
+    condition: 'assignment-not-found',
+    subject: assignmentId,
   };
 }
 
@@ -342,5 +354,7 @@ export function variablesWrite(
       ConditionExpression: 'attribute_exists(pk)',
       ExpressionAttributeValues: { ':variables': variables, ':one': 1 },
     },
+    condition: 'assignment-not-found',
+    subject: assignmentId,
   };
 }

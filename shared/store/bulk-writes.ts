@@ -433,13 +433,15 @@ export function bulkImportStore(table: TableSource = tableContext) {
                 Key: keys.bulkImport(orgId, digest),
                 ConditionExpression: 'attribute_exists(pk)',
               },
+              condition: 'bulk-import-ended',
             },
             ...updates,
           ],
           table(),
         );
       } catch (error) {
-        if (!(error instanceof TransactionConflictError && error.failedConditions.includes(0))) throw error;
+        if (!(error instanceof TransactionConflictError && error.failed.has('bulk-import-ended')))
+          throw error;
       }
     },
   };

@@ -35,8 +35,6 @@ export type CampaignCounts = Record<CampaignCounter, number>;
 /** What an assignment or a check needs of its sequence. */
 export type SequenceRef = Pick<StoredSequence, 'id' | 'provider' | 'channel'>;
 
-const isShard = (item: Record<string, unknown>) => String(item.sk).includes('#SHARD#');
-
 /**
  * The campaigns of a Query's items, each with its shards' counters added:
  * a shard sorts right after its campaign, so it follows it in the items.
@@ -45,7 +43,7 @@ function withShards(items: Record<string, unknown>[]): CampaignRecord[] {
   const records: CampaignRecord[] = [];
   let current: CampaignRecord | null = null;
   for (const item of items) {
-    if (!isShard(item)) {
+    if (!keys.isCampaignShard(item as { sk: string })) {
       current = campaignItem.parse(item);
       records.push(current);
       continue;
@@ -128,6 +126,7 @@ export function campaignStore(table: TableSource = tableContext) {
           },
           ConditionExpression: 'attribute_not_exists(pk)',
         },
+        condition: 'campaign-id-taken',
       };
     },
 
@@ -139,7 +138,7 @@ export function campaignStore(table: TableSource = tableContext) {
 
     /** The same replacement as an item of a transaction (with the writes that go with it). */
     definitionUpdate(orgId: number, campaignId: number, definition: CampaignDefinition): TransactItem {
-      return { Update: definitionUpdate(orgId, campaignId, definition) };
+      return { Update: definitionUpdate(orgId, campaignId, definition), condition: 'campaign-not-found' };
     },
 
     /**
@@ -168,6 +167,7 @@ export function campaignStore(table: TableSource = tableContext) {
           ConditionExpression: conditions.join(' AND '),
           ExpressionAttributeValues: values,
         },
+        condition: 'campaign-sequences-replaced',
       };
     },
 
@@ -208,8 +208,8 @@ export function campaignStore(table: TableSource = tableContext) {
 
     /**
      * The update adding `deltas` to the campaign's counters; with `mustExist`
-     * it fails when the campaign does not exist. Null when nothing changes and
-     * nothing is checked.
+     * it fails when the campaign does not exist ('campaign-not-found', with the
+     * campaign's id as subject). Null when nothing changes and nothing is checked.
      */
     counters(
       orgId: number,
@@ -217,7 +217,13 @@ export function campaignStore(table: TableSource = tableContext) {
       deltas: Partial<Record<CampaignCounter | 'accountsCount' | 'messagesCount', number>>,
       options: { mustExist?: boolean } = {},
     ): TransactItem | null {
-      return addCounters(keys.campaign(orgId, campaignId), deltas, options, table());
+      const item = addCounters(
+        keys.campaign(orgId, campaignId),
+        deltas,
+        { mustExist: options.mustExist ? 'campaign-not-found' : undefined },
+        table(),
+      );
+      return item && { ...item, subject: campaignId };
     },
   };
 }

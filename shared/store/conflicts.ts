@@ -8,7 +8,7 @@ import { TransactionConflictError } from './transactions.ts';
  */
 
 /** A transaction cancelled only by concurrent transactions on its items: none of its conditions failed. */
-export const lostRace = (error: TransactionConflictError): boolean => error.failedConditions.length === 0;
+export const lostRace = (error: TransactionConflictError): boolean => error.failed.size === 0;
 
 export interface ConflictRetry {
   /** Tries in all, the first included; the last try's conflict propagates. */

@@ -219,6 +219,8 @@ export function contactStore(table: TableSource = tableContext) {
           },
           ConditionExpression: 'attribute_not_exists(pk)',
         },
+        condition: 'contact-exists',
+        subject: contact.id,
       };
     },
 
@@ -258,6 +260,8 @@ export function contactStore(table: TableSource = tableContext) {
             ...guard?.values,
           },
         },
+        condition: 'contact-assignment-refused',
+        subject: contact.id,
       };
     },
 
@@ -287,6 +291,8 @@ export function contactStore(table: TableSource = tableContext) {
           ExpressionAttributeNames: names,
           ExpressionAttributeValues: { ...ELIGIBILITY_CHANGE.values, ...guard.values },
         },
+        condition: 'contact-changed',
+        subject: contact.id,
       };
     },
 
@@ -312,6 +318,8 @@ export function contactStore(table: TableSource = tableContext) {
             ...ELIGIBILITY_CHANGE.values,
           },
         },
+        condition: 'contact-not-found',
+        subject: contact.id,
       };
     },
 
@@ -333,6 +341,8 @@ export function contactStore(table: TableSource = tableContext) {
             ...ELIGIBILITY_CHANGE.values,
           },
         },
+        condition: 'contact-changed',
+        subject: contact.id,
       };
     },
   };

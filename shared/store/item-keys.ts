@@ -113,6 +113,8 @@ export const campaignShard = (orgId: number, campaignId: number, shard: number) 
   pk: org(orgId),
   sk: `${campaign(orgId, campaignId).sk}#SHARD#${shardNumber(shard)}`,
 });
+/** Whether an item of an organization's partition is one of a campaign's counter shards. */
+export const isCampaignShard = (key: { sk: string }): boolean => CAMPAIGN_SHARD.test(key.sk);
 /** A campaign's item and its counter shards: nothing else in the partition starts with its sort key. */
 export const campaignWithShards = (orgId: number, campaignId: number) => ({
   pk: org(orgId),

@@ -106,6 +106,8 @@ export function messageStore(table: TableSource = tableContext) {
             ':assignment': assignmentId,
           },
         },
+        condition: 'message-of-other-assignment',
+        subject: messageId,
       };
     },
 
@@ -140,6 +142,8 @@ export function messageStore(table: TableSource = tableContext) {
           ConditionExpression: 'assignmentId = :assignment',
           ExpressionAttributeValues: { ':one': 1, ':assignment': assignmentId },
         },
+        condition: 'message-of-other-assignment',
+        subject: messageId,
       };
     },
   };
@@ -167,6 +171,8 @@ export function newMessagePut(
       Item: { ...messageAttributes(orgId, assignment, message), ...extra },
       ConditionExpression: 'attribute_not_exists(pk)',
     },
+    condition: 'message-exists',
+    subject: message.id,
   };
 }
 

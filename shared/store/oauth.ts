@@ -119,6 +119,7 @@ export function oauthStore(table: TableSource = tableContext) {
           },
           ConditionExpression: 'attribute_not_exists(pk)',
         },
+        condition: 'client-id-taken',
       };
     },
 
@@ -256,6 +257,7 @@ export function oauthStore(table: TableSource = tableContext) {
                 'attribute_exists(pk) AND attribute_not_exists(familyId) AND attribute_not_exists(tokenHash)',
               ExpressionAttributeValues: { ':family': pair.familyId, ':until': familyLifetime(pair) },
             },
+            condition: 'code-redeemed',
           },
           {
             Put: {
@@ -270,6 +272,7 @@ export function oauthStore(table: TableSource = tableContext) {
               },
               ConditionExpression: 'attribute_not_exists(pk)',
             },
+            condition: 'token-family-exists',
           },
           ...pairPuts(pair),
         ],
@@ -295,6 +298,7 @@ export function oauthStore(table: TableSource = tableContext) {
               ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(consumedAt)',
               ExpressionAttributeValues: { ':now': now },
             },
+            condition: 'refresh-token-consumed',
           },
           {
             Update: {
@@ -304,6 +308,7 @@ export function oauthStore(table: TableSource = tableContext) {
               ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(revokedAt)',
               ExpressionAttributeValues: { ':until': familyLifetime(pair) },
             },
+            condition: 'token-family-revoked',
           },
           ...pairPuts(pair),
         ],

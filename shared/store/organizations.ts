@@ -99,6 +99,7 @@ export function organizationStore(table: TableSource = tableContext) {
           Key: keys.organization(orgId),
           ConditionExpression: 'attribute_exists(pk)',
         },
+        condition: 'organization-not-found',
       };
     },
 

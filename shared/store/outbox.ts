@@ -79,6 +79,7 @@ export function webhookEventOutboxWrite(
       },
       ConditionExpression: 'attribute_not_exists(pk)',
     },
+    condition: 'webhook-event-exists',
   };
 }
 

@@ -71,6 +71,7 @@ export function providerConnectionStore(table: TableSource = tableContext) {
           },
           ConditionExpression: 'attribute_not_exists(pk)',
         },
+        condition: 'connection-id-taken',
       };
     },
 
@@ -84,6 +85,7 @@ export function providerConnectionStore(table: TableSource = tableContext) {
           ConditionExpression: 'attribute_not_exists(connections) OR connections < :max',
           ExpressionAttributeValues: { ':one': 1, ':max': max },
         },
+        condition: 'connection-limit',
       };
     },
 
@@ -106,6 +108,7 @@ export function providerConnectionStore(table: TableSource = tableContext) {
           Key: keys.providerConnection(orgId, connectionId),
           ConditionExpression: 'attribute_exists(pk)',
         },
+        condition: 'connection-not-found',
       };
     },
 

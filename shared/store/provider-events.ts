@@ -63,6 +63,7 @@ export function providerEventStore(table: TableSource = tableContext) {
           },
           ConditionExpression: 'attribute_not_exists(pk)',
         },
+        condition: 'event-applied',
       };
     },
   };

@@ -55,6 +55,7 @@ export function sequenceLinkStore(table: TableSource = tableContext) {
           ConditionExpression: 'attribute_not_exists(pk) OR sequenceId = :sequence',
           ExpressionAttributeValues: { ':sequence': link.sequenceId },
         },
+        condition: 'link-moved',
       };
     },
 

@@ -2,40 +2,86 @@ import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { type TableContext, tableContext } from './table-context.ts';
 
-/** One item of a TransactWriteItems call. */
-export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+/** One item of a TransactWriteItems call, as DynamoDB takes it. */
+type TransactWriteItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+/**
+ * One item of a transaction. A conditional item carries the name of what its
+ * condition failing means (`condition`: 'assignment-id-taken',
+ * 'connection-limit', …), set by the store method that builds it, and, where
+ * a caller writes many alike in one transaction, the identity the item's key
+ * stands for (`subject`: an assignment's or contact's id, …), so a caller
+ * learns which of its items failed without counting positions.
+ */
+export type TransactItem = TransactWriteItem & { condition?: string; subject?: number | string };
+
+/** A conditional item of a cancelled transaction whose condition failed. */
+export interface FailedCondition {
+  /** The item's condition name; 'unnamed' for an item built without one. */
+  condition: string;
+  subject?: number | string;
+}
 
 /** DynamoDB's limit of items in one transaction. */
 export const MAX_TRANSACTION_ITEMS = 100;
 
 /**
- * Thrown when a transaction was cancelled; `failedConditions` holds the
- * indexes of the items whose condition failed, so callers can tell a
- * duplicate from a lost race.
+ * Thrown when a transaction was cancelled. `failed` names the conditions that
+ * failed (none: the transaction lost a race to concurrent ones on its items),
+ * `failedItems` lists each failed item with its subject, so callers tell a
+ * duplicate from a lost race, and which of a batch's items failed, by name.
  */
 export class TransactionConflictError extends Error {
+  readonly failed: ReadonlySet<string>;
+
   constructor(
-    readonly failedConditions: number[],
+    readonly failedItems: readonly FailedCondition[],
     readonly conflicted: boolean,
   ) {
-    super(`Transaction cancelled (conditions failed at ${failedConditions.join(', ') || 'none'})`);
+    super(
+      `Transaction cancelled (conditions failed: ${failedItems.map((item) => item.condition).join(', ') || 'none'})`,
+    );
+    this.failed = new Set(failedItems.map((item) => item.condition));
   }
+
+  /** The subjects of the failed items of condition `name`. */
+  subjectsOf(name: string): Set<number | string> {
+    return new Set(
+      this.failedItems.flatMap((item) =>
+        item.condition === name && item.subject !== undefined ? [item.subject] : [],
+      ),
+    );
+  }
+}
+
+/**
+ * The error of a cancellation: DynamoDB gives one reason per item, in the
+ * items' order, so the failed conditions are named from the items sent.
+ */
+export function conflictOf(
+  items: readonly TransactItem[],
+  error: TransactionCanceledException,
+): TransactionConflictError {
+  const reasons = error.CancellationReasons ?? [];
+  const failed = reasons.flatMap((reason, index): FailedCondition[] => {
+    if (reason.Code !== 'ConditionalCheckFailed') return [];
+    const item = items[index];
+    return [{ condition: item?.condition ?? 'unnamed', subject: item?.subject }];
+  });
+  const conflicted = reasons.some((reason) => reason.Code === 'TransactionConflict');
+  return new TransactionConflictError(failed, conflicted);
 }
 
 /** Runs a transaction, translating a cancellation into TransactionConflictError at this boundary. */
 export async function transact(items: TransactItem[], table: TableContext = tableContext()): Promise<void> {
   if (items.length === 0) return;
   try {
-    await table.client.send(new TransactWriteCommand({ TransactItems: items }));
+    await table.client.send(
+      // The names stay here: DynamoDB takes only the operation of each item.
+      new TransactWriteCommand({ TransactItems: items.map(({ condition, subject, ...item }) => item) }),
+    );
   } catch (error) {
-    if (error instanceof TransactionCanceledException) {
-      const reasons = error.CancellationReasons ?? [];
-      const failed = reasons.flatMap((reason, index) =>
-        reason.Code === 'ConditionalCheckFailed' ? [index] : [],
-      );
-      const conflicted = reasons.some((reason) => reason.Code === 'TransactionConflict');
-      throw new TransactionConflictError(failed, conflicted);
-    }
+    if (error instanceof TransactionCanceledException) throw conflictOf(items, error);
     throw error;
   }
 }
@@ -43,11 +89,13 @@ export async function transact(items: TransactItem[], table: TableContext = tabl
 /**
  * An Update that adds each delta to a numeric attribute (creating it at 0).
  * Returns null when there is nothing to add and no condition to check.
+ * `mustExist` names the condition that the item exists (its failing means
+ * the thing counted is gone).
  */
 export function addCounters(
   key: Record<string, string>,
   deltas: Partial<Record<string, number>>,
-  options: { mustExist?: boolean; set?: Record<string, unknown> } = {},
+  options: { mustExist?: string; set?: Record<string, unknown> } = {},
   table: TableContext = tableContext(),
 ): TransactItem | null {
   const entries = Object.entries(deltas).filter(([, value]) => value !== undefined && value !== 0) as [
@@ -85,6 +133,7 @@ export function addCounters(
     // Nothing changes; the item only has to exist.
     return {
       ConditionCheck: { TableName: table.name, Key: key, ConditionExpression: 'attribute_exists(pk)' },
+      condition: options.mustExist,
     };
   }
   return {
@@ -96,6 +145,7 @@ export function addCounters(
       ExpressionAttributeNames: names,
       ExpressionAttributeValues: Object.keys(values).length > 0 ? values : undefined,
     },
+    ...(options.mustExist && { condition: options.mustExist }),
   };
 }
 

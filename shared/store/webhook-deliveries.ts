@@ -88,6 +88,7 @@ export function webhookDeliveryStore(table: TableSource = tableContext) {
             },
             ConditionExpression: 'attribute_not_exists(pk)',
           },
+          condition: 'event-fanned-out',
         },
         ...deliveries.map(
           (delivery): TransactItem => ({
@@ -109,6 +110,8 @@ export function webhookDeliveryStore(table: TableSource = tableContext) {
               },
               ConditionExpression: 'attribute_not_exists(pk)',
             },
+            condition: 'delivery-id-taken',
+            subject: delivery.deliveryId,
           }),
         ),
       ];
@@ -248,6 +251,7 @@ export function webhookDeliveryStore(table: TableSource = tableContext) {
             ':null': null,
           },
         },
+        condition: 'delivery-generation-moved',
       };
     },
   };

@@ -64,6 +64,7 @@ export function webhookStore(table: TableSource = tableContext) {
           },
           ConditionExpression: 'attribute_not_exists(pk)',
         },
+        condition: 'webhook-id-taken',
       };
     },
 
@@ -77,6 +78,7 @@ export function webhookStore(table: TableSource = tableContext) {
           ConditionExpression: 'attribute_not_exists(subscriptions) OR subscriptions < :max',
           ExpressionAttributeValues: { ':one': 1, ':max': max },
         },
+        condition: 'webhook-limit',
       };
     },
 
@@ -100,6 +102,7 @@ export function webhookStore(table: TableSource = tableContext) {
           Key: keys.webhook(orgId, webhookId),
           ConditionExpression: 'attribute_exists(pk)',
         },
+        condition: 'webhook-not-found',
       };
     },
 
