@@ -88,7 +88,13 @@ export async function sustainedLoad(
         method: 'POST',
         path: '/public/v1/provider-connections',
         headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
-        body: JSON.stringify({ provider: 'smartlead', api_key: 'bench-sustained-provider-key' }),
+        // Creating a connection asks the provider whether it takes the key: the emulator's workspace,
+        // never the real provider (unreachable from the bench, a 502).
+        body: JSON.stringify({
+          provider: fixtures.providers.account.provider,
+          api_key: fixtures.providers.account.apiKey,
+          base_url: fixtures.providers.account.baseUrl,
+        }),
       }),
       onResponse: (status, body, context) => {
         if (status === 200) context.providerConnectionId = (JSON.parse(body) as { id: number }).id;
