@@ -102,9 +102,7 @@ export function benchFailures(report: BenchReport): string[] {
   if (hooksFailed) failures.push(`webhook deliveries: ${hooksFailed}`);
   if (report.enrollment) failures.push(...enrollmentFailures(report.enrollment));
   if (report.hotItems) failures.push(...hotItemsFailures(report.hotItems));
-  const sustained = report.sustained;
-  const sustainedFailed = isFailure(sustained) ? sustained.failed : loadFailure(sustained.load);
-  if (sustainedFailed) failures.push(`sustained load: ${sustainedFailed}`);
+  failures.push(...sustainedFailures(report.sustained));
   if (report.memory.dynamoDbLocalPeakRssMiB === null)
     failures.push("memory: DynamoDB Local's process was not found, so its memory was not measured");
   failures.push(...bundlesFailures(report.bundles));
@@ -113,6 +111,11 @@ export function benchFailures(report: BenchReport): string[] {
 
 const rawFailure = (operation: RawOperation | SectionFailure, contacts: number) =>
   isFailure(operation) ? operation.failed : rawOperationFailure(operation.result, contacts);
+
+export function sustainedFailures(sustained: SustainedResult | SectionFailure): string[] {
+  const failed = isFailure(sustained) ? sustained.failed : loadFailure(sustained.load);
+  return failed ? [`sustained load: ${failed}`] : [];
+}
 
 export function enrollmentFailures(enrollment: EnrollmentThroughput | SectionFailure): string[] {
   if (isFailure(enrollment)) return [`enrollment: ${enrollment.failed}`];
@@ -208,7 +211,7 @@ export function renderHotItemsSection(hotItems: HotItemsReport | SectionFailure)
   return renderHotItems(hotItems);
 }
 
-function renderSustained(sustained: SustainedResult | SectionFailure, concurrency: number): string[] {
+export function renderSustained(sustained: SustainedResult | SectionFailure, concurrency: number): string[] {
   if (isFailure(sustained)) return ['## Sustained load', '', failedCell(sustained.failed), ''];
   const failed = loadFailure(sustained.load);
   const unexpected = sustained.perEndpoint.filter((entry) => Object.keys(entry.unexpected).length > 0);

@@ -21,6 +21,8 @@ import {
   renderEnrollment,
   renderHotItemsSection,
   renderMarkdown,
+  renderSustained,
+  sustainedFailures,
 } from './report.ts';
 
 /**
@@ -61,7 +63,7 @@ const runId = randomUUID().slice(0, 8);
 const machineInfo = machine();
 
 /** `--only <section>`: one section alone. */
-const SECTIONS = ['enrollment', 'hot-items', 'bundles'];
+const SECTIONS = ['enrollment', 'hot-items', 'bundles', 'sustained'];
 const onlyAt = process.argv.indexOf('--only');
 const only = onlyAt >= 0 ? process.argv[onlyAt + 1] : undefined;
 if (only !== undefined && !SECTIONS.includes(only))
@@ -375,6 +377,42 @@ if (only === 'bundles') {
   } finally {
     await stack.stop();
     if (built) removeBundles(built.bundles);
+  }
+  process.exit(exitCode);
+}
+if (only === 'sustained') {
+  try {
+    const { seedDemo } = await import('#admin/seed.ts');
+    const { endpointSpecs, prepareFixtures, send } = await import('./endpoints.ts');
+    const { startReceiver } = await import('./receiver.ts');
+    const { sustainedLoad } = await import('./sustained.ts');
+    const demo = await seedDemo();
+    const receiver = await startReceiver();
+    const fixtures = await prepareFixtures(stack.apiUrl, receiver.url, demo, stack.providerApiUrls);
+    const specs = endpointSpecs(fixtures, runId);
+    for (const spec of specs) {
+      await spec.prepare?.();
+      await send(stack.apiUrl, spec);
+    }
+    // Deliveries still in flight cannot be redelivered (409): the queued work drains first, as in the full run.
+    const { waitForQuiet } = await import('./quiet.ts');
+    await waitForQuiet([stack.queueUrls.mail, stack.queueUrls.webhooks, stack.queueUrls.providerEvents]);
+    log(`sustained load, ${SUSTAINED_SECONDS} s`);
+    const sustained = await attempt(() =>
+      sustainedLoad(fixtures, specs, {
+        durationSeconds: SUSTAINED_SECONDS,
+        sampleEverySeconds: 2,
+        javaPid: javaChildren()[0],
+        onSample: () => {
+          stack.smtp.messages.length = 0;
+        },
+      }),
+    );
+    console.log(renderSustained(sustained, CONCURRENCY).join('\n'));
+    await receiver.stop();
+    exitCode = reportFailures(sustainedFailures(sustained));
+  } finally {
+    await stack.stop();
   }
   process.exit(exitCode);
 }
