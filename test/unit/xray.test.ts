@@ -2,9 +2,8 @@ import { createSocket, type Socket } from 'node:dgram';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type Configuration, configuration, useConfiguration } from '#platform/config.ts';
-import { traceAwsClient, traceInvocation } from '#platform/xray.ts';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Configuration } from '#platform/config.ts';
 import { waitFor } from '../support/wait.ts';
 
 /**
@@ -23,7 +22,21 @@ let dynamodb: Server;
 let dynamodbUrl: string;
 let throttle = false;
 
+/**
+ * The modules under test, imported afresh: the unit tier shares one module graph across its files
+ * (vitest.config.ts), and the first invocation a fresh xray module traces is the cold start under test.
+ */
+let configuration: typeof import('#platform/config.ts')['configuration'];
+let useConfiguration: typeof import('#platform/config.ts')['useConfiguration'];
+let traceAwsClient: typeof import('#platform/xray.ts')['traceAwsClient'];
+let traceInvocation: typeof import('#platform/xray.ts')['traceInvocation'];
+let installed: Configuration;
+
 beforeAll(async () => {
+  vi.resetModules();
+  ({ configuration, useConfiguration } = await import('#platform/config.ts'));
+  ({ traceAwsClient, traceInvocation } = await import('#platform/xray.ts'));
+  installed = configuration();
   daemon = createSocket('udp4');
   daemon.on('message', (message) => datagrams.push(message.toString()));
   await new Promise<void>((resolve) => daemon.bind(0, '127.0.0.1', resolve));
@@ -48,8 +61,6 @@ afterAll(async () => {
   daemon.close();
   await new Promise((resolve) => dynamodb.close(resolve));
 });
-
-const installed = configuration();
 
 /** Installs the test's configuration with these observability settings. */
 const observing = (settings: Partial<Configuration['observability']>) =>
