@@ -12,13 +12,13 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * Ties go to the larger file.
  */
 
-/** Seconds each slow file takes on two cores beside another file (a fresh clone's `.ci/run`). */
+/** Seconds each slow file takes on two cores beside another file (a quiet machine's full run). */
 const ESTIMATES: Record<string, number> = {
-  'test/e2e/provider-enrollment.test.ts': 60,
-  'test/e2e/local-stack-process.test.ts': 35,
-  'test/integration/counters.property.test.ts': 30,
+  'test/e2e/bad-input.property.test.ts': 103,
+  'test/e2e/provider-enrollment.test.ts': 95,
+  'test/integration/counters.property.test.ts': 48,
+  'test/e2e/local-stack-process.test.ts': 42,
   'test/e2e/restart.test.ts': 30,
-  'test/e2e/bad-input.property.test.ts': 30,
   'test/integration/demo-seed.test.ts': 20,
   'test/e2e/dashboard-browser.test.ts': 20,
   'test/e2e/faults.test.ts': 17,
