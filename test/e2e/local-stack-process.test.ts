@@ -82,7 +82,9 @@ const alive = (pid: number) => {
 
 afterEach(() => stopStartedStackProcesses());
 
-describe('npm start', () => {
+// Each test starts the whole stack as a user does (DynamoDB Local, the emulators, the demo data set linked
+// to the emulators' campaigns), once or twice: on a loaded machine that takes minutes, not the default minute.
+describe('npm start', { timeout: 300_000 }, () => {
   it('prints the base URL and a working demo API key, serves the CLI, and stops everything on SIGTERM; a second start on its port says in one line that the port is busy and leaves it serving', async () => {
     const localDir = mkdtempSync(join(tmpdir(), 'outreach-local-'));
     const stack = await startStackProcess(['--port', '0'], { OUTREACH_LOCAL_DIR: localDir });
