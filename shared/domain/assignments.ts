@@ -7,6 +7,7 @@ import { conflictDelay, retryOnConflict } from '#store/conflicts.ts';
 import { type ContactAssignmentEntry, type ContactRecord, contactKey, contacts } from '#store/contacts.ts';
 import { analyticsShardCounters } from '#store/organizations.ts';
 import {
+  failedSubjects,
   MAX_TRANSACTION_ITEMS,
   type TransactItem,
   TransactionConflictError,
@@ -260,8 +261,8 @@ async function createChunk(
         } catch (error) {
           if (!(error instanceof TransactionConflictError)) throw error;
           if (error.failed.has('campaign-not-found')) throw new CampaignNotFound(campaignId);
-          const takenIds = error.subjectsOf('assignment-id-taken');
-          const refusedContacts = error.subjectsOf('contact-assignment-refused');
+          const takenIds = failedSubjects(error, 'assignment-id-taken');
+          const refusedContacts = failedSubjects(error, 'contact-assignment-refused');
           // The chunk's contacts are distinct, so a refused contact names its one input.
           const failed = (input: NewAssignment) =>
             takenIds.has(input.assignmentId) || refusedContacts.has(input.contact.id);

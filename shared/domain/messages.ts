@@ -4,7 +4,12 @@ import { assignments, type MessageEffects } from '#store/assignments.ts';
 import { retryOnConflict } from '#store/conflicts.ts';
 import { allocateIds } from '#store/ids.ts';
 import { type MessageRecord, messages as storedMessages } from '#store/messages.ts';
-import { type TransactItem, TransactionConflictError, transact } from '#store/transactions.ts';
+import {
+  failedSubjects,
+  type TransactItem,
+  TransactionConflictError,
+  transact,
+} from '#store/transactions.ts';
 import { assignmentCounterWrites, assignmentDeltas } from './aggregates.ts';
 import { type AssignmentRecord, factsOf, getAssignment } from './assignments.ts';
 import { messageEventWrites } from './webhook-events.ts';
@@ -179,7 +184,7 @@ async function writeHistoryChunk(
       } catch (error) {
         if (error instanceof TransactionConflictError) {
           // Some were recorded before (a re-import): the next try writes the others.
-          const existing = error.subjectsOf('message-exists');
+          const existing = failedSubjects(error, 'message-exists');
           messages = messages.filter((message) => !existing.has(message.id));
         }
         throw error;

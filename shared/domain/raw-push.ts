@@ -5,7 +5,12 @@ import type { CampaignRecord, StoredSequence } from '#store/campaigns.ts';
 import { lostRace, retryOnConflict } from '#store/conflicts.ts';
 import { type ContactRecord, contacts, newContact } from '#store/contacts.ts';
 import { allocateIds } from '#store/ids.ts';
-import { MAX_TRANSACTION_ITEMS, TransactionConflictError, transact } from '#store/transactions.ts';
+import {
+  failedSubjects,
+  MAX_TRANSACTION_ITEMS,
+  TransactionConflictError,
+  transact,
+} from '#store/transactions.ts';
 import { backoff, createAssignments, MAX_CONFLICT_RETRIES, type NewAssignment } from './assignments.ts';
 import { getContactsByEmail } from './contacts.ts';
 import { type Bypass, evaluate, loadEligibilityInputs, type Verdict } from './eligibility.ts';
@@ -354,7 +359,7 @@ async function createContacts(
           // Cancelled by a concurrent transaction on one of the contacts: tried again shortly.
           if (lostRace(error)) throw error;
           // Created concurrently: those are judged again as stored; the others are tried again together.
-          const exists = error.subjectsOf('contact-exists');
+          const exists = failedSubjects(error, 'contact-exists');
           taken.push(...chunk.filter(({ record }) => exists.has(record.id)).map((entry) => entry.candidate));
           chunk = chunk.filter(({ record }) => !exists.has(record.id));
         }
@@ -452,7 +457,7 @@ async function updateVariables(orgId: number, plans: Plan[]): Promise<Plan[]> {
           if (!(error instanceof TransactionConflictError)) throw error;
           // Cancelled by a concurrent transaction on one of the assignments: tried again shortly.
           if (lostRace(error)) throw error;
-          const missing = error.subjectsOf('assignment-not-found');
+          const missing = failedSubjects(error, 'assignment-not-found');
           const isGone = (plan: Plan) => missing.has(plan.verdict.existingInSequence!);
           gone.push(...chunk.filter(isGone));
           chunk = chunk.filter((plan) => !isGone(plan));

@@ -6,6 +6,7 @@ import { accounts } from '#store/accounts.ts';
 import { retryOnConflict } from '#store/conflicts.ts';
 import { webhookEventOutboxWrite } from '#store/outbox.ts';
 import {
+  failedSubjects,
   MAX_TRANSACTION_ITEMS,
   type TransactItem,
   TransactionConflictError,
@@ -165,7 +166,7 @@ async function emitBatch(orgId: number, campaignId: number, batch: NewOpportunit
         return true;
       } catch (error) {
         if (error instanceof TransactionConflictError) {
-          const gone = error.subjectsOf('opportunity-gone');
+          const gone = failedSubjects(error, 'opportunity-gone');
           pending = pending.filter((opportunity) => !gone.has(opportunity.account.id));
         }
         throw error;

@@ -28,7 +28,7 @@ export const MAX_TRANSACTION_ITEMS = 100;
 /**
  * Thrown when a transaction was cancelled. `failed` names the conditions that
  * failed (none: the transaction lost a race to concurrent ones on its items),
- * `failedItems` lists each failed item with its subject, so callers tell a
+ * `failedItems` lists each failed item with its subject (`failedSubjects`), so callers tell a
  * duplicate from a lost race, and which of a batch's items failed, by name.
  */
 export class TransactionConflictError extends Error {
@@ -39,40 +39,29 @@ export class TransactionConflictError extends Error {
     readonly conflicted: boolean,
   ) {
     super(
-      `Transaction cancelled (conditions failed: ${failedItems.map((item) => item.condition).join(', ') || 'none'})`,
+      `Transaction cancelled (failed: ${failedItems.map((item) => item.condition).join(', ') || 'none'})`,
     );
     this.failed = new Set(failedItems.map((item) => item.condition));
-  }
-
-  /** The subjects of the failed items of condition `name`. */
-  subjectsOf(name: string): Set<number | string> {
-    return new Set(
-      this.failedItems.flatMap((item) =>
-        item.condition === name && item.subject !== undefined ? [item.subject] : [],
-      ),
-    );
   }
 }
 
 /**
- * The error of a cancellation: DynamoDB gives one reason per item, in the
- * items' order, so the failed conditions are named from the items sent.
+ * The subjects of a cancelled transaction's failed items of condition `name`.
+ * A function rather than a method of the error, so a bundle that never asks
+ * does not carry it.
  */
-export function conflictOf(
-  items: readonly TransactItem[],
-  error: TransactionCanceledException,
-): TransactionConflictError {
-  const reasons = error.CancellationReasons ?? [];
-  const failed = reasons.flatMap((reason, index): FailedCondition[] => {
-    if (reason.Code !== 'ConditionalCheckFailed') return [];
-    const item = items[index];
-    return [{ condition: item?.condition ?? 'unnamed', subject: item?.subject }];
-  });
-  const conflicted = reasons.some((reason) => reason.Code === 'TransactionConflict');
-  return new TransactionConflictError(failed, conflicted);
+export function failedSubjects(
+  error: TransactionConflictError,
+  name: string,
+): Set<FailedCondition['subject']> {
+  return new Set(error.failedItems.filter((item) => item.condition === name).map((item) => item.subject));
 }
 
-/** Runs a transaction, translating a cancellation into TransactionConflictError at this boundary. */
+/**
+ * Runs a transaction, translating a cancellation into TransactionConflictError
+ * at this boundary: DynamoDB gives one reason per item, in the items' order, so
+ * the failed conditions are named from the items sent.
+ */
 export async function transact(items: TransactItem[], table: TableContext = tableContext()): Promise<void> {
   if (items.length === 0) return;
   try {
@@ -81,8 +70,16 @@ export async function transact(items: TransactItem[], table: TableContext = tabl
       new TransactWriteCommand({ TransactItems: items.map(({ condition, subject, ...item }) => item) }),
     );
   } catch (error) {
-    if (error instanceof TransactionCanceledException) throw conflictOf(items, error);
-    throw error;
+    if (!(error instanceof TransactionCanceledException)) throw error;
+    const reasons = error.CancellationReasons ?? [];
+    throw new TransactionConflictError(
+      reasons.flatMap((reason, index): FailedCondition[] =>
+        reason.Code === 'ConditionalCheckFailed'
+          ? [{ condition: items[index]?.condition ?? 'unnamed', subject: items[index]?.subject }]
+          : [],
+      ),
+      reasons.some((reason) => reason.Code === 'TransactionConflict'),
+    );
   }
 }
 

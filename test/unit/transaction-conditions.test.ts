@@ -7,7 +7,12 @@ import { campaigns } from '#store/campaigns.ts';
 import { lostRace } from '#store/conflicts.ts';
 import { contacts, newContact } from '#store/contacts.ts';
 import { providerConnections } from '#store/provider-connections.ts';
-import { type TransactItem, TransactionConflictError, transact } from '#store/transactions.ts';
+import {
+  failedSubjects,
+  type TransactItem,
+  TransactionConflictError,
+  transact,
+} from '#store/transactions.ts';
 
 const dynamoMock = mockClient(DynamoDBDocumentClient);
 
@@ -47,8 +52,8 @@ describe('transact names the conditions that failed', () => {
       { condition: 'assignment-id-taken', subject: 7 },
       { condition: 'assignment-id-taken', subject: 9 },
     ]);
-    expect(error.subjectsOf('assignment-id-taken')).toEqual(new Set([7, 9]));
-    expect(error.subjectsOf('campaign-not-found')).toEqual(new Set());
+    expect(failedSubjects(error, 'assignment-id-taken')).toEqual(new Set([7, 9]));
+    expect(failedSubjects(error, 'campaign-not-found')).toEqual(new Set());
     expect(error.conflicted).toBe(false);
     expect(lostRace(error)).toBe(false);
   });
