@@ -220,7 +220,7 @@ async function checkCredentials(
     path: '/auth/CheckApiKey',
     headers: apiKeyHeader(credentials),
   });
-  expectKeyAccepted('HeyReach', response);
+  expectKeyAccepted(HEYREACH_FACTS.displayName, response);
   expectSuccess(response, 'the provider has no credential check here');
   // A HeyReach key acts for one workspace and carries its own limit.
   return { workspaceId: null };
@@ -239,7 +239,7 @@ async function listCampaigns(
     headers: apiKeyHeader(credentials),
     body: { offset, limit: CAMPAIGN_PAGE },
   });
-  expectKeyAccepted('HeyReach', response);
+  expectKeyAccepted(HEYREACH_FACTS.displayName, response);
   expectSuccess(response, 'the provider has no campaign list here');
   const page = readBody(response, campaignPage, 'the campaign list');
   const seen = offset + page.items.length;

@@ -165,7 +165,7 @@ function leadItem(lead: LeadToEnroll & { email: string }) {
 
 /** 401 or 403: Instantly refused the key itself, named so the caller can say which provider did. */
 function expectInstantlyAnswer(response: ProviderResponse, notFound: string): void {
-  expectKeyAccepted('Instantly', response);
+  expectKeyAccepted(INSTANTLY_FACTS.displayName, response);
   expectSuccess(response, notFound);
 }
 

@@ -218,7 +218,7 @@ async function checkCredentials(
   credentials: ProviderCredentials,
 ): Promise<AcceptedCredentials> {
   const response = await http({ method: 'GET', path: '/team', headers: basicAuth(credentials) });
-  expectKeyAccepted('lemlist', response, REFUSED_KEY_STATUSES);
+  expectKeyAccepted(LEMLIST_FACTS.displayName, response, REFUSED_KEY_STATUSES);
   expectSuccess(response);
   readBody(response, z.object({ _id: z.string() }), 'the team lookup');
   // lemlist's limit is per API key: no workspace shares it.
@@ -244,7 +244,7 @@ async function listCampaigns(
     },
     headers: basicAuth(credentials),
   });
-  expectKeyAccepted('lemlist', response);
+  expectKeyAccepted(LEMLIST_FACTS.displayName, response);
   expectSuccess(response);
   const campaigns = readBody(response, campaignsPage, 'the campaign list');
   return {

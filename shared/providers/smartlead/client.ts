@@ -243,7 +243,7 @@ function threadFields(replyThread: ReplyThread) {
 /** The whole campaign list (`GET /campaigns/`); a refused key is `Smartlead refused this API key (<status>)`. */
 async function allCampaigns(http: ProviderHttp, credentials: ProviderCredentials) {
   const response = await http({ method: 'GET', path: '/campaigns/', query: withKey(credentials) });
-  expectKeyAccepted('Smartlead', response);
+  expectKeyAccepted(SMARTLEAD_FACTS.displayName, response);
   expectSuccess(response);
   return readBody(response, campaignList, 'the campaign list');
 }
