@@ -21,7 +21,8 @@ import { round } from './load.ts';
  * Every function's bundle, built as the stack builds it (bundleBuildOptions:
  * minified ESM for Node 24, the AWS SDK bundled, split into the entry and the
  * chunks it imports on demand), beside the floor: a bare DynamoDB function
- * (bench/floor-function) built with the same settings. For each: what a cold
+ * (bench/floor-function) built in one file with esbuild's plain settings
+ * (bundle-init.ts, measuredBuildOptions). For each: what a cold
  * start reads (the entry file and the chunks it imports statically), what is
  * shipped (every chunk), and the cold import time, `import()` of the bundle in
  * a fresh process on the Lambda runtime's Node major (24, from `npx node@24`)
@@ -86,8 +87,6 @@ export interface BundleReport {
   importsPerBundle: number;
   /** The bare DynamoDB function with the functions' settings. */
   floor: BundleFigures;
-  /** The same floor as one file (no splitting: the settings the functions had before). */
-  floorSingleFile: { KiB: number; coldImportMs: number };
   bundles: BundleFigures[];
   /** A failure in place of the figures when the measurement threw (bench/failures.ts). */
   firstRequests?: FirstRequests | SectionFailure;
@@ -178,21 +177,15 @@ export interface BuiltBundles {
   folder: string;
   node: { path: string; version: string; source: string };
   floor: BuiltBundle;
-  floorSingleFile: BuiltBundle;
   functions: BuiltBundle[];
 }
 
-async function buildOne(
-  folder: string,
-  { name, entry, packageFiles }: FunctionEntry,
-  variant: { singleFile?: boolean } = {},
-): Promise<BuiltBundle> {
+async function buildOne(folder: string, { name, entry, packageFiles }: FunctionEntry): Promise<BuiltBundle> {
   const outdir = join(folder, name);
   const file = join(outdir, BUNDLE_ENTRY_FILE);
   try {
     const { metafile } = await build({
       ...measuredBuildOptions(entry, resolve(PROJECT_ROOT, entry), outdir),
-      ...(variant.singleFile ? { splitting: false } : {}),
       metafile: true,
       absWorkingDir: PROJECT_ROOT,
     });
@@ -229,14 +222,9 @@ export async function buildBundles(): Promise<BuiltBundles> {
   const node = await lambdaNode();
   const floorEntry = { name: 'floor', entry: FLOOR_ENTRY, packageFiles: [] };
   const floor = await buildOne(folder, floorEntry);
-  const floorSingleFile = await buildOne(
-    folder,
-    { ...floorEntry, name: 'floor-single-file' },
-    { singleFile: true },
-  );
   const functions: BuiltBundle[] = [];
   for (const entry of functionEntries()) functions.push(await buildOne(folder, entry));
-  return { folder, node, floor, floorSingleFile, functions };
+  return { folder, node, floor, functions };
 }
 
 export function removeBundles(built: BuiltBundles): void {
@@ -283,11 +271,7 @@ async function coldImportRounds(
 
 /** Sizes and cold imports of the floor and every function. */
 export async function measureBundles(built: BuiltBundles): Promise<BundleReport> {
-  const imports = await coldImportRounds(built.node.path, [
-    built.floor,
-    built.floorSingleFile,
-    ...built.functions,
-  ]);
+  const imports = await coldImportRounds(built.node.path, [built.floor, ...built.functions]);
   const figures = (bundle: BuiltBundle, floor?: BundleFigures): BundleFigures => {
     const none = Number.NaN;
     const failed = (error: string): BundleFigures => ({
@@ -325,14 +309,12 @@ export async function measureBundles(built: BuiltBundles): Promise<BundleReport>
     };
   };
   const floor = figures(built.floor);
-  const single = figures(built.floorSingleFile);
   const bundles = built.functions.map((bundle) => figures(bundle, floor));
   return {
     node: built.node.version,
     nodeSource: built.node.source,
     importsPerBundle: IMPORTS_PER_BUNDLE,
     floor,
-    floorSingleFile: { KiB: single.initKiB, coldImportMs: single.coldImportMs },
     bundles,
   };
 }

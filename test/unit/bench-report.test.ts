@@ -89,7 +89,6 @@ const bundles: BundleReport = {
   nodeSource: 'npx node@24',
   importsPerBundle: 9,
   floor: bundle('floor', { sizeRatio: 1, importRatio: 1, medianImportRatio: 1 }),
-  floorSingleFile: { KiB: 333.9, coldImportMs: 62.5 },
   bundles: [bundle('list-campaigns')],
   firstRequests: {
     processesPerFunction: 3,
