@@ -2,7 +2,7 @@ import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } fro
 import { authorizerDecision, readApiKeyHeader } from '#api/http/authorizer.ts';
 import { verifyApiKey } from '#domain/api-keys.ts';
 import { logger } from '#platform/logger.ts';
-import { count, observed } from '#platform/observability.ts';
+import { count, lambdaHandler } from '#platform/observability.ts';
 
 /**
  * The REQUEST authorizer for `x-api-key`. A missing, malformed, unknown,
@@ -11,7 +11,7 @@ import { count, observed } from '#platform/observability.ts';
  * context. A failure to reach the table is a deliberate authorizer failure
  * (500), never a false 401 and never an unhandled error.
  */
-export const handler = observed(
+export const handler = lambdaHandler(
   async (event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> => {
     let identity: Awaited<ReturnType<typeof verifyApiKey>>;
     try {

@@ -1,6 +1,6 @@
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { relayOutboxRecords } from '#domain/outbox-relay.ts';
-import { observed } from '#platform/observability.ts';
+import { lambdaHandler } from '#platform/observability.ts';
 
 /**
  * The outbox relay: the table's stream invokes it with new items; outbox items
@@ -9,6 +9,6 @@ import { observed } from '#platform/observability.ts';
  * failure is reported (ReportBatchItemFailures), so Lambda retries from there
  * and nothing after it is skipped.
  */
-export const handler = observed(
+export const handler = lambdaHandler(
   async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => relayOutboxRecords(event.Records),
 );

@@ -15,7 +15,7 @@ import {
  * build one themselves and install it (`useConfiguration`) instead of writing
  * to `process.env`. This is the only module of shared/ and functions/ that
  * reads `process.env` (but for the trace header of each invocation, which
- * Lambda sets per invocation: xray.ts, logger.ts); the client factories take
+ * Lambda sets per invocation: xray.ts); the client factories take
  * their settings from the object and build their clients on first use, so
  * importing a module never reads configuration. docs/deploy.md#configuration
  * lists every setting.

@@ -1,25 +1,32 @@
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
+import type { MiddlewareObj } from '@middy/core';
+import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { METRICS_NAMESPACE, METRICS_SERVICE } from '#definitions/metrics.ts';
 import { observabilitySettings } from './config.ts';
-import { type Middleware, withMiddlewares } from './middleware.ts';
+import { logger } from './logger.ts';
 import { traceInvocation } from './xray.ts';
 
 /**
- * Metrics and traces (xray.ts), beside the logger (logger.ts). Metrics are
- * CloudWatch embedded-metric records written to the function's log, one per
- * invocation that counted something, in the shape Powertools' Metrics writes
- * (namespace, a `service` dimension), without its 14 KiB in every bundle:
- * counts of what the service did, never contents. Traces are X-Ray
- * subsegments for each invocation and each AWS call; both are inert outside
- * Lambda (the local stack and tests turn metrics off in the configuration,
- * POWERTOOLS_METRICS_DISABLED, and traces are only sent for a sampled
- * invocation with a daemon beside it).
+ * Every function's pipeline: @middy/core around its handler, with the logs
+ * (Powertools Logger, logger.ts), the metrics (Powertools Metrics: CloudWatch
+ * embedded-metric records in the function's log, one per invocation that
+ * counted something, counts of what the service did, never contents) and the
+ * traces (X-Ray subsegments, xray.ts) as middlewares, and middy's own early
+ * timeout. Metrics are off locally and in the tests (POWERTOOLS_METRICS_DISABLED,
+ * which Powertools reads itself and the configuration reads for `count`), and
+ * traces are only sent for a sampled invocation with a daemon beside it.
  */
 
 /** The service name traces are annotated with. */
 const TRACE_SERVICE = 'outreach-public-api';
 
-/** The counters the service emits; each name is one CloudWatch metric. */
+/** How long before the invocation's deadline middy gives up on the handler, so that the middlewares can still answer. */
+const TIMEOUT_MARGIN_MS = 5;
+
+/** The counters the service emits; each name is one CloudWatch metric (the alarms name some: infra/constructs/alarms.ts). */
 export type CountMetric =
   | 'ApiKeyRejected'
   | 'ContactsPushed'
@@ -45,74 +52,94 @@ export type CountMetric =
   | 'ProviderConnectionFailing'
   | 'ReplySentThroughProvider';
 
-/** The invocation's counts so far, by metric. */
-const counts = new Map<CountMetric, number>();
+/** Debug records of the logger, for what Powertools Metrics would warn about. */
+const debugRecord = (...content: unknown[]) => logger.debug(content.map(String).join(' '));
 
-/** Counts `value` occurrences of `name` in this invocation (published when it ends). */
-export function count(name: CountMetric, value = 1): void {
-  if (value > 0) counts.set(name, (counts.get(name) ?? 0) + value);
-}
-
-/** Writes the invocation's counts as one embedded-metric record, unless metrics are off (locally, in tests). */
-function publishCounts(): void {
-  if (counts.size === 0) return;
-  const names = [...counts.keys()];
-  const values = Object.fromEntries(counts);
-  counts.clear();
-  if (!observabilitySettings().metrics) return;
-  const record = {
-    _aws: {
-      Timestamp: Date.now(),
-      CloudWatchMetrics: [
-        {
-          Namespace: METRICS_NAMESPACE,
-          Dimensions: [['service']],
-          Metrics: names.map((name) => ({ Name: name, Unit: 'Count' })),
-        },
-      ],
-    },
-    service: METRICS_SERVICE,
-    ...values,
-  };
-  process.stdout.write(`${JSON.stringify(record)}\n`);
-}
-
-/** Publishes the invocation's counters, if it counted anything, on success and on error alike. */
-const publishMetrics = <Event, Result>(): Middleware<Event, Result> => ({
-  after: publishCounts,
-  onError: publishCounts,
+/**
+ * The service's metrics. Powertools warns, at every invocation that counted
+ * nothing, that it has no metric to publish: most requests count nothing, so
+ * that notice is a debug record here rather than a warning per request.
+ */
+export const metrics = new Metrics({
+  namespace: METRICS_NAMESPACE,
+  serviceName: METRICS_SERVICE,
+  logger: {
+    debug: debugRecord,
+    info: debugRecord,
+    warn: debugRecord,
+    error: (...content: unknown[]) => logger.error(content.map(String).join(' ')),
+  },
 });
 
 /**
- * The invocation's trace subsegment, closed when the handler returns or throws.
- * It never records the event or the response: they hold contact data and
- * message bodies. Outgoing HTTP is not traced: the webhook client pins the
- * resolved address itself (ssrf.ts).
+ * Counts `value` occurrences of `name` in this invocation (published when it
+ * ends; a name counted twice is one record's values, which CloudWatch sums).
+ * Nothing is counted while the configuration turns metrics off: an installed
+ * configuration (the local stack's) turns them off without the environment.
  */
-const traceHandler = <Event, Result>(): Middleware<Event, Result> => {
-  let close: ((failed: boolean) => void) | undefined;
-  return {
-    before: () => {
-      close = traceInvocation(TRACE_SERVICE);
-    },
-    after: () => close?.(false),
-    onError: () => close?.(true),
-  };
-};
-
-/** Traces and meters a handler. */
-export function observability<Event, Result>(): Middleware<Event, Result>[] {
-  return [traceHandler(), publishMetrics()];
+export function count(name: CountMetric, value = 1): void {
+  if (value > 0 && observabilitySettings().metrics) metrics.addMetric(name, MetricUnit.Count, value);
 }
 
+/** What the trace middleware keeps of an invocation in middy's per-request `internal`. */
+type Traced = {
+  closeTrace?: (failed: boolean) => void;
+};
+
 /**
- * A Lambda handler (queue consumer, stream relay, authorizer) with traces and
- * metrics. The context is optional: the local stack's event sources invoke
- * consumers with the event alone.
+ * The invocation's trace subsegment, closed when the handler returns or
+ * throws. It never records the event or the response: they hold contact data
+ * and message bodies. Outgoing HTTP is not traced: the webhook client pins the
+ * resolved address itself (ssrf.ts).
  */
-export function observed<Event, Result>(
+const traceHandler = (): MiddlewareObj<unknown, unknown, Error, Context, Traced> => ({
+  before: (request) => {
+    request.internal.closeTrace = traceInvocation(TRACE_SERVICE);
+  },
+  after: (request) => {
+    request.internal.closeTrace?.(false);
+  },
+  onError: (request) => {
+    request.internal.closeTrace?.(true);
+  },
+});
+
+/**
+ * The logs, metrics and traces of every invocation: the Lambda context and
+ * cold start in each log record, the keys a request added forgotten at its
+ * end, the event never logged (it holds API keys and message bodies, whatever
+ * POWERTOOLS_LOGGER_LOG_EVENT says), the counts published on success and on
+ * error alike.
+ */
+const observability = (): MiddlewareObj[] => [
+  injectLambdaContext(logger, { logEvent: false, resetKeys: true }),
+  logMetrics(metrics),
+  traceHandler() as MiddlewareObj,
+];
+
+/**
+ * A Lambda handler as the service's functions export it. The context is
+ * optional: the local stack's event sources and the tests invoke handlers
+ * with the event alone (middy then gives them an empty one, without a deadline).
+ */
+export type LambdaHandler<Event, Result> = (event: Event, context?: Context) => Promise<Result>;
+
+/** Middlewares of a handler beside the observability ones, typed by its event and result. */
+export type HandlerMiddleware<Event, Result> = MiddlewareObj<Event, Result>;
+
+/**
+ * `handler` through @middy/core: the observability middlewares, then
+ * `middlewares` in order (their `onError`s run first, so an error they answer
+ * is logged and counted as answered), and middy's timeout, which fails the
+ * handler with a `TimeoutError` TIMEOUT_MARGIN_MS before the invocation's
+ * deadline (with Lambda's context only; the local stack's has one too).
+ */
+export function lambdaHandler<Event, Result>(
   handler: (event: Event, context: Context) => Promise<Result>,
-): (event: Event, context?: Context) => Promise<Result> {
-  const wrapped = withMiddlewares(observability<Event, Result>(), handler);
-  return (event, context) => wrapped(event, context ?? ({} as Context));
+  middlewares: readonly HandlerMiddleware<Event, Result>[] = [],
+): LambdaHandler<Event, Result> {
+  return middy<Event, Result>({ timeoutEarlyInMillis: TIMEOUT_MARGIN_MS })
+    .use(observability())
+    .use([...middlewares] as MiddlewareObj[])
+    .handler(handler) as LambdaHandler<Event, Result>;
 }

@@ -9,12 +9,13 @@ import { pushContacts } from '#domain/raw-push.ts';
 import { linkSequence } from '#domain/sequence-links.ts';
 import { configuration, tableName, useConfiguration } from '#platform/config.ts';
 import { dynamo } from '#platform/dynamodb-client.ts';
-import { observed } from '#platform/observability.ts';
+import { lambdaHandler } from '#platform/observability.ts';
 import { sealSecret } from '#platform/secrets.ts';
 import type { Provider } from '#schemas/import.ts';
 import { keys } from '#store/keys.ts';
 import { startProviderEmulators } from '../../infra/local/provider-emulators/index.ts';
 import { importFor } from '../support/import.ts';
+import { metricRecordsOf } from '../support/observability.ts';
 import { emulatorControl, fetchHttp } from '../support/provider-emulator-http.ts';
 import { countRequests, type ObservedCall } from '../support/request-counter.ts';
 
@@ -248,23 +249,8 @@ describe('the ProviderConnectionFailing metric', () => {
   });
 
   /** The embedded-metric records the invocation wrote. */
-  async function metricsOf(fn: () => Promise<unknown>): Promise<Record<string, unknown>[]> {
-    // The counts of work done outside an invocation (the tests above) are dropped by the next one's end.
-    await observed(async (_event: undefined) => undefined)(undefined);
-    useConfiguration({ ...installed, observability: { ...installed.observability, metrics: true } });
-    const lines: string[] = [];
-    vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
-      lines.push(String(chunk));
-      return true;
-    });
-    try {
-      await observed(async (_event: undefined) => fn())(undefined);
-    } finally {
-      vi.restoreAllMocks();
-      useConfiguration(installed);
-    }
-    return lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((each) => '_aws' in each);
-  }
+  const metricsOf = (fn: () => Promise<unknown>) =>
+    metricRecordsOf(() => lambdaHandler(async (_event: undefined) => fn())(undefined));
 
   it('counts a connection turning failing once, not each failure after', async () => {
     const apiKey = await workspace('instantly');

@@ -1,118 +1,141 @@
-import type { Context } from 'aws-lambda';
-import { describe, expect, it } from 'vitest';
-import { type Middleware, TimeoutError, withMiddlewares } from '#platform/middleware.ts';
+import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { defineHttpHandler } from '#api/http/endpoint.ts';
+import { CampaignNotFound } from '#domain/errors.ts';
+import { logger } from '#platform/logger.ts';
+import { count, lambdaHandler, metrics } from '#platform/observability.ts';
+import { loggingAt, logRecordsOf, metricRecordsOf } from '../support/observability.ts';
 
-/** The middleware runner (shared/platform/middleware.ts), in the order and error handling of @middy/core 6. */
+/**
+ * The service's middlewares on @middy/core (shared/platform/observability.ts,
+ * shared/api/http/endpoint.ts): the order they run in, the errors they answer,
+ * and middy's early timeout.
+ */
 
-const context = {} as Context;
+const quietLevel = logger.getLevelName();
 
-/** A middleware that records each of its steps in `steps` under `name`. */
-const recording = (
-  steps: string[],
-  name: string,
-  extra: Middleware<string, string> = {},
-): Middleware<string, string> => ({
-  before: async () => {
-    steps.push(`${name}.before`);
-  },
-  after: (invocation) => {
-    steps.push(`${name}.after:${invocation.response}`);
-  },
-  onError: (invocation) => {
-    steps.push(`${name}.onError:${invocation.error?.message}`);
-  },
-  ...extra,
+afterEach(() => {
+  logger.setLogLevel(quietLevel);
+  logger.resetKeys();
+  vi.restoreAllMocks();
 });
 
-describe('the middleware runner', () => {
-  it('runs each before in order, the handler, then each after in reverse order, which may change the response', async () => {
-    const steps: string[] = [];
-    const handler = withMiddlewares(
-      [
-        recording(steps, 'a'),
-        recording(steps, 'b', {
-          after: (invocation) => {
-            steps.push(`b.after:${invocation.response}`);
-            invocation.response = `${invocation.response}!`;
-          },
-        }),
-      ],
-      async (event) => {
-        steps.push(`handler:${event}`);
-        return 'result';
-      },
-    );
-    expect(await handler('event', context)).toBe('result!');
-    expect(steps).toEqual(['a.before', 'b.before', 'handler:event', 'b.after:result', 'a.after:result!']);
-  });
+const httpEvent = (resource = '/public/v1/campaigns/{id}'): APIGatewayProxyEvent =>
+  ({
+    resource,
+    httpMethod: 'GET',
+    headers: {},
+    pathParameters: { id: '7' },
+    body: null,
+    requestContext: { requestId: 'gw-req-1', authorizer: { orgId: '12', scope: 'read' } },
+  }) as unknown as APIGatewayProxyEvent;
 
-  it('runs each onError in reverse order on a failure, and answers with the response one of them sets', async () => {
-    const steps: string[] = [];
-    const answering: Middleware<string, string> = {
-      onError: (invocation) => {
-        steps.push(`answer:${invocation.error?.message}`);
-        invocation.response = 'answered';
-      },
-    };
-    const handler = withMiddlewares([recording(steps, 'a'), answering, recording(steps, 'c')], async () => {
-      throw new Error('failed');
+/** A context whose invocation ends in `ms`: Lambda's, for middy's timeout. */
+const endingIn = (ms: number) => ({ awsRequestId: 'aws-1', getRemainingTimeInMillis: () => ms }) as Context;
+
+/** A handler's work that never ends: only the timeout answers. */
+const never = () => new Promise<never>(() => undefined);
+
+describe('an HTTP handler on middy', () => {
+  it('maps a domain error to its status and {message}, and anything else to an opaque 500 logged with the request’s keys', async () => {
+    const notFound = defineHttpHandler(async () => {
+      throw new CampaignNotFound(7);
     });
-    expect(await handler('event', context)).toBe('answered');
-    expect(steps).toEqual(['a.before', 'c.before', 'c.onError:failed', 'answer:failed', 'a.onError:failed']);
+    const response = await notFound(httpEvent(), endingIn(10_000));
+    expect(response.statusCode).toBe(404);
+    expect(JSON.parse(response.body)).toEqual({ message: 'Campaign 7 not found' });
+
+    loggingAt('ERROR');
+    const failing = defineHttpHandler(async () => {
+      throw new TypeError('a fault of the service');
+    });
+    let failed: Awaited<ReturnType<typeof failing>> | undefined;
+    const records = await logRecordsOf(async () => {
+      failed = await failing(httpEvent(), endingIn(10_000));
+    });
+    expect(failed?.statusCode).toBe(500);
+    expect(JSON.parse(failed!.body)).toEqual({ message: 'Internal server error' });
+    expect(records).toEqual([
+      expect.objectContaining({
+        level: 'ERROR',
+        message: 'Unhandled error',
+        errorName: 'TypeError',
+        requestId: 'gw-req-1',
+        orgId: '12',
+        route: '/public/v1/campaigns/{id}',
+      }),
+    ]);
+    // The request's keys end with it.
+    const [next] = await logRecordsOf(async () => logger.error('between requests'));
+    expect(next).not.toHaveProperty('requestId');
   });
 
-  it('rethrows an error no onError answers, and one an after throws goes through onError with the response reset', async () => {
+  it('answers a handler that would outlive its invocation with a 500 before the deadline, through the same error mapping', async () => {
+    const slow = defineHttpHandler(never);
+    const response = await slow(httpEvent(), endingIn(30));
+    expect(response.statusCode).toBe(500);
+    expect(JSON.parse(response.body)).toEqual({ message: 'Internal server error' });
+  });
+
+  it('publishes the invocation’s counts when its error was answered', async () => {
+    const counting = defineHttpHandler(async () => {
+      count('ProviderWebhookRejected');
+      throw new CampaignNotFound(7);
+    });
+    const records = await metricRecordsOf(() => counting(httpEvent(), endingIn(10_000)));
+    expect(records).toEqual([expect.objectContaining({ ProviderWebhookRejected: 1 })]);
+  });
+});
+
+describe('a Lambda handler on middy', () => {
+  it('fails with middy’s TimeoutError just before the deadline, and runs to its end without one', async () => {
+    const slow = lambdaHandler(async (_event: undefined) => never());
+    await expect(slow(undefined, endingIn(30))).rejects.toMatchObject({ name: 'TimeoutError' });
+    // The local stack's event sources and the tests invoke with the event alone: no deadline.
+    const quick = lambdaHandler(async (event: string) => `${event} done`);
+    expect(await quick('work')).toBe('work done');
+  });
+
+  it('runs the given middlewares after the observability ones: their onError first, the metrics published after', async () => {
     const steps: string[] = [];
-    const failingAfter: Middleware<string, string> = {
-      after: () => {
-        throw new Error('after failed');
+    const publish = vi.spyOn(metrics, 'publishStoredMetrics');
+    publish.mockImplementation(() => {
+      steps.push('metrics published');
+      return metrics;
+    });
+    const handler = lambdaHandler(
+      async (_event: undefined): Promise<string> => {
+        steps.push('handler');
+        throw new Error('failed');
       },
-      onError: (invocation) => {
-        steps.push(`onError:${invocation.error?.message}:${invocation.response}`);
-      },
-    };
-    const handler = withMiddlewares([failingAfter], async () => 'result');
-    await expect(handler('event', context)).rejects.toThrow('after failed');
-    expect(steps).toEqual(['onError:after failed:undefined']);
-  });
-
-  it('fails with what an onError throws, carrying the first error', async () => {
-    const first = new Error('first');
-    const handler = withMiddlewares<string, string>(
       [
         {
+          before: () => {
+            steps.push('a.before');
+          },
+          onError: (request) => {
+            steps.push(`a.onError:${request.error?.message}`);
+            request.response = 'answered';
+          },
+        },
+        {
+          before: () => {
+            steps.push('b.before');
+          },
           onError: () => {
-            throw new Error('second');
+            steps.push('b.onError');
           },
         },
       ],
-      async () => {
-        throw first;
-      },
     );
-    await expect(handler('event', context)).rejects.toMatchObject({
-      message: 'second',
-      originalError: first,
-    });
-  });
-
-  it('gives up on the handler just before the invocation’s deadline, as an error the middlewares answer', async () => {
-    const handler = withMiddlewares<string, string>(
-      [
-        {
-          onError: (invocation) => {
-            invocation.response = invocation.error instanceof TimeoutError ? 'timed out' : 'other';
-          },
-        },
-      ],
-      () => new Promise((resolve) => setTimeout(() => resolve('too late'), 1_000)),
-    );
-    const lambdaContext = { getRemainingTimeInMillis: () => 30 } as Context;
-    const started = Date.now();
-    expect(await handler('event', lambdaContext)).toBe('timed out');
-    expect(Date.now() - started).toBeLessThan(500);
-    // Without a deadline (the local stack, the tests) the handler runs to its end.
-    const quick = withMiddlewares<string, string>([], async () => 'done');
-    expect(await quick('event', context)).toBe('done');
+    expect(await handler(undefined)).toBe('answered');
+    expect(steps).toEqual([
+      'a.before',
+      'b.before',
+      'handler',
+      'b.onError',
+      'a.onError:failed',
+      'metrics published',
+    ]);
   });
 });

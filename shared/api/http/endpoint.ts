@@ -11,8 +11,7 @@ import { MAX_BODY_BYTES } from '#definitions/request-limits.ts';
 import type { ApiKeyScope } from '#definitions/routes.ts';
 import { DomainError, type DomainErrorKind, type InputField } from '#domain/domain-error.ts';
 import { logger } from '#platform/logger.ts';
-import { type Middleware, withMiddlewares } from '#platform/middleware.ts';
-import { observability } from '#platform/observability.ts';
+import { type HandlerMiddleware, lambdaHandler } from '#platform/observability.ts';
 import type { MacSealed } from '#platform/secrets.ts';
 import type { CompiledValidator } from '#schemas/compiled-validator.ts';
 import {
@@ -288,16 +287,23 @@ async function authorizedOrganizationOf(event: APIGatewayProxyEvent): Promise<nu
   return orgId;
 }
 
+/** The middlewares of an HTTP handler, on middy. */
+type HttpMiddleware = HandlerMiddleware<APIGatewayProxyEvent, APIGatewayProxyResult>;
+
 /**
  * Maps any error to a `{message}` response; unknown errors become an opaque
  * 500. An endpoint's error bodies (`detailed`) carry more after the message:
  * on a 4xx `errors`, the request values at fault (`[]` when the error names
  * none), and on every one the `request_id` its log records carry, for the
  * client to quote. The other handlers (their own formats) keep `{message}`.
+ * The service's own rather than @middy/http-error-handler, which answers a
+ * plain-text body (the error's message as it is), not the contract's JSON
+ * `{message}`, and knows nothing of the domain's errors.
  */
-const errorResponses = (detailed: boolean): Middleware<APIGatewayProxyEvent, APIGatewayProxyResult> => ({
+const errorResponses = (detailed: boolean): HttpMiddleware => ({
   onError: (request) => {
-    const error = request.error instanceof DomainError ? httpErrorOf(request.error) : request.error;
+    const error: Error | null =
+      request.error instanceof DomainError ? httpErrorOf(request.error) : request.error;
     const bodyOf = (statusCode: number, message: string, problems: readonly InputProblem[] = []) => {
       if (!detailed) return { message };
       const requestId = requestIdOf(request.event, request.context);
@@ -320,10 +326,9 @@ const errorResponses = (detailed: boolean): Middleware<APIGatewayProxyEvent, API
   },
 });
 
-/** Attaches the request id and organization to every log record of the invocation. */
-const requestLogging = (): Middleware<APIGatewayProxyEvent, APIGatewayProxyResult> => ({
+/** Attaches the request id and organization to every log record of the invocation (injectLambdaContext forgets them at its end). */
+const requestLogging = (): HttpMiddleware => ({
   before: (request) => {
-    logger.resetKeys();
     logger.appendKeys({
       requestId: requestIdOf(request.event, request.context),
       orgId: request.event.requestContext?.authorizer?.orgId,
@@ -332,9 +337,9 @@ const requestLogging = (): Middleware<APIGatewayProxyEvent, APIGatewayProxyResul
   },
 });
 
-/** The logging and error mapping every handler is built with. */
-function wrapped(run: ApiHandler, detailedErrors: boolean): ApiHandler {
-  return withMiddlewares([...observability(), requestLogging(), errorResponses(detailedErrors)], run);
+/** The logging and error mapping every handler is built with (and the middlewares of its own, after them). */
+function wrapped(run: ApiHandler, detailedErrors: boolean, own: HttpMiddleware[] = []): ApiHandler {
+  return lambdaHandler(run, [requestLogging(), errorResponses(detailedErrors), ...own]);
 }
 
 /**
@@ -457,15 +462,26 @@ export interface EndpointOptions {
   answers?: AnswerSealer;
 }
 
-/** Builds a Lambda handler for an API endpoint from its schemas (or their compiled validators) and its operation. */
-export function defineEndpoint<S extends ValidatedEndpoint>(
-  schemas: S,
-  operation: (input: EndpointInput<S>) => Promise<Produced<S['response']>>,
-  options: EndpointOptions = {},
-): ApiHandler {
-  const run = async (event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> => {
+/** The request as the validation middleware leaves it on the context: the operation's input, and its `Idempotency-Key`. */
+interface ValidatedRequest<S extends ValidatedEndpoint> {
+  input: EndpointInput<S>;
+  idempotencyKey: string | undefined;
+}
+
+type ValidatedEvent<S extends ValidatedEndpoint> = APIGatewayProxyEvent & { validated?: ValidatedRequest<S> };
+
+/**
+ * The endpoint's validation, as a middy middleware: it checks that the
+ * caller's key may call the route, validates path, query and body (all of
+ * them before answering, so a 400 names every problem of the request), and
+ * hands the operation's input to the handler with the event, as middy's
+ * body parsers do: on a copy of it, so that no two invocations share what
+ * one validated, whoever passed them the same event object.
+ */
+const requestValidation = <S extends ValidatedEndpoint>(schemas: S): HttpMiddleware => ({
+  before: async (request) => {
+    const { event, context } = request;
     const orgId = schemas.auth === 'none' ? undefined : await authorizedOrganizationOf(event);
-    // Path, query and body are all checked before answering, so a 400 names every problem of the request.
     const problems: InputProblem[] = [];
     const path = schemas.path
       ? await check(schemas.path, event.pathParameters ?? {}, PATH_INPUT, problems)
@@ -487,13 +503,27 @@ export function defineEndpoint<S extends ValidatedEndpoint>(
       requestId: requestIdOf(event, context),
       baseUrl: () => publicBaseUrl(event),
     } as EndpointInput<S>;
+    request.event = { ...event, validated: { input, idempotencyKey } } as ValidatedEvent<S>;
+  },
+});
+
+/** Builds a Lambda handler for an API endpoint from its schemas (or their compiled validators) and its operation. */
+export function defineEndpoint<S extends ValidatedEndpoint>(
+  schemas: S,
+  operation: (input: EndpointInput<S>) => Promise<Produced<S['response']>>,
+  options: EndpointOptions = {},
+): ApiHandler {
+  const run = async (event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> => {
+    const { input, idempotencyKey } = (event as ValidatedEvent<S>).validated as ValidatedRequest<S>;
+    const orgId = input.orgId as number | undefined;
     if (orgId === undefined || idempotencyKey === undefined) {
       return jsonResponse(200, await shapedResponse(schemas.response, await operation(input)));
     }
+    const { path, query, body } = input;
     return answeredOnce(orgId, idempotencyKey, event, { path, query, body }, options.answers, async () => ({
       status: 200,
       body: JSON.stringify(await shapedResponse(schemas.response, await operation(input))),
     }));
   };
-  return wrapped(run, true);
+  return wrapped(run, true, [requestValidation(schemas)]);
 }
