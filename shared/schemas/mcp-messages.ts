@@ -17,11 +17,8 @@ import { formElicitationByDefault } from './transforms.ts';
  * messages (test/unit/mcp-protocol.test.ts compares both on generated
  * messages). Only what this server reads is rebuilt: the messages a client
  * sends, and the params of the four requests it answers.
- *
- * The endpoint parses with validators compiled from them
- * (shared/schemas/compiled/mcp-messages.ts); a refusal the client reads is
- * worded by these schemas, loaded then. The SDK's preprocessing and object
- * test are named functions (transforms.ts, refinements.ts), which both run.
+ * The SDK's preprocessing and object test are named functions (transforms.ts,
+ * refinements.ts).
  */
 
 /** The SDK's `AssertObjectSchema`: anything but null that `typeof` calls an object or a function. */

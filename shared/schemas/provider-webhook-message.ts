@@ -9,8 +9,7 @@ import { provider } from './import.ts';
  * A provider webhook as the inbound endpoint queues it (use-cases/accept-provider-webhook.ts)
  * and the consumer reads it (use-cases/record-provider-webhook.ts): the body, with the
  * message attributes PROVIDER_WEBHOOK_ATTRIBUTES names (#definitions/queues.ts). Its own
- * module, so that the endpoint carries the format and not what recording a webhook takes;
- * the consumer parses with its compiled validator (shared/schemas/compiled/).
+ * module, so that the endpoint carries the format and not what recording a webhook takes.
  */
 export const providerWebhookMessage = /* @__PURE__ */ (() =>
   z.object({

@@ -13,9 +13,7 @@ import { snippetVariables } from './variables.ts';
  * each contact on its own: a bad contact lands in `errors` and the others
  * proceed. Limits: 1,000 contacts or emails per request
  * (shared/definitions/raw-operations.ts); snippet variables as
- * `./variables.ts` says (names, count and sizes). The push parses with
- * validators compiled from `rawContact` and `pushContactsEndpoint`
- * (shared/schemas/compiled/raw.ts).
+ * `./variables.ts` says (names, count and sizes).
  */
 
 /** One contact of a push. */

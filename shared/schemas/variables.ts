@@ -25,8 +25,7 @@ import { variablesMap, variablesWithoutProto } from './transforms.ts';
  * name: it fails the pattern, and is refused explicitly because zod's record
  * and the marshaller both drop that key without a word. The bounds are in
  * shared/definitions/snippet-variables.ts; the refinements and transforms are
- * named functions (refinements.ts, transforms.ts), so the raw push's compiled
- * validator runs the same code.
+ * named functions (refinements.ts, transforms.ts).
  */
 
 /** Parsed snippet variables: name → value. */

@@ -2,8 +2,7 @@ import * as z from 'zod/mini';
 import { signal } from '#schemas/resources.ts';
 import { qualificationOf } from '#store/item-transforms.ts';
 
-// The item schemas of accounts.ts: the source the item validators are compiled from
-// (item-validators/accounts.ts, written by `npm run build`). No function imports this module at run time.
+// The item schemas of accounts.ts: what its store reads (and checks) items with.
 
 export const accountItem = /* @__PURE__ */ (() =>
   z.object({

@@ -1,8 +1,7 @@
 import * as z from 'zod/mini';
 import { API_KEY_SCOPES } from '#definitions/routes.ts';
 
-// The item schemas of api-keys.ts: the source the item validators are compiled from
-// (item-validators/api-keys.ts, written by `npm run build`). No function imports this module at run time.
+// The item schemas of api-keys.ts: what its store reads (and checks) items with.
 
 /** What the authorizer reads of a key (on every cache miss: only these fields). */
 export const apiKeyIdentityItem = /* @__PURE__ */ (() =>

@@ -5,8 +5,7 @@ import { assignmentStatus, channel, responseType } from '#schemas/resources.ts';
 import { snippetVariablesOf } from '#store/item-transforms.ts';
 import { contactFieldsItem } from './contacts.ts';
 
-// The item schemas of assignments.ts: the source the item validators are compiled from
-// (item-validators/assignments.ts, written by `npm run build`). No function imports this module at run time.
+// The item schemas of assignments.ts: what its store reads (and checks) items with.
 
 const optionalText = /* @__PURE__ */ (() => z._default(z.nullable(z.string()), null))();
 

@@ -1,8 +1,7 @@
 import * as z from 'zod/mini';
 import { CLIENT_KINDS } from '#definitions/item-fields.ts';
 
-// The item schemas of assistant-grants.ts: the source the item validators are compiled from
-// (item-validators/assistant-grants.ts, written by `npm run build`). No function imports this module at run time.
+// The item schemas of assistant-grants.ts: what its store reads (and checks) items with.
 
 export const assistantGrantItem = /* @__PURE__ */ (() =>
   z.object({

@@ -4,8 +4,7 @@ import { provider } from '#schemas/import.ts';
 import { channel } from '#schemas/resources.ts';
 import { counterFields } from './counter-fields.ts';
 
-// The item schemas of campaigns.ts: the source the item validators are compiled from
-// (item-validators/campaigns.ts, written by `npm run build`). No function imports this module at run time.
+// The item schemas of campaigns.ts: what its store reads (and checks) items with.
 
 /** A sequence as the campaign keeps it: what reads use of it (its steps are only counted). */
 export const storedSequence = /* @__PURE__ */ (() =>

@@ -1,8 +1,6 @@
 import * as z from 'zod/mini';
 
-// The item schemas of client-metadata-documents.ts: the source the item validators are compiled from
-// (item-validators/client-metadata-documents.ts, written by `npm run build`). No function imports this
-// module at run time.
+// The item schemas of client-metadata-documents.ts: what its store reads (and checks) items with.
 
 export const metadataDocumentItem = /* @__PURE__ */ (() =>
   z.object({

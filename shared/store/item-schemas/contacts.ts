@@ -1,8 +1,7 @@
 import * as z from 'zod/mini';
 import { assignmentStatus, channel } from '#schemas/resources.ts';
 
-// The item schemas of contacts.ts: the source the item validators are compiled from
-// (item-validators/contacts.ts, written by `npm run build`). No function imports this module at run time.
+// The item schemas of contacts.ts: what its store reads (and checks) items with.
 
 const optionalText = /* @__PURE__ */ (() => z._default(z.nullable(z.string()), null))();
 

@@ -1,8 +1,7 @@
 import * as z from 'zod/mini';
 import { provider } from '#schemas/import.ts';
 
-// The item schemas of enrollments.ts: the source the item validators are compiled from
-// (item-validators/enrollments.ts, written by `npm run build`). No function imports this module at run time.
+// The item schemas of enrollments.ts: what its store reads (and checks) items with.
 
 export const enrollmentFailureItem = /* @__PURE__ */ (() =>
   z.object({

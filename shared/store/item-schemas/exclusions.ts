@@ -1,7 +1,6 @@
 import * as z from 'zod/mini';
 
-// The item schemas of exclusions.ts: the source the item validators are compiled from
-// (item-validators/exclusions.ts, written by `npm run build`). No function imports this module at run time.
+// The item schemas of exclusions.ts: what its store reads (and checks) items with.
 
 export const shardItem = /* @__PURE__ */ (() =>
   z.object({ sk: z.string(), values: z.optional(z.set(z.string())) }))();

@@ -1,7 +1,6 @@
 import * as z from 'zod/mini';
 
-// The item schemas of idempotency.ts: the source the item validators are compiled from
-// (item-validators/idempotency.ts, written by `npm run build`). No function imports this module at run time.
+// The item schemas of idempotency.ts: what its store reads (and checks) items with.
 
 export const idempotencyItem = /* @__PURE__ */ (() =>
   z.object({

@@ -1,8 +1,7 @@
 import * as z from 'zod/mini';
 import { MEMBER_ROLES } from '#definitions/item-fields.ts';
 
-// The item schemas of memberships.ts: the source the item validators are compiled from
-// (item-validators/memberships.ts, written by `npm run build`). No function imports this module at run time.
+// The item schemas of memberships.ts: what its store reads (and checks) items with.
 
 export const membershipItem = /* @__PURE__ */ (() =>
   z.object({

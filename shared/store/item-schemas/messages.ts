@@ -2,8 +2,7 @@ import * as z from 'zod/mini';
 import { provider } from '#schemas/import.ts';
 import { messageType } from '#schemas/resources.ts';
 
-// The item schemas of messages.ts: the source the item validators are compiled from
-// (item-validators/messages.ts, written by `npm run build`). No function imports this module at run time.
+// The item schemas of messages.ts: what its store reads (and checks) items with.
 
 const optionalText = /* @__PURE__ */ (() => z._default(z.nullable(z.string()), null))();
 

@@ -1,8 +1,7 @@
 import * as z from 'zod/mini';
 import { REGISTRABLE_GRANT_TYPES, TOKEN_ENDPOINT_AUTH_METHODS } from '#schemas/oauth-clients.ts';
 
-// The item schemas of oauth.ts: the source the item validators are compiled from
-// (item-validators/oauth.ts, written by `npm run build`). No function imports this module at run time.
+// The item schemas of oauth.ts: what its store reads (and checks) items with.
 
 /** An operator's client, bound to one organization (items from before `kind` existed are these). */
 export const oauthClientItem = /* @__PURE__ */ (() =>

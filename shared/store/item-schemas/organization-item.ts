@@ -1,8 +1,7 @@
 import * as z from 'zod/mini';
 
-// The organization item's schema, the source its validator is compiled from (item-validators/organization-item.ts,
-// written by `npm run build`): a module apart from the organizations store's other items, so the dashboard's session
-// check reads organizations without their validators. No function imports this module at run time.
+// The organization item's schema: a module apart from the organizations store's other items, so the dashboard's
+// session check reads organizations without their schemas.
 
 const throttle = /* @__PURE__ */ (() => z.object({ rateLimit: z.number(), burstLimit: z.number() }))();
 

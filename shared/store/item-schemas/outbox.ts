@@ -1,7 +1,6 @@
 import * as z from 'zod/mini';
 
-// The item schemas of outbox.ts: the source the item validators are compiled from
-// (item-validators/outbox.ts, written by `npm run build`). No function imports this module at run time.
+// The item schemas of outbox.ts: what its store reads (and checks) items with.
 
 /** An outbox item as the relay reads it from the table's stream. */
 export const outboxItem = /* @__PURE__ */ (() =>

@@ -2,8 +2,7 @@ import * as z from 'zod/mini';
 import { sealedSecret } from '#platform/secrets.ts';
 import { provider } from '#schemas/import.ts';
 
-// The item schemas of provider-connections.ts: the source the item validators are compiled from
-// (item-validators/provider-connections.ts, written by `npm run build`). No function imports this module at run time.
+// The item schemas of provider-connections.ts: what its store reads (and checks) items with.
 
 export const providerConnectionItem = /* @__PURE__ */ (() =>
   z.object({

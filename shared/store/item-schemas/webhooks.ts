@@ -1,8 +1,7 @@
 import * as z from 'zod/mini';
 import { webhookEventType } from '#schemas/webhooks.ts';
 
-// The item schemas of webhooks.ts: the source the item validators are compiled from
-// (item-validators/webhooks.ts, written by `npm run build`). No function imports this module at run time.
+// The item schemas of webhooks.ts: what its store reads (and checks) items with.
 
 const optionalText = /* @__PURE__ */ (() => z._default(z.nullable(z.string()), null))();
 
