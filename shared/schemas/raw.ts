@@ -5,8 +5,8 @@ import type { EndpointSchemas } from './endpoint.ts';
 import { domainString, emailAddress, idParam } from './params.ts';
 import { snippetVariables } from './variables.ts';
 
-// Each schema is built in a pure-annotated closure: a bundle keeps only those its function uses
-// (esbuild cannot tell that zod's builders have no side effects; docs/architecture.md, Bundles).
+// Pure-annotated closures: esbuild drops the schemas a function does not use
+// (kept: 2.9 KiB in check-eligibility without them (with variables.ts)).
 
 /**
  * The raw operations. The push validates its envelope as a whole (400) but
