@@ -36,12 +36,7 @@ import { PROJECT_ROOT } from './paths.ts';
  * so it is a named definition: `#/$defs/ProviderEvent`;
  * - shared/api/mcp/tool-list.json, what the MCP server's `tools/list`
  *   answers, converted from its tools' zod schemas, so the mcp function
- *   carries the listing and not zod's JSON Schema converter;
- * - before these (its own step, infra/validators/validator-modules.ts, as
- *   the modules above import what it writes): shared/store/item-validators/
- *   and shared/schemas/compiled/, the item schemas and the schemas parsed on a
- *   function's static path compiled into validators, so no function parses
- *   them with zod at run time.
+ *   carries the listing and not zod's JSON Schema converter.
  */
 
 export const IMPORT_SCHEMA_FILE = resolve(PROJECT_ROOT, 'docs/import.schema.json');

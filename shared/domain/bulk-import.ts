@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto';
-import type { CompiledValidator } from '#schemas/compiled-validator.ts';
+import type * as z from 'zod/mini';
 import { normalizeDomain } from '#schemas/domain-names.ts';
 import type { ImportDocument } from '#schemas/import.ts';
 import { ItemImage, type ItemKey } from '#store/bulk-writes.ts';
 import { type ContactRecord, contactKey, contacts, newContact } from '#store/contacts.ts';
 import * as keys from '#store/item-keys.ts';
-import { assignmentItem } from '#store/item-validators/assignments.ts';
-import { campaignItem } from '#store/item-validators/campaigns.ts';
-import { contactItem } from '#store/item-validators/contacts.ts';
-import { messageItem } from '#store/item-validators/messages.ts';
+import { assignmentItem } from '#store/item-schemas/assignments.ts';
+import { campaignItem } from '#store/item-schemas/campaigns.ts';
+import { contactItem } from '#store/item-schemas/contacts.ts';
+import { messageItem } from '#store/item-schemas/messages.ts';
 import { accountWrites } from './accounts.ts';
 import { creationWrites, type NewAssignment } from './assignments.ts';
 import { newCampaignWrites } from './campaigns.ts';
@@ -111,8 +111,8 @@ export function eventMessagesWithoutId(document: ImportDocument): number {
   return document.events.filter((event) => 'message' in event && event.message.id === undefined).length;
 }
 
-const parsedOrNull = <T>(validator: CompiledValidator<T>, item: unknown): T | null =>
-  item === undefined ? null : validator.parse(item);
+const parsedOrNull = <S extends z.ZodMiniType>(schema: S, item: unknown): z.output<S> | null =>
+  item === undefined ? null : schema.parse(item);
 
 /** Replays the document into an image of the items its import leaves (see the module's comment). */
 export async function planBulkImport(

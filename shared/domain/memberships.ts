@@ -1,7 +1,7 @@
 import { batchGet } from '#store/batch.ts';
 import * as keys from '#store/item-keys.ts';
-import { membershipItem } from '#store/item-validators/memberships.ts';
-import { organizationItem } from '#store/item-validators/organization-item.ts';
+import { membershipItem } from '#store/item-schemas/memberships.ts';
+import { organizationItem } from '#store/item-schemas/organization-item.ts';
 import { getMembership, type MemberRole, membershipsOfPerson } from '#store/memberships.ts';
 
 /**

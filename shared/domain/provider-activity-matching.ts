@@ -1,6 +1,5 @@
 import type { ProviderActivity, ProviderActivityMessage } from '#providers/activity.ts';
-import { providerEvent } from '#schemas/compiled/import.ts';
-import type { ProviderEvent } from '#schemas/import.ts';
+import { type ProviderEvent, providerEvent } from '#schemas/import.ts';
 import { contacts } from '#store/contacts.ts';
 import { allocateId } from '#store/ids.ts';
 import type { ProviderConnectionRecord } from '#store/provider-connections.ts';
@@ -129,9 +128,7 @@ export async function matchActivity(
   }
   const parsed = providerEvent.safeParse(candidate);
   if (!parsed.success) {
-    // Worded by the event's zod schema, which only a refused event loads.
-    const refusal = await providerEvent.refusal(candidate);
-    return unmatched(`not a valid ${activity.kind} event: ${refusal.issues[0]?.message ?? 'invalid'}`);
+    return unmatched(`not a valid ${activity.kind} event: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
   }
   return { event: parsed.data };
 }

@@ -4,8 +4,8 @@ import type { EndpointSchemas } from './endpoint.ts';
 import { domainString, idParam } from './params.ts';
 import { account } from './resources.ts';
 
-// Each schema is built in a pure-annotated closure: a bundle keeps only those its function uses
-// (esbuild cannot tell that zod's builders have no side effects; docs/architecture.md, Bundles).
+// Pure-annotated closures: esbuild drops the schemas a function does not use
+// (kept: 5.2 KiB in exclude-account without them).
 
 /** GET /public/v1/accounts */
 export const lookupAccountEndpoint = /* @__PURE__ */ (() =>

@@ -12,8 +12,8 @@ import {
   campaignSummary,
 } from './resources.ts';
 
-// Each schema is built in a pure-annotated closure: a bundle keeps only those its function uses
-// (esbuild cannot tell that zod's builders have no side effects; docs/architecture.md, Bundles).
+// Pure-annotated closures: esbuild drops the schemas a function does not use
+// (kept: 0.6 KiB of its own (and the zod types it uses) in get-analytics-overview without them).
 
 /** The schemas of the campaign read endpoints and the analytics overview. */
 

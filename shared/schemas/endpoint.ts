@@ -2,9 +2,7 @@ import type * as z from 'zod/mini';
 
 /**
  * The zod schemas describing one endpoint: the HTTP adapter validates and
- * shapes with them (or with the validators `npm run build` compiles from
- * them, shared/schemas/compiled/), and the same ones generate the OpenAPI
- * document. Typed
+ * shapes with them, and the same ones generate the OpenAPI document. Typed
  * as zod's core schema type, so any zod schema fits (zod/mini's, and a
  * test's own).
  */

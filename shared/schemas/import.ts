@@ -5,8 +5,8 @@ import { assignmentStatus, channel, messageType, responseType, signal } from './
 import { canonicalTimestamp } from './transforms.ts';
 import { snippetVariables } from './variables.ts';
 
-// Each schema is built in a pure-annotated closure: a bundle keeps only those its function uses
-// (esbuild cannot tell that zod's builders have no side effects; docs/architecture.md, Bundles).
+// Pure-annotated closures: esbuild drops the schemas a function does not use
+// (kept: 2.5 KiB of its own (and the zod types it uses) in push-raw-contacts without them).
 
 /**
  * The operator import document (`outreach-admin import --org ID FILE`) and the

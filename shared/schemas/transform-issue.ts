@@ -1,8 +1,6 @@
 /**
  * What a transform is handed beside its input: zod's parse payload (zod/mini
- * gives a transform the bare payload), or the compiled validator's context of
- * the same shape (shared/schemas/compiled-validator.ts). An issue added to it
- * fails the value.
+ * gives a transform the bare payload). An issue added to it fails the value.
  */
 export interface TransformContext {
   value: unknown;

@@ -3,9 +3,8 @@ import { normalizeDomain } from './domain-names.ts';
 import { addTransformIssue, type TransformContext } from './transform-issue.ts';
 
 /**
- * The transforms the schemas of shared/schemas/ apply: named functions in a
- * module without zod, so the validators compiled from those schemas
- * (shared/schemas/compiled/, written by `npm run build`) call the very same code.
+ * The transforms the schemas of shared/schemas/ apply, as named functions:
+ * tested on their own (and at their edges) apart from the schemas.
  */
 
 /** An ISO 8601 date-time in the one form the service stores: UTC with milliseconds. */

@@ -1,8 +1,13 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGet } from './batch.ts';
 import * as keys from './item-keys.ts';
-import type { AccountRecord, QualificationRecord } from './item-schemas/accounts.ts';
-import { accountItem, domainItem, qualificationItem } from './item-validators/accounts.ts';
+import {
+  type AccountRecord,
+  accountItem,
+  domainItem,
+  type QualificationRecord,
+  qualificationItem,
+} from './item-schemas/accounts.ts';
 import { queryAll, queryFirst } from './query.ts';
 import { type TableSource, tableContext } from './table-context.ts';
 import type { TransactItem } from './transactions.ts';

@@ -2,8 +2,14 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ApiKeyScope } from '#definitions/routes.ts';
 import * as keys from './item-keys.ts';
-import type { ApiKeyIdentityItem, ApiKeyItem, ItemKey } from './item-schemas/api-keys.ts';
-import { apiKeyIdentityItem, apiKeyItem, itemKey } from './item-validators/api-keys.ts';
+import {
+  type ApiKeyIdentityItem,
+  type ApiKeyItem,
+  apiKeyIdentityItem,
+  apiKeyItem,
+  type ItemKey,
+  itemKey,
+} from './item-schemas/api-keys.ts';
 import { queryAll } from './query.ts';
 import { type TableSource, tableContext } from './table-context.ts';
 import type { TransactItem } from './transactions.ts';

@@ -5,8 +5,12 @@ import { batchGet } from './batch.ts';
 import type { SequenceRef } from './campaigns.ts';
 import { CONTACT_FIELDS } from './contacts.ts';
 import * as keys from './item-keys.ts';
-import type { AssignmentRecord, EnrollmentState, EnrollTarget } from './item-schemas/assignments.ts';
-import { assignmentItem } from './item-validators/assignments.ts';
+import {
+  type AssignmentRecord,
+  assignmentItem,
+  type EnrollmentState,
+  type EnrollTarget,
+} from './item-schemas/assignments.ts';
 import { queryFirst } from './query.ts';
 import { type TableContext, type TableSource, tableContext } from './table-context.ts';
 import type { TransactItem } from './transactions.ts';

@@ -1,8 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as keys from './item-keys.ts';
-import type { AssistantGrantItem } from './item-schemas/assistant-grants.ts';
-import { assistantGrantItem } from './item-validators/assistant-grants.ts';
+import { type AssistantGrantItem, assistantGrantItem } from './item-schemas/assistant-grants.ts';
 import { type TableSource, tableContext } from './table-context.ts';
 
 export { CLIENT_KINDS } from '#definitions/item-fields.ts';

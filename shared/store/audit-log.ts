@@ -1,7 +1,6 @@
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import * as keys from './item-keys.ts';
-import type { AuditEntryItem } from './item-schemas/audit-log.ts';
-import { auditEntryItem } from './item-validators/audit-log.ts';
+import { type AuditEntryItem, auditEntryItem } from './item-schemas/audit-log.ts';
 import { type TableSource, tableContext } from './table-context.ts';
 
 export type { AuditEntryItem };

@@ -1,7 +1,6 @@
 import { BatchGetCommand, BatchWriteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import * as keys from './item-keys.ts';
-import type { BulkImportUnderWay } from './item-schemas/bulk-writes.ts';
-import { bulkImportItem } from './item-validators/bulk-writes.ts';
+import { type BulkImportUnderWay, bulkImportItem } from './item-schemas/bulk-writes.ts';
 import { type TableContext, type TableSource, tableContext } from './table-context.ts';
 import {
   MAX_TRANSACTION_ITEMS,

@@ -1,8 +1,12 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { CAMPAIGN_SHARDS, counterShard } from './counter-shards.ts';
 import * as keys from './item-keys.ts';
-import type { CampaignRecord, StoredSequence } from './item-schemas/campaigns.ts';
-import { campaignItem, campaignShardItem } from './item-validators/campaigns.ts';
+import {
+  type CampaignRecord,
+  campaignItem,
+  campaignShardItem,
+  type StoredSequence,
+} from './item-schemas/campaigns.ts';
 import { queryAll } from './query.ts';
 import { type TableContext, type TableSource, tableContext } from './table-context.ts';
 import { addCounters, type TransactItem } from './transactions.ts';

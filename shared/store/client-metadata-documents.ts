@@ -1,7 +1,6 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import * as keys from './item-keys.ts';
-import type { MetadataDocumentItem } from './item-schemas/client-metadata-documents.ts';
-import { metadataDocumentItem } from './item-validators/client-metadata-documents.ts';
+import { type MetadataDocumentItem, metadataDocumentItem } from './item-schemas/client-metadata-documents.ts';
 import { countInWindow } from './oauth-token-checks.ts';
 import { type TableSource, tableContext } from './table-context.ts';
 

@@ -1,7 +1,6 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as keys from './item-keys.ts';
-import type { SessionItem } from './item-schemas/dashboard-sessions.ts';
-import { sessionItem } from './item-validators/dashboard-sessions.ts';
+import { type SessionItem, sessionItem } from './item-schemas/dashboard-sessions.ts';
 import { type TableSource, tableContext } from './table-context.ts';
 
 export type { SessionItem };

@@ -1,7 +1,6 @@
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import * as keys from './item-keys.ts';
-import type { SignInItem } from './item-schemas/dashboard-sign-ins.ts';
-import { signInItem } from './item-validators/dashboard-sign-ins.ts';
+import { type SignInItem, signInItem } from './item-schemas/dashboard-sign-ins.ts';
 import { type TableSource, tableContext } from './table-context.ts';
 
 export type { SignInItem };

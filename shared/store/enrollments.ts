@@ -1,8 +1,11 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as keys from './item-keys.ts';
-import type { EnrollmentFailureRecord } from './item-schemas/enrollments.ts';
-import { enrolledUnderDomainItem, enrollmentFailureItem } from './item-validators/enrollments.ts';
+import {
+  type EnrollmentFailureRecord,
+  enrolledUnderDomainItem,
+  enrollmentFailureItem,
+} from './item-schemas/enrollments.ts';
 import { type TableContext, type TableSource, tableContext } from './table-context.ts';
 import type { TransactItem } from './transactions.ts';
 

@@ -3,8 +3,8 @@ import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGet } from './batch.ts';
 import type { CampaignRecord } from './campaigns.ts';
 import * as keys from './item-keys.ts';
-import { campaignItem } from './item-validators/campaigns.ts';
-import { cooldownSetting, shardItem } from './item-validators/exclusions.ts';
+import { campaignItem } from './item-schemas/campaigns.ts';
+import { cooldownSetting, shardItem } from './item-schemas/exclusions.ts';
 import { type TableContext, type TableSource, tableContext } from './table-context.ts';
 
 // The store is built in a pure-annotated call: a bundle keeps it only if its function uses it

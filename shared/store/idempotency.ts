@@ -1,8 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as keys from './item-keys.ts';
-import type { IdempotencyRecord } from './item-schemas/idempotency.ts';
-import { idempotencyItem } from './item-validators/idempotency.ts';
+import { type IdempotencyRecord, idempotencyItem } from './item-schemas/idempotency.ts';
 import { type TableSource, tableContext } from './table-context.ts';
 
 export type { IdempotencyRecord };

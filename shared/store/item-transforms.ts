@@ -1,9 +1,8 @@
 import type { SnippetVariables } from '#schemas/variables.ts';
 
 /**
- * The transforms item schemas apply when an item is read: named functions, so
- * the item validators compiled from those schemas (item-validators.ts, written
- * by `npm run build`) call the very same code.
+ * The transforms item schemas apply when an item is read, as named functions
+ * tested on their own.
  */
 
 /** An assignment's snippet variables as a Map, so that names like `constructor` are names, never a prototype lookup. */

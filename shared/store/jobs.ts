@@ -1,8 +1,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGet, batchPut } from './batch.ts';
 import * as keys from './item-keys.ts';
-import type { JobPosition, JobRecord } from './item-schemas/jobs.ts';
-import { jobItem, jobPosition, knownJob } from './item-validators/jobs.ts';
+import { type JobPosition, type JobRecord, jobItem, jobPosition, knownJob } from './item-schemas/jobs.ts';
 import { type TableSource, tableContext } from './table-context.ts';
 
 export type { JobPosition, JobRecord };

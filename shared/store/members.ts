@@ -1,6 +1,6 @@
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import * as keys from './item-keys.ts';
-import { membershipItem } from './item-validators/memberships.ts';
+import { membershipItem } from './item-schemas/memberships.ts';
 import type { MembershipItem } from './memberships.ts';
 import { queryAll } from './query.ts';
 import { type TableSource, tableContext } from './table-context.ts';

@@ -1,7 +1,6 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import * as keys from './item-keys.ts';
-import type { MembershipItem } from './item-schemas/memberships.ts';
-import { membershipItem } from './item-validators/memberships.ts';
+import { type MembershipItem, membershipItem } from './item-schemas/memberships.ts';
 import { type TableContext, tableContext } from './table-context.ts';
 
 export { MEMBER_ROLES } from '#definitions/item-fields.ts';

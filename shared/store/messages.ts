@@ -1,8 +1,13 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { MessageInput } from '#schemas/import.ts';
 import * as keys from './item-keys.ts';
-import type { MailState, MessageRecord, ReplyRecord } from './item-schemas/messages.ts';
-import { messageItem, replyItem } from './item-validators/messages.ts';
+import {
+  type MailState,
+  type MessageRecord,
+  messageItem,
+  type ReplyRecord,
+  replyItem,
+} from './item-schemas/messages.ts';
 import { queryFirst } from './query.ts';
 import { type TableContext, type TableSource, tableContext } from './table-context.ts';
 import type { TransactItem } from './transactions.ts';

@@ -3,9 +3,17 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { AssistantGrantItem } from './assistant-grants.ts';
 import { batchGet } from './batch.ts';
 import * as keys from './item-keys.ts';
-import type { DynamicClientItem, OAuthClientItem, TokenFamilyItem, TokenItem } from './item-schemas/oauth.ts';
-import { assistantGrantItem } from './item-validators/assistant-grants.ts';
-import { dynamicClientItem, oauthClientItem, tokenFamilyItem, tokenItem } from './item-validators/oauth.ts';
+import { assistantGrantItem } from './item-schemas/assistant-grants.ts';
+import {
+  type DynamicClientItem,
+  dynamicClientItem,
+  type OAuthClientItem,
+  oauthClientItem,
+  type TokenFamilyItem,
+  type TokenItem,
+  tokenFamilyItem,
+  tokenItem,
+} from './item-schemas/oauth.ts';
 import { type TableSource, tableContext } from './table-context.ts';
 
 /**

@@ -1,14 +1,16 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as keys from './item-keys.ts';
-import type {
-  CodeItem,
-  DynamicClientItem,
-  OAuthClientItem,
-  RefreshTokenItem,
-  TokenFamilyItem,
-  TokenItem,
+import {
+  type CodeItem,
+  codeItem,
+  type DynamicClientItem,
+  type OAuthClientItem,
+  oauthClientItem,
+  type RefreshTokenItem,
+  refreshTokenItem,
+  type TokenFamilyItem,
+  type TokenItem,
 } from './item-schemas/oauth.ts';
-import { codeItem, oauthClientItem, refreshTokenItem } from './item-validators/oauth.ts';
 import {
   countInWindow,
   isConditionFailure,

@@ -3,10 +3,8 @@ import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGet } from './batch.ts';
 import { ANALYTICS_SHARDS, counterShard } from './counter-shards.ts';
 import * as keys from './item-keys.ts';
-import type { OrganizationItem } from './item-schemas/organization-item.ts';
-import type { AnalyticsItem } from './item-schemas/organizations.ts';
-import { organizationItem } from './item-validators/organization-item.ts';
-import { analyticsItem, demoSeedItem } from './item-validators/organizations.ts';
+import { type OrganizationItem, organizationItem } from './item-schemas/organization-item.ts';
+import { type AnalyticsItem, analyticsItem, demoSeedItem } from './item-schemas/organizations.ts';
 import { type TableContext, type TableSource, tableContext } from './table-context.ts';
 import { addCounters, type TransactItem } from './transactions.ts';
 

@@ -4,8 +4,7 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import type { QueueName } from '#definitions/queues.ts';
 import * as keys from './item-keys.ts';
-import type { OutboxItem } from './item-schemas/outbox.ts';
-import { outboxItem } from './item-validators/outbox.ts';
+import { type OutboxItem, outboxItem } from './item-schemas/outbox.ts';
 import { type TableContext, tableContext } from './table-context.ts';
 import type { TransactItem } from './transactions.ts';
 

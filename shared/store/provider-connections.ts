@@ -1,8 +1,11 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as keys from './item-keys.ts';
-import type { ProviderConnectionRecord } from './item-schemas/provider-connections.ts';
-import { connectionCountItem, providerConnectionItem } from './item-validators/provider-connections.ts';
+import {
+  connectionCountItem,
+  type ProviderConnectionRecord,
+  providerConnectionItem,
+} from './item-schemas/provider-connections.ts';
 import { queryAll } from './query.ts';
 import { type TableContext, type TableSource, tableContext } from './table-context.ts';
 import type { TransactItem } from './transactions.ts';

@@ -1,7 +1,7 @@
 import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
 import type { AssignmentRecord } from './assignments.ts';
 import * as keys from './item-keys.ts';
-import { assignmentItem } from './item-validators/assignments.ts';
+import { assignmentItem } from './item-schemas/assignments.ts';
 import { type TableSource, tableContext } from './table-context.ts';
 import type { TransactItem } from './transactions.ts';
 

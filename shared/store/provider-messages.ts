@@ -1,6 +1,6 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as keys from './item-keys.ts';
-import { providerMessageItem } from './item-validators/provider-connections.ts';
+import { providerMessageItem } from './item-schemas/provider-connections.ts';
 import { type TableSource, tableContext } from './table-context.ts';
 
 /**

@@ -1,8 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Provider } from '#schemas/import.ts';
 import * as keys from './item-keys.ts';
-import type { SequenceLinkRecord } from './item-schemas/sequence-links.ts';
-import { sequenceLinkItem } from './item-validators/sequence-links.ts';
+import { type SequenceLinkRecord, sequenceLinkItem } from './item-schemas/sequence-links.ts';
 import { type TableSource, tableContext } from './table-context.ts';
 import type { TransactItem } from './transactions.ts';
 

@@ -1,7 +1,6 @@
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as keys from './item-keys.ts';
-import type { UnmatchedEventRecord } from './item-schemas/provider-connections.ts';
-import { unmatchedEventItem } from './item-validators/provider-connections.ts';
+import { type UnmatchedEventRecord, unmatchedEventItem } from './item-schemas/provider-connections.ts';
 import { type TableSource, tableContext } from './table-context.ts';
 
 export type { UnmatchedEventRecord };

@@ -3,9 +3,13 @@ import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGet } from './batch.ts';
 import * as keys from './item-keys.ts';
 import { sortableNumber } from './item-keys.ts';
-import type { DeliveryRecord, EventRecord } from './item-schemas/webhook-deliveries.ts';
-import { deliveryItem, eventRecordItem } from './item-validators/webhook-deliveries.ts';
-import { webhookItem } from './item-validators/webhooks.ts';
+import {
+  type DeliveryRecord,
+  deliveryItem,
+  type EventRecord,
+  eventRecordItem,
+} from './item-schemas/webhook-deliveries.ts';
+import { webhookItem } from './item-schemas/webhooks.ts';
 import { type TableSource, tableContext } from './table-context.ts';
 import type { TransactItem } from './transactions.ts';
 import type { WebhookRecord } from './webhooks.ts';

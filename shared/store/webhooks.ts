@@ -1,8 +1,12 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as keys from './item-keys.ts';
-import type { WebhookRecord } from './item-schemas/webhooks.ts';
-import { failureStreakItem, subscriptionCountItem, webhookItem } from './item-validators/webhooks.ts';
+import {
+  failureStreakItem,
+  subscriptionCountItem,
+  type WebhookRecord,
+  webhookItem,
+} from './item-schemas/webhooks.ts';
 import { queryAll } from './query.ts';
 import { type TableSource, tableContext } from './table-context.ts';
 import type { TransactItem } from './transactions.ts';

@@ -3,8 +3,7 @@ import { WriterSlotLease } from '#domain/writer-slot-lease.ts';
 import { logger } from '#platform/logger.ts';
 import { count } from '#platform/observability.ts';
 import { payloadMapper } from '#providers/webhooks.ts';
-import { providerWebhookMessage } from '#schemas/compiled/provider-webhook-message.ts';
-import type { ProviderWebhookMessage } from '#schemas/provider-webhook-message.ts';
+import { type ProviderWebhookMessage, providerWebhookMessage } from '#schemas/provider-webhook-message.ts';
 import type { Consumed } from './queue-message.ts';
 import { recordProviderWebhook } from './record-provider-webhook.ts';
 

@@ -1,9 +1,8 @@
 import { normalizeEmail } from '#domain/contacts.ts';
 import { type ContactError, type PushContact, pushContacts } from '#domain/raw-push.ts';
 import { count } from '#platform/observability.ts';
-import { rawContact } from '#schemas/compiled/raw.ts';
 import { BODY_INPUT, describeIssue } from '#schemas/issues.ts';
-import type { pushContactsEndpoint } from '#schemas/raw.ts';
+import { type pushContactsEndpoint, rawContact } from '#schemas/raw.ts';
 import type { OperationInput, OperationOutput } from './operation.ts';
 
 type Endpoint = typeof pushContactsEndpoint;
@@ -34,8 +33,7 @@ export async function pushRawContacts({
       errors.push({
         index,
         email: typeof email === 'string' ? email : null,
-        // Worded by the contact's zod schema, loaded once a contact is refused.
-        message: describeIssue(BODY_INPUT, await rawContact.refusal(raw)),
+        message: describeIssue(BODY_INPUT, parsed.error),
       });
       continue;
     }

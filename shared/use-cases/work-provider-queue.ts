@@ -3,8 +3,7 @@ import { processProviderWork } from '#domain/enrollment.ts';
 import { logger } from '#platform/logger.ts';
 import { sendDelayed } from '#platform/queue-retries.ts';
 import { backoffSeconds } from '#platform/retry.ts';
-import { providerWorkMessage } from '#schemas/compiled/provider-work-message.ts';
-import type { ProviderWorkMessage } from '#schemas/provider-work-message.ts';
+import { type ProviderWorkMessage, providerWorkMessage } from '#schemas/provider-work-message.ts';
 import { type Consumed, type Delivery, done, retryAfter } from './queue-message.ts';
 
 /** Time kept free at the end of an invocation to record outcomes and put work back. */

@@ -13,7 +13,6 @@ import { DomainError, type DomainErrorKind, type InputField } from '#domain/doma
 import { logger } from '#platform/logger.ts';
 import { type HandlerMiddleware, lambdaHandler } from '#platform/observability.ts';
 import type { MacSealed } from '#platform/secrets.ts';
-import type { CompiledValidator } from '#schemas/compiled-validator.ts';
 import {
   BODY_INPUT,
   type InputLocation,
@@ -44,19 +43,14 @@ import { bodyText, lowerCaseHeaders } from './request.ts';
  * value at fault, on a 4xx, and the `request_id` of the logs). Handlers stay a
  * few lines long.
  *
- * It imports no zod at run time: it calls the schemas' own Standard Schema
- * interface, or validators compiled from them (shared/schemas/compiled/), so
- * a function whose schemas are compiled carries no zod on its static path
- * (docs/architecture.md, Bundles).
+ * It parses through the schemas' Standard Schema interface (zod's own parse,
+ * with its worded issues), so it imports nothing of zod itself.
  */
 
-/**
- * What validates one part of a request, or shapes a response: an endpoint's
- * zod schema (shared/schemas/endpoint.ts), or the validator compiled from it.
- */
-export type PartValidator = z.core.$ZodType | CompiledValidator<unknown, unknown>;
+/** What validates one part of a request, or shapes a response: an endpoint's zod schema (shared/schemas/endpoint.ts). */
+export type PartValidator = z.core.$ZodType;
 
-/** An endpoint's schemas (`EndpointSchemas`), or their compiled validators. */
+/** An endpoint's schemas (`EndpointSchemas`). */
 export interface ValidatedEndpoint {
   path?: PartValidator;
   query?: PartValidator;
@@ -67,18 +61,10 @@ export interface ValidatedEndpoint {
 }
 
 /** What a part's validator outputs. */
-type Parsed<T> = T extends z.core.$ZodType
-  ? z.output<T>
-  : T extends CompiledValidator<infer Output, infer _Input>
-    ? Output
-    : undefined;
+type Parsed<T> = T extends z.core.$ZodType ? z.output<T> : undefined;
 
 /** What an operation gives the response's validator to shape. */
-type Produced<T> = T extends z.core.$ZodType
-  ? z.input<T>
-  : T extends CompiledValidator<infer _Output, infer Input>
-    ? Input
-    : never;
+type Produced<T> = T extends z.core.$ZodType ? z.input<T> : never;
 
 /** What an operation receives: validated input and the caller's identity. */
 export interface EndpointInput<S extends ValidatedEndpoint> {
@@ -140,19 +126,11 @@ export function httpErrorOf(error: DomainError): HttpError {
   return new HttpError(STATUS_OF[error.kind], message, {}, problems);
 }
 
-/**
- * A value as its validator outputs it, or the issues zod words for it: a zod
- * schema's through its Standard Schema interface (whose issues are zod's own,
- * worded), a compiled validator's by loading its schema once it refused.
- */
+/** A value as its schema outputs it, or the issues zod words for it (its Standard Schema issues are zod's own). */
 async function validated(
   validator: PartValidator,
   value: unknown,
 ): Promise<{ value: unknown } | { issues: readonly z.core.$ZodIssue[] }> {
-  if ('refusal' in validator) {
-    const result = validator.safeParse(value);
-    return result.success ? { value: result.data } : { issues: (await validator.refusal(value)).issues };
-  }
   const result = await validator['~standard'].validate(value);
   return result.issues ? { issues: result.issues as readonly z.core.$ZodIssue[] } : { value: result.value };
 }
@@ -177,8 +155,6 @@ export class ResponseMismatchError extends Error {
 
 /** The response as its schema shapes it. */
 async function shapedResponse(validator: PartValidator, result: unknown): Promise<unknown> {
-  // A compiled validator's parse throws ValueMismatchError, naming where.
-  if ('refusal' in validator) return validator.parse(result);
   const shaped = await validator['~standard'].validate(result);
   if (!shaped.issues) return shaped.value;
   const where = shaped.issues.map((issue) => `/${(issue.path ?? []).map(String).join('/')}`);

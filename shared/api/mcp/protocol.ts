@@ -2,12 +2,11 @@ import type * as z from 'zod/mini';
 import {
   callToolRequest,
   initializeRequest,
+  type JsonRpcMessage,
   jsonRpcMessage,
   listToolsRequest,
   taskAugmentedParams,
-} from '#schemas/compiled/mcp-messages.ts';
-import type { CompiledValidator } from '#schemas/compiled-validator.ts';
-import type { JsonRpcMessage } from '#schemas/mcp-messages.ts';
+} from '#schemas/mcp-messages.ts';
 
 /**
  * The Model Context Protocol as this endpoint speaks it: the server side of
@@ -19,9 +18,8 @@ import type { JsonRpcMessage } from '#schemas/mcp-messages.ts';
  * session, its `McpServer`), statuses, headers, bodies and error texts
  * included, without the SDK's weight at run time (docs/mcp.md, "Protocol").
  * test/unit/mcp-protocol.test.ts holds the two side by side. Messages are
- * parsed with validators compiled from the SDK's schemas as rebuilt in
- * shared/schemas/mcp-messages.ts; zod itself is loaded only to word a refusal
- * and with the tools.
+ * parsed with the SDK's schemas as rebuilt with zod/mini in
+ * shared/schemas/mcp-messages.ts.
  */
 
 /** The protocol versions the SDK supported, newest first: a client naming another gets the latest. */
@@ -199,11 +197,11 @@ function issuesText(issues: readonly z.core.$ZodIssue[]): string {
 }
 
 /** A request parsed with its method's schema, as the SDK parsed every request before its handler ran. */
-async function parsed<T>(validator: CompiledValidator<T, unknown>, request: JsonRpcMessage): Promise<T> {
-  const result = validator.safeParse(request);
+function parsed<S extends z.ZodMiniType>(schema: S, request: JsonRpcMessage): z.output<S> {
+  const result = schema.safeParse(request);
   if (result.success) return result.data;
   // A zod error has no JSON-RPC code: it is answered -32603 with the issues as JSON (its message), the SDK's answer.
-  throw new RequestError(INTERNAL_ERROR, (await validator.refusal(request)).message);
+  throw new RequestError(INTERNAL_ERROR, result.error.message);
 }
 
 /**
@@ -266,7 +264,7 @@ const HANDLERS = new Map<string, RequestHandler>([
   [
     'initialize',
     async (request, server) => {
-      const { params } = await parsed(initializeRequest, request);
+      const { params } = parsed(initializeRequest, request);
       return {
         protocolVersion: SUPPORTED_PROTOCOL_VERSIONS.includes(params.protocolVersion)
           ? params.protocolVersion
@@ -283,14 +281,14 @@ const HANDLERS = new Map<string, RequestHandler>([
     'tools/list',
     async (request, server) => {
       // `cursor` is checked, and ignored: one page holds every tool.
-      await parsed(listToolsRequest, request);
+      parsed(listToolsRequest, request);
       return { tools: await server.toolList() };
     },
   ],
   [
     'tools/call',
     async (request, server, context) => {
-      const { params } = await parsed(callToolRequest, request);
+      const { params } = parsed(callToolRequest, request);
       return callTool(server, params.name, params.arguments, context);
     },
   ],

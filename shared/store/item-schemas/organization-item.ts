@@ -1,19 +1,17 @@
 import * as z from 'zod/mini';
 
-// The organization item's schema, the source its validator is compiled from (item-validators/organization-item.ts,
-// written by `npm run build`): a module apart from the organizations store's other items, so the dashboard's session
-// check reads organizations without their validators. No function imports this module at run time.
+// The organization item's schema: a module apart from the organizations store's other items, so the dashboard's
+// session check reads organizations without their schemas.
 
-const throttle = /* @__PURE__ */ (() => z.object({ rateLimit: z.number(), burstLimit: z.number() }))();
+const throttle = z.object({ rateLimit: z.number(), burstLimit: z.number() });
 
 /** The organization item as read; settings never set are null. */
-export const organizationItem = /* @__PURE__ */ (() =>
-  z.object({
-    orgId: z.number(),
-    name: z.string(),
-    createdAt: z.string(),
-    cooldownDays: z._default(z.nullable(z.number()), null),
-    rateLimit: z._default(z.nullable(throttle), null),
-  }))();
+export const organizationItem = z.object({
+  orgId: z.number(),
+  name: z.string(),
+  createdAt: z.string(),
+  cooldownDays: z._default(z.nullable(z.number()), null),
+  rateLimit: z._default(z.nullable(throttle), null),
+});
 
 export type OrganizationItem = z.infer<typeof organizationItem>;
