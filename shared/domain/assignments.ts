@@ -21,7 +21,7 @@ import {
   type OrganizationCounts,
 } from './aggregates.ts';
 import { getContact } from './contacts.ts';
-import { enrollmentOutboxWrite } from './enrollment-outbox.ts';
+import { enrollmentOutboxWrite } from './enrollment.ts';
 import { AssignmentNotFound, CampaignNotFound } from './errors.ts';
 
 /**

@@ -12,7 +12,7 @@ import {
   normalizeEmail,
 } from '#store/contacts.ts';
 import type { TransactItem } from '#store/transactions.ts';
-import { stopOutboxWrite } from './enrollment-outbox.ts';
+import { stopOutboxWrite } from './enrollment.ts';
 import { AlreadyTaken } from './errors.ts';
 
 /**

@@ -2,7 +2,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { hashSecret } from '#platform/secret-hash.ts';
 import { dashboardSessions, type SessionItem } from '#store/dashboard-sessions.ts';
 import type { MemberRole } from './members.ts';
-import { membershipIn, roleOf } from './memberships.ts';
+import { membershipIn, roleOf } from './members.ts';
 
 /**
  * Dashboard sessions. The cookie holds 256 random bits; only their hash is

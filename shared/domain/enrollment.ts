@@ -1,4 +1,4 @@
-import { queueDefinitions } from '#definitions/queues.ts';
+import { type QueueName, queueDefinitions } from '#definitions/queues.ts';
 import { logger } from '#platform/logger.ts';
 import { count } from '#platform/observability.ts';
 import { loadProviderClient } from '#providers/clients.ts';
@@ -10,6 +10,7 @@ import {
   type ProviderHttp,
 } from '#providers/contract.ts';
 import type { Provider } from '#schemas/import.ts';
+import type { ProviderWorkMessage } from '#schemas/provider-work-message.ts';
 import {
   type AssignmentRecord,
   type EnrollTarget,
@@ -18,9 +19,9 @@ import {
   getAssignments,
 } from '#store/assignments.ts';
 import { enrollments, type PacingBudget } from '#store/enrollments.ts';
+import { outboxWrite } from '#store/outbox.ts';
 import { getProviderConnection, type ProviderConnectionRecord } from '#store/provider-connections.ts';
 import { MAX_TRANSACTION_ITEMS, type TransactItem, transact } from '#store/transactions.ts';
-import type { ProviderWorkMessage } from './enrollment-outbox.ts';
 import { providerApiKeyOf } from './provider-connections.ts';
 
 /**
@@ -42,6 +43,44 @@ import { providerApiKeyOf } from './provider-connections.ts';
  * a provider that keeps failing ends as a recorded failure on the last
  * receive.
  */
+
+/** The enrollment queue, whose messages #schemas/provider-work-message.ts describes: what schedules or stops assignments queues work on it in its own transactions. */
+const QUEUE: QueueName = 'enrollment';
+
+/** The outbox write that enrolls these (newly scheduled) assignments. */
+export const enrollmentOutboxWrite = (orgId: number, assignmentIds: readonly number[]): TransactItem =>
+  outboxWrite(orgId, QUEUE, {
+    kind: 'enroll',
+    orgId,
+    assignmentIds: [...assignmentIds],
+  } satisfies ProviderWorkMessage);
+
+/** The outbox write that stops these assignments' leads at their providers (those enrolled). */
+export const stopOutboxWrite = (
+  orgId: number,
+  assignmentIds: readonly number[],
+  reason: string,
+): TransactItem =>
+  outboxWrite(orgId, QUEUE, {
+    kind: 'stop',
+    orgId,
+    assignmentIds: [...assignmentIds],
+    reason,
+  } satisfies ProviderWorkMessage);
+
+/** The outbox write that stops every lead enrolled under an excluded domain. */
+export const stopDomainOutboxWrite = (orgId: number, domain: string): TransactItem =>
+  outboxWrite(orgId, QUEUE, { kind: 'stop-domain', orgId, domain } satisfies ProviderWorkMessage);
+
+/** Where a sequence's assignments are enrolled: its provider campaign on its connection, when it has both. */
+export function enrollTargetOf(sequence: {
+  external_id?: string | null;
+  connection_id?: number | null;
+}): EnrollTarget | null {
+  return sequence.external_id && sequence.connection_id
+    ? { connectionId: sequence.connection_id, externalId: sequence.external_id }
+    : null;
+}
 
 /** One unit of queued work and what became of it. */
 export interface WorkItem {

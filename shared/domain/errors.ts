@@ -1,5 +1,3 @@
-import { DomainError, type InputField } from './domain-error.ts';
-
 /**
  * What can go wrong in the domain, named for what went wrong. The domain
  * never knows a protocol: each edge (HTTP, MCP, the operator CLI) maps these
@@ -7,8 +5,36 @@ import { DomainError, type InputField } from './domain-error.ts';
  * error is a fault of the service, answered without detail.
  */
 
-/** The base and the kinds (domain-error.ts), for the modules that import them with the errors. */
-export { DomainError, type DomainErrorKind, type InputField } from './domain-error.ts';
+/** The kinds the edges map: each names how the caller is at fault, or that the state stands in the way. */
+export type DomainErrorKind =
+  /** The request names something the organization does not have (another organization's is the same). */
+  | 'not-found'
+  /** The request itself is invalid in a way its schema cannot tell (a sequence not in the campaign). */
+  | 'invalid'
+  /** The request is valid but the current state refuses it; trying again later, or differently, may work. */
+  | 'conflict'
+  /** The request is well-formed but refused for what it says (an idempotency key reused with another body). */
+  | 'refused'
+  /** A service the request needs (a provider's API) could not be reached; the same request may work later. */
+  | 'unavailable';
+
+/** The base of every domain error. */
+export abstract class DomainError extends Error {
+  abstract readonly kind: DomainErrorKind;
+  /** The request value at fault, when one is (errors of kind `invalid`). */
+  readonly field?: InputField;
+
+  constructor(message: string) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** Where in a request an invalid value was given, so each edge can name it its own way. */
+export interface InputField {
+  in: 'body' | 'query' | 'path';
+  name: string;
+}
 
 abstract class NotFound extends DomainError {
   readonly kind = 'not-found';

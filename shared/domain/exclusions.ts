@@ -2,7 +2,7 @@ import { EXCLUSION_SHARDS, type ExclusionKind, exclusions, shardOf } from '#stor
 import { transact } from '#store/transactions.ts';
 import { excludeAccountByDomain } from './accounts.ts';
 import { getContactsByEmail, normalizeEmail } from './contacts.ts';
-import { stopDomainOutboxWrite, stopOutboxWrite } from './enrollment-outbox.ts';
+import { stopDomainOutboxWrite, stopOutboxWrite } from './enrollment.ts';
 
 /**
  * The organization's exclusion list: emails and domains that raw pushes skip

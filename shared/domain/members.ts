@@ -1,5 +1,14 @@
-import { members } from '#store/members.ts';
-import { getMembership, type MemberRole, type MembershipItem } from '#store/memberships.ts';
+import { batchGet } from '#store/batch.ts';
+import * as keys from '#store/item-keys.ts';
+import { membershipItem } from '#store/item-schemas/memberships.ts';
+import { organizationItem } from '#store/item-schemas/organization-item.ts';
+import {
+  getMembership,
+  type MemberRole,
+  type MembershipItem,
+  members,
+  membershipsOfPerson,
+} from '#store/members.ts';
 import { type Actor, recordChange } from './audit-log.ts';
 import { MemberEmailInvalid, MemberNotFound } from './errors.ts';
 import { getOrganization } from './organizations.ts';
@@ -9,11 +18,11 @@ import { getOrganization } from './organizations.ts';
  * dashboard, viewers only see. A person (the OpenID provider's subject) may
  * belong to several organizations and picks one after sign-in. Every change
  * of a membership is in the organization's audit log. Whose member a person
- * is, which every dashboard request asks, is memberships.ts.
+ * is, which every dashboard request asks, is `membershipIn` and `roleOf`.
  */
 
-export type { MemberRole } from '#store/memberships.ts';
-export { MEMBER_ROLES } from '#store/memberships.ts';
+export type { MemberRole } from '#store/members.ts';
+export { MEMBER_ROLES } from '#store/members.ts';
 
 export type Member = Omit<MembershipItem, 'orgId'>;
 
@@ -70,4 +79,42 @@ export async function removeMember(orgId: number, email: string, actor: Actor): 
   await members.remove(orgId, member.subject);
   await recordChange(orgId, actor, 'member.remove', `${member.email} (${member.role})`);
   return member;
+}
+
+/** The organization with the person's role in it, read in one request; null when they are not a member. */
+export async function membershipIn(
+  orgId: number,
+  subject: string,
+): Promise<{ orgId: number; name: string; role: MemberRole } | null> {
+  const found = await batchGet(
+    [keys.membership(orgId, subject), keys.organization(orgId)].map(({ pk, sk }) => ({ pk, sk })),
+  );
+  const membership = found.find((item) => item.type === 'membership');
+  const organization = found.find((item) => item.type === 'organization');
+  if (!membership || !organization) return null;
+  return {
+    orgId,
+    name: organizationItem.parse(organization).name,
+    role: membershipItem.parse(membership).role,
+  };
+}
+
+/** The person's role in the organization; null when they are not a member. */
+export async function roleOf(orgId: number, subject: string): Promise<MemberRole | null> {
+  return (await getMembership(orgId, subject))?.role ?? null;
+}
+
+/** The organizations a person belongs to, with their names and the person's role (two requests). */
+export async function organizationsOf(
+  subject: string,
+): Promise<{ orgId: number; name: string; role: MemberRole }[]> {
+  const memberships = await membershipsOfPerson(subject);
+  if (memberships.length === 0) return [];
+  const found = await batchGet(memberships.map(({ orgId }) => keys.organization(orgId)));
+  const names = new Map(
+    found.map((item) => organizationItem.parse(item)).map((item) => [item.orgId, item.name] as const),
+  );
+  return memberships
+    .filter(({ orgId }) => names.has(orgId))
+    .map(({ orgId, role }) => ({ orgId, name: names.get(orgId)!, role }));
 }

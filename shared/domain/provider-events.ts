@@ -11,7 +11,7 @@ import type { AssignmentFacts } from './aggregates.ts';
 import { assignmentCounterWrites, assignmentDeltas } from './aggregates.ts';
 import { type AssignmentRecord, factsOf } from './assignments.ts';
 import { blockContactWrites, getContact } from './contacts.ts';
-import { enrollmentOutboxWrite, enrollTargetOf, stopOutboxWrite } from './enrollment-outbox.ts';
+import { enrollmentOutboxWrite, enrollTargetOf, stopOutboxWrite } from './enrollment.ts';
 import { AssignmentNotFound, EventNotRecordable, TransitionNotAllowed } from './errors.ts';
 import { LIFECYCLE, transition } from './lifecycle.ts';
 import {

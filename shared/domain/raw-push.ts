@@ -14,7 +14,7 @@ import {
 import { backoff, createAssignments, MAX_CONFLICT_RETRIES, type NewAssignment } from './assignments.ts';
 import { getContactsByEmail } from './contacts.ts';
 import { type Bypass, evaluate, loadEligibilityInputs, type Verdict } from './eligibility.ts';
-import { enrollTargetOf } from './enrollment-outbox.ts';
+import { enrollTargetOf } from './enrollment.ts';
 import { ContactsKeptChanging, SequenceNotInCampaign } from './errors.ts';
 import { type Withdrawal, withdrawalOf, withdrawalTransaction } from './withdrawals.ts';
 

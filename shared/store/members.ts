@@ -1,9 +1,14 @@
-import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import * as keys from './item-keys.ts';
-import { membershipItem } from './item-schemas/memberships.ts';
-import type { MembershipItem } from './memberships.ts';
+import { type MembershipItem, membershipItem } from './item-schemas/memberships.ts';
 import { queryAll } from './query.ts';
-import { type TableSource, tableContext } from './table-context.ts';
+import { type TableContext, type TableSource, tableContext } from './table-context.ts';
+
+export { MEMBER_ROLES } from '#definitions/item-fields.ts';
+
+import type { MEMBER_ROLES } from '#definitions/item-fields.ts';
+
+export type { MembershipItem };
 
 // The store is built in a pure-annotated call: a bundle keeps it only if its function uses it
 // (esbuild cannot tell that a call has no side effects; docs/architecture.md, Bundles).
@@ -11,9 +16,40 @@ import { type TableSource, tableContext } from './table-context.ts';
 /**
  * The people of an organization (dashboard members): one item per person and
  * organization, in the organization's partition (its member list) and on gsi1
- * under the person (the organizations they may pick after sign-in). Their
- * schema and the reads by key and by person are memberships.ts.
+ * under the person (the organizations they may pick after sign-in), read by
+ * key and by person on every request of a dashboard session and every
+ * sign-in (`getMembership`, `membershipsOfPerson`).
  */
+
+export type MemberRole = (typeof MEMBER_ROLES)[number];
+
+/** The person's membership of the organization; null when they are not a member. */
+export async function getMembership(
+  orgId: number,
+  subject: string,
+  table: TableContext = tableContext(),
+): Promise<MembershipItem | null> {
+  const { pk, sk } = keys.membership(orgId, subject);
+  const { Item } = await table.client.send(new GetCommand({ TableName: table.name, Key: { pk, sk } }));
+  return Item ? membershipItem.parse(Item) : null;
+}
+
+/** The organizations a person belongs to (one Query; at most 100, by organization id). */
+export async function membershipsOfPerson(
+  subject: string,
+  table: TableContext = tableContext(),
+): Promise<MembershipItem[]> {
+  const { Items } = await table.client.send(
+    new QueryCommand({
+      TableName: table.name,
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk',
+      ExpressionAttributeValues: { ':pk': keys.organizationsOfPerson(subject).gsi1pk },
+      Limit: 100,
+    }),
+  );
+  return (Items ?? []).map((item) => membershipItem.parse(item));
+}
 
 export function memberStore(table: TableSource = tableContext) {
   return {

@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { publicBaseUrl } from '#api/http/base-url.ts';
 import { csrfTokenMatches, type DashboardSession, resumeSession } from '#domain/dashboard-sessions.ts';
-import { DomainError, type DomainErrorKind } from '#domain/domain-error.ts';
+import { DomainError, type DomainErrorKind } from '#domain/errors.ts';
 import { configuration } from '#platform/config.ts';
 import { type Html, html } from './html.ts';
 import { cookieOf, formOf, htmlResponse, SECURITY_HEADERS, seeOther, sessionCookieName } from './http.ts';

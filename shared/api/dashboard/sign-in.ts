@@ -7,7 +7,7 @@ import {
   SESSION_MAX_SECONDS,
 } from '#domain/dashboard-sessions.ts';
 import { beginSignIn, SIGN_IN_SECONDS, startedHere, takeSignIn } from '#domain/dashboard-sign-ins.ts';
-import { organizationsOf } from '#domain/memberships.ts';
+import { organizationsOf } from '#domain/members.ts';
 import { configuration } from '#platform/config.ts';
 import { logger } from '#platform/logger.ts';
 import type { OpenIdClient, VerifiedPerson } from '#platform/openid-client.ts';

@@ -9,7 +9,7 @@ import {
 } from '#definitions/idempotency.ts';
 import { MAX_BODY_BYTES } from '#definitions/request-limits.ts';
 import type { ApiKeyScope } from '#definitions/routes.ts';
-import { DomainError, type DomainErrorKind, type InputField } from '#domain/domain-error.ts';
+import { DomainError, type DomainErrorKind, type InputField } from '#domain/errors.ts';
 import { logger } from '#platform/logger.ts';
 import { type HandlerMiddleware, lambdaHandler } from '#platform/observability.ts';
 import type { MacSealed } from '#platform/secrets.ts';
