@@ -164,22 +164,7 @@ describe('npm start', { timeout: 300_000 }, () => {
     await exitOf(stack.child);
     await waitFor(() => javaPids.every((javaPid) => !alive(javaPid)), { what: 'DynamoDB Local to exit' });
   });
-
-  it('keeps data across restarts with a data directory', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'outreach-data-'));
-    const env = { OUTREACH_LOCAL_DIR: mkdtempSync(join(tmpdir(), 'outreach-local-')) };
-    const first = await startStackProcess(['--port', '0', '--data-dir', dataDir], env);
-    const apiKey = /API key:\s+(\S+)/.exec(first.output())![1]!;
-    first.child.kill('SIGTERM');
-    await exitOf(first.child);
-
-    const second = await startStackProcess(['--port', '0', '--data-dir', dataDir], env);
-    expect(second.output()).toMatch(/Demo org:\s+1 \(existing data/);
-    const response = await fetch(`${second.baseUrl}/auth`, { headers: { 'x-api-key': apiKey } });
-    expect(response.status).toBe(200);
-    second.child.kill('SIGTERM');
-    await exitOf(second.child);
-  });
+  // A restart on a data directory keeping every write is restart.test.ts's (the same flags, every read compared).
 });
 
 describe('outreach-admin', () => {
