@@ -334,6 +334,9 @@ function stackEnvironment(stack: LocalStack): Record<string, string> {
     [VARIABLES.smtpUrl]: stack.smtpUrl,
     [VARIABLES.secretsLocalKey]: localSecretsKey(),
     [VARIABLES.webhookAllowHttpLoopback]: 'true',
+    // The local stack serves http, so its session cookie is the plain one (shared/admin/target.ts): with the
+    // deployed `__Host-` name, the dashboard and the consent page would answer the replay with sign-in.
+    [VARIABLES.dashboardSecureCookies]: 'false',
     POWERTOOLS_LOG_LEVEL: 'SILENT',
     POWERTOOLS_METRICS_DISABLED: 'true',
   };

@@ -1,4 +1,6 @@
+import { applyImport, validateImport } from '#admin/import.ts';
 import { MAX_MCP_CLIENT_RATE } from '#definitions/mcp-limits.ts';
+import { MAX_REGISTRATIONS_PER_HOUR } from '#definitions/oauth-limits.ts';
 import { routes } from '#definitions/routes.ts';
 import { createApiKey } from '#domain/api-keys.ts';
 import { getCampaign } from '#domain/campaigns.ts';
@@ -7,6 +9,7 @@ import { createOrganization } from '#domain/organizations.ts';
 import { MAX_PROVIDER_CONNECTIONS_PER_ORGANIZATION } from '#domain/provider-connections.ts';
 import { MAX_WEBHOOKS_PER_ORGANIZATION } from '#domain/webhooks.ts';
 import type { Provider } from '#schemas/import.ts';
+import { allocateId } from '#store/ids.ts';
 import { signedInMember } from '../infra/local/dashboard-member.ts';
 import {
   clientCredentialsToken,
@@ -25,7 +28,10 @@ import { CONCURRENCY } from './load.ts';
  * with the others in flight (new contacts for a push, replies and secret
  * rotations spread over many assignments and subscriptions, URL rotations over
  * many provider connections, a subscription and a provider connection created
- * per request in organizations with room for them).
+ * per request in organizations with room for them, sequences linked and
+ * unlinked each in a campaign of its own). Calls to the provider's emulator
+ * (key checks, campaign lists) are spread over workspaces of their own, so
+ * that no key meets the emulator's rate limit.
  */
 
 /** One HTTP request, relative to the stack's base URL. */
@@ -54,6 +60,15 @@ export interface EndpointSpec {
   queuesWork?: boolean;
   /** What the request does, for the report. */
   note?: string;
+  /** False: left out of the sustained run's mix (a limit allows only the endpoint's own run). */
+  sustained?: false;
+}
+
+/** A sequence of the links organization, its connection and the emulator campaign it is linked to. */
+export interface SequenceLinkTarget {
+  sequenceId: number;
+  connectionId: number;
+  campaignId: string;
 }
 
 /** The data the bench's requests point at. */
@@ -70,7 +85,8 @@ export interface BenchFixtures {
     jobDomain: string;
     replyAssignmentIds: number[];
   };
-  hooks: { apiKey: string; webhookIds: number[] };
+  /** The organization whose subscriptions are read and written, and a viewer of it signed in to the dashboard. */
+  hooks: { apiKey: string; webhookIds: number[]; member: RequestTarget['member'] };
   /**
    * Provider connections: the demo organization's one, whose webhook URL the inbound endpoint is sent
    * to (never rotated), and an organization's many, read and rotated.
@@ -80,10 +96,22 @@ export interface BenchFixtures {
     account: RequestTarget['providerAccount'];
     demoConnectionId: number;
     demoWebhook: RequestTarget['providerWebhook'];
-    /** A campaign of that workspace (the link routes are not measured: the demo's sequences are not Instantly's). */
+    /** A campaign of that workspace (the demo's sequences are not Instantly's: `links` has the linked ones). */
     campaignId: string;
     apiKey: string;
-    connectionIds: number[];
+    /** Each with a workspace (an API key) of its own: the key checks and replacements ask the emulator. */
+    connections: { id: number; apiKey: string }[];
+  };
+  /**
+   * An organization of Instantly sequences, each in a campaign of its own (a link writes its campaign's
+   * item) and linked to an emulator campaign of its own: `read` stay linked (read and linked again),
+   * `unlinked` are the delete endpoint's, `sustained` the sustained run's (linked and unlinked in turn).
+   */
+  links: {
+    apiKey: string;
+    read: SequenceLinkTarget[];
+    unlinked: SequenceLinkTarget[];
+    sustained: SequenceLinkTarget[];
   };
   /** Organizations with room for subscriptions and provider connections, for the create endpoints. */
   creators: string[];
@@ -102,6 +130,11 @@ const REPLIES = 240;
 const PROVIDER_CONNECTIONS = MAX_PROVIDER_CONNECTIONS_PER_ORGANIZATION - 1;
 /** Organizations whose room the create endpoints fill (and the delete endpoints empty again). */
 const CREATOR_ORGANIZATIONS = 24;
+/** Linked sequences read and linked again, and those the delete endpoint unlinks, one request each. */
+const LINKS_READ = 16;
+const LINKS_UNLINKED = 64;
+/** Connections (workspaces) of the links organization, over which its sequences are spread. */
+const LINK_CONNECTIONS = 8;
 
 const json = (apiKey: string, extra: Record<string, string> = {}) => ({
   'x-api-key': apiKey,
@@ -186,42 +219,45 @@ export async function prepareFixtures(
     webhookIds.push(created.id as number);
   }
   // Connecting asks the provider (here its emulator) whether it accepts the key: one workspace serves
-  // every connection, Instantly's, whose emulated limit (100 requests a second) the creates stay under.
+  // the creates, Instantly's, whose emulated limit (100 requests a second a key) they stay under.
   const account = {
     provider: 'instantly' as const,
     baseUrl: providerApiUrls.instantly,
     apiKey: 'bench-provider-key',
   };
-  const workspace = await fetch(new URL('/_emulator/workspaces', account.baseUrl), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ apiKey: account.apiKey }),
-  });
-  if (!workspace.ok) throw new Error(`The emulator's workspace: ${workspace.status}`);
-  const connect = (apiKey: string) =>
+  const emulator = async (path: string, body: Record<string, unknown>) => {
+    const response = await fetch(new URL(`/_emulator${path}`, account.baseUrl), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    if (!response.ok) throw new Error(`The emulator's ${path}: ${response.status}`);
+    return (await response.json()) as Record<string, unknown>;
+  };
+  const workspace = async (apiKey: string) => {
+    await emulator('/workspaces', { apiKey });
+    return apiKey;
+  };
+  const emulatorCampaign = async (apiKey: string, name: string) =>
+    String((await emulator('/campaigns', { apiKey, name })).id);
+  const connect = (apiKey: string, providerKey = account.apiKey) =>
     callJson(apiUrl, {
       method: 'POST',
       path: '/public/v1/provider-connections',
       headers: json(apiKey),
-      body: JSON.stringify({
-        provider: account.provider,
-        api_key: account.apiKey,
-        base_url: account.baseUrl,
-      }),
+      body: JSON.stringify({ provider: account.provider, api_key: providerKey, base_url: account.baseUrl }),
     });
+  await workspace(account.apiKey);
   const demoConnection = await connect(demo.apiKey);
-  const campaign = await fetch(new URL('/_emulator/campaigns', account.baseUrl), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ apiKey: account.apiKey, name: 'Bench campaign' }),
-  });
-  if (!campaign.ok) throw new Error(`The emulator's campaign: ${campaign.status}`);
-  const providerCampaignId = String(((await campaign.json()) as { id: string | number }).id);
+  const providerCampaignId = await emulatorCampaign(account.apiKey, 'Bench campaign');
   const { orgId: providersOrg } = await createOrganization('Bench Providers');
   const { apiKey: providersKey } = await createApiKey(providersOrg);
-  const connectionIds: number[] = [];
-  for (let index = 0; index < PROVIDER_CONNECTIONS; index++)
-    connectionIds.push((await connect(providersKey)).id as number);
+  const connections: { id: number; apiKey: string }[] = [];
+  for (let index = 0; index < PROVIDER_CONNECTIONS; index++) {
+    const providerKey = await workspace(`bench-provider-key-${index}`);
+    connections.push({ id: (await connect(providersKey, providerKey)).id as number, apiKey: providerKey });
+  }
+  const links = await linkedSequences(apiUrl, { connect, workspace, emulatorCampaign });
   const creators: string[] = [];
   for (let index = 0; index < CREATOR_ORGANIZATIONS; index++) {
     const { orgId } = await createOrganization(`Bench Creator ${index}`);
@@ -248,19 +284,93 @@ export async function prepareFixtures(
         detail.contacts.filter((entry) => entry.contact.email !== null).map((entry) => entry.assignment_id),
       ),
     },
-    hooks: { apiKey: hooksKey, webhookIds },
+    hooks: { apiKey: hooksKey, webhookIds, member: await signedInMember(hooksOrg, 'viewer') },
     providers: {
       account,
       demoConnectionId: demoConnection.id as number,
       demoWebhook: providerWebhookOf(demoConnection.webhook_url as string),
       campaignId: providerCampaignId,
       apiKey: providersKey,
-      connectionIds,
+      connections,
     },
+    links,
     creators,
     oauth: { ...client, redirectUri: REDIRECT_URI, mcpToken: accessToken },
     docsAssetPath: await docsAsset(apiUrl),
     member: await signedInMember(demo.orgId, 'admin'),
+  };
+}
+
+/**
+ * The links organization (`BenchFixtures.links`): its Instantly sequences, each in a campaign of its
+ * own and spread over connections of their own workspaces, each linked through the API to an emulator
+ * campaign of its own.
+ */
+async function linkedSequences(
+  apiUrl: string,
+  emulator: {
+    connect: (apiKey: string, providerKey: string) => Promise<Record<string, unknown>>;
+    workspace: (apiKey: string) => Promise<string>;
+    emulatorCampaign: (apiKey: string, name: string) => Promise<string>;
+  },
+): Promise<BenchFixtures['links']> {
+  const { orgId } = await createOrganization('Bench Links');
+  const { apiKey } = await createApiKey(orgId);
+  const count = LINKS_READ + LINKS_UNLINKED + CONCURRENCY;
+  const sequenceIds: number[] = [];
+  const campaigns = [];
+  for (let index = 0; index < count; index++) {
+    const sequenceId = await allocateId('sequence');
+    sequenceIds.push(sequenceId);
+    campaigns.push({
+      id: await allocateId('campaign'),
+      name: `Bench linked ${index}`,
+      sequences: [
+        {
+          id: sequenceId,
+          provider: 'instantly',
+          channel: 'email',
+          steps: [{ type: 'email', variants: [{ subject: 'Hi {{opener}}', body: 'Hello' }] }],
+        },
+      ],
+    });
+  }
+  const document = validateImport({ campaigns });
+  if (!document.ok) throw new Error(`The links organization: ${JSON.stringify(document.errors.slice(0, 3))}`);
+  await applyImport(orgId, document.document);
+  const connections: { id: number; providerKey: string }[] = [];
+  for (let index = 0; index < LINK_CONNECTIONS; index++) {
+    const providerKey = await emulator.workspace(`bench-links-key-${index}`);
+    connections.push({ id: (await emulator.connect(apiKey, providerKey)).id as number, providerKey });
+  }
+  // One connection's sequences after another's, the connections side by side.
+  const targets: SequenceLinkTarget[] = new Array(count);
+  await Promise.all(
+    connections.map(async (connection, offset) => {
+      for (let index = offset; index < count; index += LINK_CONNECTIONS) {
+        const target = {
+          sequenceId: sequenceIds[index]!,
+          connectionId: connection.id,
+          campaignId: await emulator.emulatorCampaign(connection.providerKey, `Bench linked ${index}`),
+        };
+        await callJson(apiUrl, {
+          method: 'PUT',
+          path: `/public/v1/sequences/${target.sequenceId}/provider-link`,
+          headers: json(apiKey),
+          body: JSON.stringify({
+            connection_id: target.connectionId,
+            provider_campaign_id: target.campaignId,
+          }),
+        });
+        targets[index] = target;
+      }
+    }),
+  );
+  return {
+    apiKey,
+    read: targets.slice(0, LINKS_READ),
+    unlinked: targets.slice(LINKS_READ, LINKS_READ + LINKS_UNLINKED),
+    sustained: targets.slice(LINKS_READ + LINKS_UNLINKED),
   };
 }
 
@@ -281,7 +391,7 @@ function cycle<T>(values: readonly T[]): () => T {
 
 /** Every endpoint's spec, in the order the bench runs them (reads, then writes, creates before deletes). */
 export function endpointSpecs(fixtures: BenchFixtures, runId: string): EndpointSpec[] {
-  const { demo, hooks, oauth, providers } = fixtures;
+  const { demo, hooks, links, oauth, providers } = fixtures;
   /** The demo organization's resources, for the catalogue's requests. */
   const base: RequestTarget = {
     apiUrl: fixtures.apiUrl,
@@ -332,8 +442,25 @@ export function endpointSpecs(fixtures: BenchFixtures, runId: string): EndpointS
       request(route, at);
   const hook = cycle(hooks.webhookIds);
   const ofHooks = () => ({ apiKey: hooks.apiKey, webhookId: hook() });
-  const providerConnection = cycle(providers.connectionIds);
-  const ofProviders = () => ({ apiKey: providers.apiKey, providerConnectionId: providerConnection() });
+  const providerConnection = cycle(providers.connections);
+  /** One of the providers organization's connections, with its own workspace's key (a check and a replacement ask it). */
+  const ofProviders = () => {
+    const connection = providerConnection();
+    return {
+      apiKey: providers.apiKey,
+      providerConnectionId: connection.id,
+      providerAccount: { ...providers.account, apiKey: connection.apiKey },
+    };
+  };
+  const ofLink = (target: SequenceLinkTarget) => ({
+    apiKey: links.apiKey,
+    sequenceId: target.sequenceId,
+    providerConnectionId: target.connectionId,
+    providerCampaignId: target.campaignId,
+  });
+  const readLink = cycle(links.read);
+  const unlinked = [...links.unlinked];
+  let registrations = 0;
   const reply = cycle(demo.replyAssignmentIds);
   const excluded = cycle(Array.from({ length: 20 }, (_, index) => `exclude-${index}.bench.example`));
   let pushed = 0;
@@ -342,9 +469,10 @@ export function endpointSpecs(fixtures: BenchFixtures, runId: string): EndpointS
   let creates = 0;
   const createdConnections: { apiKey: string; id: number }[] = [];
   let connectionCreates = 0;
+  // The catalogue's method: a route of `ANY` (the MCP endpoint, the dashboard) is shown as it is called.
   const name = (route: RouteName, suffix = '') => {
-    const { method, path } = routes.find((candidate) => candidate.name === route)!;
-    return `${method === 'ANY' ? 'POST' : method} ${path}${suffix}`;
+    const { path } = routes.find((candidate) => candidate.name === route)!;
+    return `${validRequest(route, base).method} ${path}${suffix}`;
   };
 
   const specs: EndpointSpec[] = [
@@ -418,6 +546,12 @@ export function endpointSpecs(fixtures: BenchFixtures, runId: string): EndpointS
       route: 'get-provider-connection',
       next: () => request('get-provider-connection', ofProviders()),
     },
+    {
+      name: name('get-sequence-provider-link'),
+      route: 'get-sequence-provider-link',
+      next: () => request('get-sequence-provider-link', ofLink(readLink())),
+      note: `over ${links.read.length} linked sequences`,
+    },
     { name: `${name('mcp')} (tools/call get_campaign)`, route: 'mcp', next: read('mcp') },
     ...(
       ['oauth-protected-resource', 'oauth-protected-resource-mcp', 'oauth-authorization-server'] as const
@@ -427,6 +561,19 @@ export function endpointSpecs(fixtures: BenchFixtures, runId: string): EndpointS
       route: 'oauth-authorize',
       next: read('oauth-authorize'),
       note: 'consent page',
+    },
+    { name: name('dashboard'), route: 'dashboard', next: read('dashboard'), note: 'the overview, an admin' },
+    {
+      name: name('dashboard-page', ' (webhooks)'),
+      route: 'dashboard-page',
+      next: read('dashboard-page', { member: hooks.member }),
+      note: `a viewer; ${HOOKS} subscriptions`,
+    },
+    {
+      name: name('dashboard-item', ' (webhooks/{id})'),
+      route: 'dashboard-item',
+      next: () => request('dashboard-item', { ...ofHooks(), member: hooks.member }),
+      note: 'a viewer; a subscription and its deliveries',
     },
     { name: name('openapi'), route: 'openapi', next: read('openapi') },
     { name: name('docs'), route: 'docs', next: read('docs') },
@@ -547,6 +694,37 @@ export function endpointSpecs(fixtures: BenchFixtures, runId: string): EndpointS
       next: () => request('rotate-provider-webhook-url', ofProviders()),
     },
     {
+      // The connection's own key again: the provider is asked, and the key sealed in place of the old.
+      name: name('update-provider-connection'),
+      route: 'update-provider-connection',
+      next: () => request('update-provider-connection', ofProviders()),
+      note: `over ${PROVIDER_CONNECTIONS} connections, each key checked at the emulator`,
+    },
+    {
+      name: name('check-provider-connection'),
+      route: 'check-provider-connection',
+      next: () => request('check-provider-connection', ofProviders()),
+      note: `over ${PROVIDER_CONNECTIONS} connections, each asking the emulator`,
+    },
+    {
+      // Linked already: the provider's list is read and the link written again.
+      name: name('put-sequence-provider-link'),
+      route: 'put-sequence-provider-link',
+      next: () => request('put-sequence-provider-link', ofLink(readLink())),
+      note: `over ${links.read.length} sequences, each asking the emulator for its campaigns`,
+    },
+    {
+      name: name('delete-sequence-provider-link'),
+      route: 'delete-sequence-provider-link',
+      next: () => {
+        const target = unlinked.shift() ?? links.unlinked[0]!;
+        return request('delete-sequence-provider-link', ofLink(target));
+      },
+      // Requests autocannon builds ahead and never sends still take a sequence off the list.
+      amount: () => unlinked.length - CONCURRENCY - 1,
+      note: `${links.unlinked.length} linked sequences, each unlinked once`,
+    },
+    {
       name: name('create-webhook'),
       route: 'create-webhook',
       next: () => {
@@ -639,6 +817,20 @@ export function endpointSpecs(fixtures: BenchFixtures, runId: string): EndpointS
       route: 'oauth-token',
       next: read('oauth-token'),
       note: 'client credentials',
+    },
+    {
+      name: name('oauth-register'),
+      route: 'oauth-register',
+      next: read('oauth-register'),
+      expectedStatus: validRequest('oauth-register', base).status,
+      onResponse: (status) => {
+        if (status === 201) registrations += 1;
+      },
+      // Every request comes from 127.0.0.1, and an address registers at most this many clients an hour of the
+      // clock (#definitions/oauth-limits.ts): what the warm-up and the recordings left of it.
+      amount: () => MAX_REGISTRATIONS_PER_HOUR - registrations,
+      sustained: false,
+      note: `${MAX_REGISTRATIONS_PER_HOUR} in all: one source address's registrations an hour`,
     },
   ];
   return specs;

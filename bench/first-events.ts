@@ -1,14 +1,17 @@
 import type { RequestTarget } from '../infra/local/route-requests.ts';
+import type { SequenceLinkTarget } from './endpoints.ts';
 
 /**
  * The init plus first request measurement (bench/bundles.ts) replays each
  * function's first event of the run in fresh processes, at the end of the
  * run. Most replay as they were; a create or a delete does not: by then the
  * first subscription's organization is full (409) and the first deleted
- * subscription or connection is gone (404), and the error path is not the
- * function's work. Before each replay of those, what it acts on is made again
- * through the API, in the event's own organization (its API key), and a
- * delete's event is pointed at the new item.
+ * subscription or connection is gone (404), the first unlinked sequence has
+ * no link (404), and the first registration's address has registered its
+ * hour's share (429): the error path is not the function's work. Before each
+ * replay of those, what it acts on is made again through the API, in the
+ * event's own organization (its API key), and a delete's event is pointed at
+ * the new item; a registration comes from an address of its own.
  */
 
 /** An HTTP event as the local gateway builds it (the fields a replay changes). */
@@ -16,16 +19,21 @@ interface HttpEvent {
   path: string;
   headers: Record<string, string>;
   pathParameters: Record<string, string> | null;
-  requestContext: { path: string };
+  requestContext: { path: string; identity: { sourceIp: string } };
 }
 
 export type EventPreparer = (event: unknown) => Promise<unknown>;
 
-/** `account`: the emulator workspace whose key the bench's connections are made with (its fixtures). */
+/**
+ * `account`: the emulator workspace whose key the bench's connections are made with, and `links` the
+ * sequences the bench links, with their connection and campaign (its fixtures).
+ */
 export function replayPreparers(
   apiUrl: string,
   account: RequestTarget['providerAccount'],
+  links: readonly SequenceLinkTarget[],
 ): Record<string, EventPreparer> {
+  let registrations = 0;
   const api = async (apiKey: string, method: string, path: string, body?: unknown) => {
     const response = await fetch(`${apiUrl}/public/v1${path}`, {
       method,
@@ -81,6 +89,27 @@ export function replayPreparers(
         base_url: account.baseUrl,
       });
       return pointedAt(event as HttpEvent, created.id as number);
+    },
+    // The sequence is linked again to the campaign it was linked to.
+    'delete-sequence-provider-link': async (event) => {
+      const sequenceId = Number((event as HttpEvent).pathParameters?.sequenceId);
+      const link = links.find((target) => target.sequenceId === sequenceId);
+      if (!link) throw new Error(`Preparing a replay: sequence ${sequenceId} is none the bench links`);
+      await api(keyOf(event as HttpEvent), 'PUT', `/sequences/${sequenceId}/provider-link`, {
+        connection_id: link.connectionId,
+        provider_campaign_id: link.campaignId,
+      });
+      return event;
+    },
+    // An address of the documentation range (RFC 5737) per replay: its first registration of the hour.
+    'oauth-register': async (event) => {
+      const http = event as HttpEvent;
+      registrations += 1;
+      const sourceIp = `198.51.100.${registrations}`;
+      return {
+        ...http,
+        requestContext: { ...http.requestContext, identity: { ...http.requestContext.identity, sourceIp } },
+      };
     },
   };
 }

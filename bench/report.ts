@@ -1,3 +1,4 @@
+import { MAX_REGISTRATIONS_PER_HOUR } from '#definitions/oauth-limits.ts';
 import type { BundleReport } from './bundles.ts';
 
 /** Each function's init size and cold import at most this many times the floor's (the goal the report marks). */
@@ -85,12 +86,7 @@ export interface BenchReport {
 
 /** Every failed measurement of the report, one line each (empty when every figure stands). */
 export function benchFailures(report: BenchReport): string[] {
-  const failures: string[] = [];
-  for (const row of report.endpoints) {
-    const failed = endpointFailures(row);
-    if (failed.api) failures.push(`${row.endpoint}: API: ${failed.api}`);
-    if (failed.floor) failures.push(`${row.endpoint}: floor: ${failed.floor}`);
-  }
+  const failures = endpointsFailures(report.endpoints);
   for (const [name, operation, contacts] of [
     ['raw dry run', report.rawOperations.dryRun1000, 1000],
     ['raw push', report.rawOperations.push1000, 1000],
@@ -108,6 +104,16 @@ export function benchFailures(report: BenchReport): string[] {
     failures.push("memory: DynamoDB Local's process was not found, so its memory was not measured");
   failures.push(...bundlesFailures(report.bundles));
   return failures;
+}
+
+export function endpointsFailures(rows: readonly EndpointRow[]): string[] {
+  return rows.flatMap((row) => {
+    const failed = endpointFailures(row);
+    return [
+      ...(failed.api ? [`${row.endpoint}: API: ${failed.api}`] : []),
+      ...(failed.floor ? [`${row.endpoint}: floor: ${failed.floor}`] : []),
+    ];
+  });
 }
 
 const rawFailure = (operation: RawOperation | SectionFailure, contacts: number) =>
@@ -180,12 +186,16 @@ function endpointLine(row: EndpointRow): string {
     failed.api || !api
       ? ['—', failedCell(failed.api ?? 'not measured')]
       : [`${api.requests} (${api.requestsPerSecond})`, triple(api)];
+  // A request that makes no DynamoDB call has nothing to replay: the row says so rather than a bare dash.
+  const noFloor = !failed.floor && !floor && row.dynamodb.requests === 0 && !row.error;
   const floorCell = failed.floor
     ? failedCell(failed.floor)
     : floor
       ? `${triple(floor)} (${round(floor.operations / floor.seconds, 1)}/s)`
-      : '—';
-  const ratioCell = failed.api || failed.floor ? '—' : triple(row.ratio);
+      : noFloor
+        ? 'no DynamoDB call: no floor'
+        : '—';
+  const ratioCell = failed.api || failed.floor ? '—' : noFloor ? 'no floor' : triple(row.ratio);
   const dynamodb = `${row.dynamodb.requests}${row.dynamodb.requests > 0 ? `: ${operations(row.dynamodb.byOperation)}` : ''}`;
   return `| ${row.endpoint}${noteOf(row)} | ${apiCells.join(' | ')} | ${floorCell} | ${ratioCell} | ${dynamodb} | ${errorsOf(row)} |`;
 }
@@ -220,7 +230,7 @@ export function renderSustained(sustained: SustainedResult | SectionFailure, con
   return [
     `## Sustained load (${sustained.durationSeconds} s)`,
     '',
-    `Mixed traffic over all ${sustained.endpointsInTheMix} endpoints above, each of the ${concurrency} connections cycling through them in turn (reads and writes; each pass creates a subscription and deletes it again).`,
+    `Mixed traffic over all ${sustained.endpointsInTheMix} endpoints above, each of the ${concurrency} connections cycling through them in turn (reads and writes; each pass creates a subscription and a provider connection and deletes them again, and links a sequence and unlinks it; client registrations, of which one address may make ${MAX_REGISTRATIONS_PER_HOUR} an hour, are measured in their own row only).`,
     '',
     '| requests | req/s | p50 / p95 / p99 ms | errors | unexpected statuses |',
     '|---:|---:|---:|---:|---:|',
@@ -277,9 +287,7 @@ export function renderMarkdown(report: BenchReport): string {
     '',
     'The errors column counts, for the API, responses with an unexpected status plus connection errors and timeouts, and for the floor, replayed DynamoDB calls that failed (a write refused by its condition is not one); a row with any is a failed measurement and shows why instead of its figures.',
     '',
-    '| endpoint | requests (req/s) | API p50 / p95 / p99 ms | floor p50 / p95 / p99 ms (operations/s) | API ÷ floor | DynamoDB requests per call | errors: API / floor |',
-    '|---|---:|---:|---:|---:|---|---:|',
-    ...report.endpoints.map(endpointLine),
+    ...renderEndpoints(report.endpoints),
     '',
     report.notBenchmarked.length > 0
       ? `Routes of the manifest not benchmarked: ${report.notBenchmarked.join(', ')}.`
@@ -306,6 +314,15 @@ export function renderMarkdown(report: BenchReport): string {
     ...renderBundles(report.bundles),
   ];
   return lines.join('\n');
+}
+
+/** The endpoints' table (within the full report, and alone for `npm run bench -- --only endpoints`). */
+export function renderEndpoints(rows: readonly EndpointRow[]): string[] {
+  return [
+    '| endpoint | requests (req/s) | API p50 / p95 / p99 ms | floor p50 / p95 / p99 ms (operations/s) | API ÷ floor | DynamoDB requests per call | errors: API / floor |',
+    '|---|---:|---:|---:|---:|---|---:|',
+    ...rows.map(endpointLine),
+  ];
 }
 
 /** The bundles section: sizes and cold imports beside the floor, and init plus first request. */

@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { type LocalStack, type LocalStackOptions, startLocalStack } from '../infra/local/stack.ts';
 import { PROJECT_ROOT } from '../infra/paths.ts';
 import { buildBundles, measureBundles, measureFirstRequests, removeBundles } from './bundles.ts';
-import type { BenchFixtures } from './endpoints.ts';
+import type { BenchFixtures, EndpointSpec } from './endpoints.ts';
 import { attempt, endpointFailures, exitCodeOf, reasonOf } from './failures.ts';
 import type { FloorRun } from './floor.ts';
 import { CONCURRENCY, type LoadRun, mergeLoads, type Percentiles, round, runLoad } from './load.ts';
@@ -14,10 +14,12 @@ import {
   benchFailures,
   bundlesFailures,
   type EndpointRow,
+  endpointsFailures,
   enrollmentFailures,
   hotItemsFailures,
   type RawOperation,
   renderBundles,
+  renderEndpoints,
   renderEnrollment,
   renderHotItemsSection,
   renderMarkdown,
@@ -38,7 +40,10 @@ import {
  * leaving the report files as they are; `--only hot-items` likewise the hot
  * items section (bench/hot-items.ts; BENCH_HOT_EVENTS and BENCH_HOT_WRITERS);
  * `--only bundles` the bundles section: sizes, cold imports, and init plus
- * first request, after one request of each endpoint to record their events.
+ * first request, after one request of each endpoint to record their events;
+ * `--only endpoints` the endpoints' rows (BENCH_ENDPOINTS: the routes to
+ * measure, comma-separated; all by default; a delete measured without its
+ * create finds what the fixtures made).
  * A measurement that failed (bench/failures.ts) is reported as failed, never
  * as a figure, and the bench exits non-zero after writing what it measured.
  */
@@ -63,7 +68,7 @@ const runId = randomUUID().slice(0, 8);
 const machineInfo = machine();
 
 /** `--only <section>`: one section alone. */
-const SECTIONS = ['enrollment', 'hot-items', 'bundles', 'sustained'];
+const SECTIONS = ['enrollment', 'hot-items', 'bundles', 'sustained', 'endpoints'];
 const onlyAt = process.argv.indexOf('--only');
 const only = onlyAt >= 0 ? process.argv[onlyAt + 1] : undefined;
 if (only !== undefined && !SECTIONS.includes(only))
@@ -81,32 +86,14 @@ async function hotItemsOnStack() {
   return measureHotItems({ log });
 }
 
-/** Everything measured on the running stack. */
-async function measureOnStack(stack: LocalStack) {
-  const javaPid = javaChildren()[0];
-  const wholeRun = startSampler(1000, javaPid);
-
-  // Modules that create SDK clients load once the stack has pointed the SDK at the local emulators.
-  const { seedDemo } = await import('#admin/seed.ts');
-  const { endpointSpecs, prepareFixtures, send } = await import('./endpoints.ts');
-  const { byOperation, closeFloor, mergeFloors, recordCalls, replayFloor } = await import('./floor.ts');
+/** Each endpoint's row, in the specs' order: its load against its floor, in turns. */
+async function measureEndpoints(specs: EndpointSpec[]): Promise<EndpointRow[]> {
+  const { send } = await import('./endpoints.ts');
+  const { byOperation, recordCalls, replayFloor, mergeFloors } = await import('./floor.ts');
   const { waitForQuiet } = await import('./quiet.ts');
-  const { startReceiver } = await import('./receiver.ts');
-  const { measureDeliveries } = await import('./deliveries.ts');
-  const { sustainedLoad } = await import('./sustained.ts');
-  const { routes } = await import('#definitions/routes.ts');
-
-  log('seeding the demo organization');
-  const seedStarted = performance.now();
-  const demo = await seedDemo();
-  const seedSeconds = round((performance.now() - seedStarted) / 1000, 1);
-  const receiver = await startReceiver();
-  const fixtures = await prepareFixtures(stack.apiUrl, receiver.url, demo, stack.providerApiUrls);
-  replayAccount = fixtures.providers.account;
-  const specs = endpointSpecs(fixtures, runId);
   // The provider events queue too: the inbound provider webhooks queue their payloads.
-  const queues = [stack.queueUrls.mail, stack.queueUrls.webhooks, stack.queueUrls.providerEvents];
-  const quiet = () => waitForQuiet(queues);
+  const quiet = () =>
+    waitForQuiet([stack.queueUrls.mail, stack.queueUrls.webhooks, stack.queueUrls.providerEvents]);
 
   const ratio = (api: Percentiles, floor: Percentiles): Percentiles => ({
     p50: round(api.p50 / floor.p50, 1),
@@ -115,7 +102,7 @@ async function measureOnStack(stack: LocalStack) {
   });
 
   /** One endpoint's row: its load against its floor, in turns. */
-  async function measureEndpoint(spec: (typeof specs)[number]): Promise<EndpointRow> {
+  async function measureEndpoint(spec: EndpointSpec): Promise<EndpointRow> {
     await spec.prepare?.();
     const warmups = spec.amount ? 2 : WARMUP_REQUESTS;
     for (let index = 0; index < warmups; index++) await send(stack.apiUrl, spec);
@@ -176,14 +163,14 @@ async function measureOnStack(stack: LocalStack) {
     return floor && !failed.api && !failed.floor ? { ...row, ratio: ratio(api, floor) } : row;
   }
 
-  const endpoints: EndpointRow[] = [];
+  const rows: EndpointRow[] = [];
   for (const spec of specs) {
     log(spec.name);
     try {
-      endpoints.push(await measureEndpoint(spec));
+      rows.push(await measureEndpoint(spec));
     } catch (error) {
       log(`${spec.name} failed: ${reasonOf(error)}`);
-      endpoints.push({
+      rows.push({
         endpoint: spec.name,
         route: spec.route,
         note: spec.note,
@@ -196,6 +183,37 @@ async function measureOnStack(stack: LocalStack) {
       });
     }
   }
+  return rows;
+}
+
+/** Everything measured on the running stack. */
+async function measureOnStack(stack: LocalStack) {
+  const javaPid = javaChildren()[0];
+  const wholeRun = startSampler(1000, javaPid);
+
+  // Modules that create SDK clients load once the stack has pointed the SDK at the local emulators.
+  const { seedDemo } = await import('#admin/seed.ts');
+  const { endpointSpecs, prepareFixtures } = await import('./endpoints.ts');
+  const { byOperation, closeFloor, recordCalls } = await import('./floor.ts');
+  const { waitForQuiet } = await import('./quiet.ts');
+  const { startReceiver } = await import('./receiver.ts');
+  const { measureDeliveries } = await import('./deliveries.ts');
+  const { sustainedLoad } = await import('./sustained.ts');
+  const { routes } = await import('#definitions/routes.ts');
+
+  log('seeding the demo organization');
+  const seedStarted = performance.now();
+  const demo = await seedDemo();
+  const seedSeconds = round((performance.now() - seedStarted) / 1000, 1);
+  const receiver = await startReceiver();
+  const fixtures = await prepareFixtures(stack.apiUrl, receiver.url, demo, stack.providerApiUrls);
+  replayFixtures = fixtures;
+  const specs = endpointSpecs(fixtures, runId);
+  // The provider events queue too: the inbound provider webhooks queue their payloads.
+  const queues = [stack.queueUrls.mail, stack.queueUrls.webhooks, stack.queueUrls.providerEvents];
+  const quiet = () => waitForQuiet(queues);
+
+  const endpoints = await measureEndpoints(specs);
   const benchmarked = new Set(specs.map((spec) => spec.route));
   const notBenchmarked = routes.filter((route) => !benchmarked.has(route.name)).map((route) => route.name);
 
@@ -332,15 +350,21 @@ async function bundlesBeforeStack() {
 
 const stack = await startLocalStack(stackOptions);
 
-/** The emulator workspace of the bench's provider connections (its fixtures), for replays that make one. */
-let replayAccount: BenchFixtures['providers']['account'] | undefined;
+/** The bench's fixtures, for replays that make again what they act on (a connection, a sequence's link). */
+let replayFixtures: BenchFixtures | undefined;
 
 /** Sizes and cold imports of the built bundles, and init plus first request of each against the stack (the bundles are removed with the stack). */
 async function bundlesOnStack() {
   if (!built) throw new Error('The bundles section runs with the bundles built');
   log('init plus first request of each function');
   const { replayPreparers } = await import('./first-events.ts');
-  const preparers = replayAccount ? replayPreparers(stack.apiUrl, replayAccount) : {};
+  const preparers = replayFixtures
+    ? replayPreparers(stack.apiUrl, replayFixtures.providers.account, [
+        ...replayFixtures.links.read,
+        ...replayFixtures.links.unlinked,
+        ...replayFixtures.links.sustained,
+      ])
+    : {};
   const firstRequests = await attempt(() =>
     measureFirstRequests(built.bundles, stack, firstEvents, preparers),
   );
@@ -364,7 +388,7 @@ if (only === 'bundles') {
     const demo = await seedDemo();
     const receiver = await startReceiver();
     const fixtures = await prepareFixtures(stack.apiUrl, receiver.url, demo, stack.providerApiUrls);
-    replayAccount = fixtures.providers.account;
+    replayFixtures = fixtures;
     for (const spec of endpointSpecs(fixtures, runId)) {
       await spec.prepare?.();
       await send(stack.apiUrl, spec);
@@ -380,6 +404,30 @@ if (only === 'bundles') {
   }
   process.exit(exitCode);
 }
+if (only === 'endpoints') {
+  try {
+    const { seedDemo } = await import('#admin/seed.ts');
+    const { endpointSpecs, prepareFixtures } = await import('./endpoints.ts');
+    const { startReceiver } = await import('./receiver.ts');
+    const { closeFloor } = await import('./floor.ts');
+    const demo = await seedDemo();
+    const receiver = await startReceiver();
+    const fixtures = await prepareFixtures(stack.apiUrl, receiver.url, demo, stack.providerApiUrls);
+    const chosen = process.env.BENCH_ENDPOINTS?.split(',')
+      .map((route) => route.trim())
+      .filter(Boolean);
+    const rows = await measureEndpoints(
+      endpointSpecs(fixtures, runId).filter((spec) => !chosen?.length || chosen.includes(spec.route)),
+    );
+    closeFloor();
+    console.log(renderEndpoints(rows).join('\n'));
+    await receiver.stop();
+    exitCode = reportFailures(endpointsFailures(rows));
+  } finally {
+    await stack.stop();
+  }
+  process.exit(exitCode);
+}
 if (only === 'sustained') {
   try {
     const { seedDemo } = await import('#admin/seed.ts');
@@ -392,7 +440,10 @@ if (only === 'sustained') {
     const specs = endpointSpecs(fixtures, runId);
     for (const spec of specs) {
       await spec.prepare?.();
-      await send(stack.apiUrl, spec);
+      // The redeliveries cycle over the test deliveries made so far: with one, the connections meet on it
+      // while it is in flight (409). The full run has made hundreds by then.
+      const requests = spec.route === 'test-webhook' ? 4 * CONCURRENCY : 1;
+      for (let index = 0; index < requests; index++) await send(stack.apiUrl, spec);
     }
     // Deliveries still in flight cannot be redelivered (409): the queued work drains first, as in the full run.
     const { waitForQuiet } = await import('./quiet.ts');

@@ -8,7 +8,9 @@ import { collectGarbage, type MemorySample, startSampler } from './machine.ts';
 /**
  * The sustained run: a fixed time of mixed traffic over every endpoint, each
  * connection cycling through all of them (reads and writes, a subscription
- * created and deleted again in every pass), with memory sampled throughout.
+ * created and deleted again in every pass, a sequence linked and unlinked),
+ * with memory sampled throughout. An endpoint a limit allows only a few
+ * requests of (client registrations) is left out of the mix.
  * What must hold: no errors, no unexpected status, and memory that levels
  * off rather than climbing.
  */
@@ -52,9 +54,10 @@ export async function sustainedLoad(
     'delete-webhook',
     'create-provider-connection',
     'delete-provider-connection',
+    'delete-sequence-provider-link',
   ];
   const entries: { name: string; expected: number; request: AutocannonRequest }[] = specs
-    .filter((spec) => !paired.includes(spec.route))
+    .filter((spec) => !paired.includes(spec.route) && spec.sustained !== false)
     .map((spec) => ({
       name: spec.name,
       expected: spec.expectedStatus ?? 200,
@@ -99,6 +102,41 @@ export async function sustainedLoad(
       onResponse: (status, body, context) => {
         if (status === 200) context.providerConnectionId = (JSON.parse(body) as { id: number }).id;
       },
+    },
+  });
+  // Each connection links a sequence of its own in a pass and unlinks it again (the others stay linked).
+  const { links } = fixtures;
+  let linkers = 0;
+  const linkOf = (context: Record<string, unknown>) => {
+    context.link ??= links.sustained[linkers++ % links.sustained.length];
+    return context.link as (typeof links.sustained)[number];
+  };
+  entries.unshift({
+    name: 'PUT /public/v1/sequences/{sequenceId}/provider-link',
+    expected: 200,
+    request: {
+      setupRequest: (request, context) => {
+        const link = linkOf(context);
+        return {
+          ...request,
+          method: 'PUT',
+          path: `/public/v1/sequences/${link.sequenceId}/provider-link`,
+          headers: { 'x-api-key': links.apiKey, 'content-type': 'application/json' },
+          body: JSON.stringify({ connection_id: link.connectionId, provider_campaign_id: link.campaignId }),
+        };
+      },
+    },
+  });
+  entries.push({
+    name: 'DELETE /public/v1/sequences/{sequenceId}/provider-link',
+    expected: 200,
+    request: {
+      setupRequest: (request, context) => ({
+        ...request,
+        method: 'DELETE',
+        path: `/public/v1/sequences/${linkOf(context).sequenceId}/provider-link`,
+        headers: { 'x-api-key': links.apiKey },
+      }),
     },
   });
   entries.push({

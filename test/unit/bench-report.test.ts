@@ -231,6 +231,22 @@ describe("the bench report's failed measurements", () => {
     expect(tableRow(renderMarkdown(failing), 'DELETE /x')).toContain('**failed**: answered 404');
   });
 
+  it('says in words that an endpoint without a DynamoDB call has no floor', () => {
+    const open = row({
+      endpoint: 'GET /openapi.json',
+      route: 'openapi',
+      floor: null,
+      ratio: null,
+      dynamodb: { requests: 0, byOperation: {}, perRecording: [0, 0] },
+    });
+    const clean = report({ endpoints: [open] });
+    expect(benchFailures(clean)).toEqual([]);
+    const cells = tableRow(renderMarkdown(clean), 'GET /openapi.json').split(' | ');
+    expect(cells[3]).toBe('no DynamoDB call: no floor');
+    expect(cells[4]).toBe('no floor');
+    expect(cells[5]).toBe('0');
+  });
+
   it('fails every other section the same way', () => {
     const failing = report({
       rawOperations: {
