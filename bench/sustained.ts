@@ -105,11 +105,19 @@ export async function sustainedLoad(
     },
   });
   // Each connection links a sequence of its own in a pass and unlinks it again (the others stay linked).
+  // autocannon gives each pass a fresh context, so a pass takes a sequence from the free ones at its PUT and
+  // gives it back after its DELETE: two connections never hold the same sequence (a counter per pass let a
+  // connection whose pass ran ahead unlink the sequence another had just linked, a 404 at that one's DELETE).
   const { links } = fixtures;
-  let linkers = 0;
-  const linkOf = (context: Record<string, unknown>) => {
-    context.link ??= links.sustained[linkers++ % links.sustained.length];
-    return context.link as (typeof links.sustained)[number];
+  type SustainedLink = (typeof links.sustained)[number];
+  const freeLinks = [...links.sustained];
+  const linkOf = (context: Record<string, unknown>): SustainedLink => {
+    if (context.link === undefined) {
+      const link = freeLinks.shift();
+      if (!link) throw new Error('Sustained load: more connections than sequences to link');
+      context.link = link;
+    }
+    return context.link as SustainedLink;
   };
   entries.unshift({
     name: 'PUT /public/v1/sequences/{sequenceId}/provider-link',
@@ -137,6 +145,10 @@ export async function sustainedLoad(
         path: `/public/v1/sequences/${linkOf(context).sequenceId}/provider-link`,
         headers: { 'x-api-key': links.apiKey },
       }),
+      onResponse: (_status, _body, context) => {
+        freeLinks.push(context.link as SustainedLink);
+        context.link = undefined;
+      },
     },
   });
   entries.push({
