@@ -192,21 +192,15 @@ async function measureOnStack(stack: LocalStack) {
   const wholeRun = startSampler(1000, javaPid);
 
   // Modules that create SDK clients load once the stack has pointed the SDK at the local emulators.
-  const { seedDemo } = await import('#admin/seed.ts');
-  const { endpointSpecs, prepareFixtures } = await import('./endpoints.ts');
+  const { endpointSpecs } = await import('./endpoints.ts');
   const { byOperation, closeFloor, recordCalls } = await import('./floor.ts');
   const { waitForQuiet } = await import('./quiet.ts');
-  const { startReceiver } = await import('./receiver.ts');
   const { measureDeliveries } = await import('./deliveries.ts');
   const { sustainedLoad } = await import('./sustained.ts');
   const { routes } = await import('#definitions/routes.ts');
 
   log('seeding the demo organization');
-  const seedStarted = performance.now();
-  const demo = await seedDemo();
-  const seedSeconds = round((performance.now() - seedStarted) / 1000, 1);
-  const receiver = await startReceiver();
-  const fixtures = await prepareFixtures(stack.apiUrl, receiver.url, demo, stack.providerApiUrls);
+  const { demo, seedSeconds, receiver, fixtures } = await seededFixtures(stack);
   replayFixtures = fixtures;
   const specs = endpointSpecs(fixtures, runId);
   // The provider events queue too: the inbound provider webhooks queue their payloads.
@@ -378,16 +372,25 @@ function reportFailures(failures: string[]): number {
   return exitCodeOf(failures);
 }
 
+/** The demo seeded, the webhook receiver started, and the fixtures the bench's requests point at. */
+async function seededFixtures(stack: LocalStack) {
+  const { seedDemo } = await import('#admin/seed.ts');
+  const { prepareFixtures } = await import('./endpoints.ts');
+  const { startReceiver } = await import('./receiver.ts');
+  const seedStarted = performance.now();
+  const demo = await seedDemo();
+  const seedSeconds = round((performance.now() - seedStarted) / 1000, 1);
+  const receiver = await startReceiver();
+  const fixtures = await prepareFixtures(stack.apiUrl, receiver.url, demo, stack.providerApiUrls);
+  return { demo, seedSeconds, receiver, fixtures };
+}
+
 let exitCode = 0;
 if (only === 'bundles') {
   try {
-    const { seedDemo } = await import('#admin/seed.ts');
-    const { endpointSpecs, prepareFixtures, send } = await import('./endpoints.ts');
-    const { startReceiver } = await import('./receiver.ts');
+    const { endpointSpecs, send } = await import('./endpoints.ts');
     const { waitForQuiet } = await import('./quiet.ts');
-    const demo = await seedDemo();
-    const receiver = await startReceiver();
-    const fixtures = await prepareFixtures(stack.apiUrl, receiver.url, demo, stack.providerApiUrls);
+    const { receiver, fixtures } = await seededFixtures(stack);
     replayFixtures = fixtures;
     for (const spec of endpointSpecs(fixtures, runId)) {
       await spec.prepare?.();
@@ -406,13 +409,9 @@ if (only === 'bundles') {
 }
 if (only === 'endpoints') {
   try {
-    const { seedDemo } = await import('#admin/seed.ts');
-    const { endpointSpecs, prepareFixtures } = await import('./endpoints.ts');
-    const { startReceiver } = await import('./receiver.ts');
+    const { endpointSpecs } = await import('./endpoints.ts');
     const { closeFloor } = await import('./floor.ts');
-    const demo = await seedDemo();
-    const receiver = await startReceiver();
-    const fixtures = await prepareFixtures(stack.apiUrl, receiver.url, demo, stack.providerApiUrls);
+    const { receiver, fixtures } = await seededFixtures(stack);
     const chosen = process.env.BENCH_ENDPOINTS?.split(',')
       .map((route) => route.trim())
       .filter(Boolean);
@@ -430,13 +429,9 @@ if (only === 'endpoints') {
 }
 if (only === 'sustained') {
   try {
-    const { seedDemo } = await import('#admin/seed.ts');
-    const { endpointSpecs, prepareFixtures, send } = await import('./endpoints.ts');
-    const { startReceiver } = await import('./receiver.ts');
+    const { endpointSpecs, send } = await import('./endpoints.ts');
     const { sustainedLoad } = await import('./sustained.ts');
-    const demo = await seedDemo();
-    const receiver = await startReceiver();
-    const fixtures = await prepareFixtures(stack.apiUrl, receiver.url, demo, stack.providerApiUrls);
+    const { receiver, fixtures } = await seededFixtures(stack);
     const specs = endpointSpecs(fixtures, runId);
     for (const spec of specs) {
       await spec.prepare?.();
