@@ -1,0 +1,53 @@
+import type { Provider } from '#definitions/providers.ts';
+import type { ApiKeyScope } from '#definitions/routes.ts';
+import { PROVIDER_FACTS } from '#providers/registry.ts';
+import type { WebhookEventType } from '#schemas/webhooks.ts';
+
+/**
+ * The words the dashboard shows where the API and the table spell identifiers: a
+ * person reads "First touch" and "Smartlead", never `first_touch` or `smartlead`.
+ * Every page takes its labels and number and date formats from here, so that one
+ * thing is named the same way everywhere (docs/dashboard.md, Words).
+ */
+
+const EVENT_LABELS: { readonly [Type in WebhookEventType]: string } = {
+  new_opportunities: 'New opportunities',
+  first_touch: 'First touch',
+  positive_reply: 'Positive reply',
+};
+
+const SCOPE_LABELS: { readonly [Scope in ApiKeyScope]: string } = {
+  read: 'Read only',
+  'read-write': 'Read and write',
+};
+
+export const eventLabel = (type: WebhookEventType): string => EVENT_LABELS[type];
+
+export const scopeLabel = (scope: ApiKeyScope): string => SCOPE_LABELS[scope];
+
+/** The provider's own spelling of its name ("HeyReach"), from its facts. */
+export const providerLabel = (provider: Provider): string => PROVIDER_FACTS[provider].displayName;
+
+// One locale for every page: the dashboard is in English, and a figure must read the same for every member.
+const LOCALE = 'en-US';
+const integerFormat = new Intl.NumberFormat(LOCALE);
+const percentFormat = new Intl.NumberFormat(LOCALE, { style: 'percent', maximumFractionDigits: 1 });
+// UTC, and said so: members of one organization sit in different time zones, and the audit log must agree.
+const dateTimeFormat = new Intl.DateTimeFormat(LOCALE, {
+  dateStyle: 'medium',
+  timeStyle: 'short',
+  timeZone: 'UTC',
+});
+
+/** 12,345 */
+export const formatCount = (value: number): string => integerFormat.format(value);
+
+/** A share of a whole, as "12.5%"; "–" when the whole is zero (no rate yet, rather than a false 0%). */
+export const formatRate = (part: number, whole: number): string =>
+  whole > 0 ? percentFormat.format(part / whole) : '–';
+
+/** "Nov 29, 2026, 1:05 AM UTC" for an ISO 8601 instant; the text itself when it is not one. */
+export function formatDateTime(iso: string): string {
+  const time = Date.parse(iso);
+  return Number.isNaN(time) ? iso : `${dateTimeFormat.format(time)} UTC`;
+}
