@@ -7,17 +7,16 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { localCredentials } from '#admin/local-credentials.ts';
 import { createTableInput, tableDefinition } from '#definitions/table.ts';
+import { serviceAwsClient } from '#platform/configured.ts';
 
 export const LOCAL_REGION = 'us-east-1';
 
 /** A low-level client for DynamoDB Local (table administration; the service uses its own client). */
 export function localDynamoDbClient(endpoint: string): DynamoDBClient {
-  return new DynamoDBClient({
-    endpoint,
-    region: LOCAL_REGION,
-    credentials: localCredentials(),
-    maxAttempts: 1,
-  });
+  // Without the SDK's logger middleware (configured.ts): the local stack reads the table's stream with it.
+  return serviceAwsClient(
+    new DynamoDBClient({ endpoint, region: LOCAL_REGION, credentials: localCredentials(), maxAttempts: 1 }),
+  );
 }
 
 /** Creates the service table from the single table definition unless it exists. */

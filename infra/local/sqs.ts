@@ -10,6 +10,7 @@ import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { buildApp } from 'fauxqs';
 import { localCredentials } from '#admin/local-credentials.ts';
 import { DEAD_LETTER_RETENTION_DAYS, type QueueName, queueDefinitions } from '#definitions/queues.ts';
+import { serviceAwsClient } from '#platform/configured.ts';
 
 /**
  * Local SQS: fauxqs (the SQS JSON protocol with visibility timeouts, long
@@ -37,7 +38,7 @@ export async function startLocalQueues(region: string): Promise<LocalQueues> {
   const address = app.server.address();
   if (typeof address !== 'object' || address === null) throw new Error('The local SQS did not bind a port');
   const endpoint = `http://127.0.0.1:${address.port}`;
-  const client = new SQSClient({ endpoint, region, credentials: localCredentials() });
+  const client = serviceAwsClient(new SQSClient({ endpoint, region, credentials: localCredentials() }));
   const urls = {} as Record<QueueName, string>;
   const deadLetterUrls = {} as Record<QueueName, string>;
   try {

@@ -9,6 +9,7 @@ import { type QueueName, queueDefinitions } from '#definitions/queues.ts';
 import type { Throttle } from '#definitions/rate-limits.ts';
 import { handlerEntry, routes } from '#definitions/routes.ts';
 import { loadConfiguration, useConfiguration } from '#platform/config.ts';
+import { serviceAwsClient } from '#platform/configured.ts';
 import { newLocalKey } from '#platform/secrets.ts';
 import { PROVIDERS, type Provider } from '#schemas/import.ts';
 import { PROJECT_ROOT } from '../paths.ts';
@@ -377,11 +378,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const { localRoutes, authorizer, relay, consumers, startOpenIdProvider } = await modules;
     const tableClient = localDynamoDbClient(dynamodbEndpoint);
     // The event source mappings poll with a client of their own, as Lambda's do.
-    pollerClient = new SQSClient({
-      endpoint: queues.endpoint,
-      region: LOCAL_REGION,
-      credentials: localCredentials(),
-    });
+    // Without the SDK's logger middleware, which would walk every ReceiveMessage answer (streams.ts).
+    pollerClient = serviceAwsClient(
+      new SQSClient({ endpoint: queues.endpoint, region: LOCAL_REGION, credentials: localCredentials() }),
+    );
     for (const [name, consumer] of consumers) {
       pollers.push(
         startQueuePoller(pollerClient, queues.urls[name], consumer, {

@@ -7,6 +7,7 @@ import {
 } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { localCredentials } from '#admin/local-credentials.ts';
+import { serviceAwsClient } from '#platform/configured.ts';
 import { LOCAL_REGION } from './dynamodb.ts';
 
 /**
@@ -36,11 +37,11 @@ export async function startStreamPoller(
   onError: (error: unknown) => void = () => undefined,
   startAt: 'now' | 'oldest' = 'now',
 ): Promise<{ stop(): Promise<void> }> {
-  const streams = new DynamoDBStreamsClient({
-    endpoint,
-    region: LOCAL_REGION,
-    credentials: localCredentials(),
-  });
+  // Without the SDK's logger middleware, as Lambda's own poller has no such cost: it would walk every
+  // GetRecords answer through the operation's schema for a log line nobody writes (configured.ts).
+  const streams = serviceAwsClient(
+    new DynamoDBStreamsClient({ endpoint, region: LOCAL_REGION, credentials: localCredentials() }),
+  );
   const { Table } = await dynamodb.send(new DescribeTableCommand({ TableName: tableName }));
   const streamArn = Table?.LatestStreamArn;
   if (!streamArn) throw new Error(`Table ${tableName} has no stream`);

@@ -179,13 +179,24 @@ export async function openSecret(sealed: SealedSecret, context: SecretContext): 
   return plaintext.toString('utf8');
 }
 
+/** The local key's MAC key, derived once per local key: a listing computes a tag per provider connection. */
+let localMacKey: { from: string; key: Buffer } | undefined;
+
+function localMacKeyOf(localKeyBase64: string): Buffer {
+  if (localMacKey?.from !== localKeyBase64) {
+    const local = Buffer.from(localKeyBase64, 'base64');
+    // A key of its own for tags, so the local key's two uses never meet.
+    const key = Buffer.from(hkdfSync('sha256', local, Buffer.alloc(0), 'outreach mac key', 32));
+    localMacKey = { from: localKeyBase64, key };
+  }
+  return localMacKey.key;
+}
+
 /** The HMAC-SHA-256 tag of a message, base64url (see the module comment for the key). */
 export async function macOf(message: string): Promise<string> {
-  const local = localKey();
-  if (local) {
-    // A key of its own for tags, so the local key's two uses never meet.
-    const macKey = Buffer.from(hkdfSync('sha256', local, Buffer.alloc(0), 'outreach mac key', 32));
-    return createHmac('sha256', macKey).update(message).digest('base64url');
+  const local = configuration().secrets.localKey;
+  if (local !== undefined) {
+    return createHmac('sha256', localMacKeyOf(local)).update(message).digest('base64url');
   }
   const { sdk, client } = await kmsOfConfiguration();
   const { Mac } = await client.send(
