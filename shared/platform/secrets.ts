@@ -192,8 +192,35 @@ function localMacKeyOf(localKeyBase64: string): Buffer {
   return localMacKey.key;
 }
 
+/**
+ * Tags already computed, by message, per key: a warm function that lists 20
+ * provider connections, or receives a provider's webhooks, would otherwise
+ * call KMS GenerateMac once per connection or event on every request. A tag
+ * is a function of the message and the key alone, so it never goes stale; the
+ * cache is bounded, oldest out first. Keys derived from tags
+ * (macDerivedKey) are never kept: they are computed, used and wiped.
+ */
+const MAC_CACHE_SIZE = 1000;
+/** The configuration (so its keys) the cached tags were made with: one per process on Lambda. */
+let macCache: { config: Configuration; tags: Map<string, string> } | undefined;
+
+function macCacheFor(config: Configuration): Map<string, string> {
+  if (macCache?.config !== config) macCache = { config, tags: new Map() };
+  return macCache.tags;
+}
+
 /** The HMAC-SHA-256 tag of a message, base64url (see the module comment for the key). */
 export async function macOf(message: string): Promise<string> {
+  const tags = macCacheFor(configuration());
+  const known = tags.get(message);
+  if (known !== undefined) return known;
+  const tag = await computeMac(message);
+  if (tags.size >= MAC_CACHE_SIZE) tags.delete(tags.keys().next().value!);
+  tags.set(message, tag);
+  return tag;
+}
+
+async function computeMac(message: string): Promise<string> {
   const local = configuration().secrets.localKey;
   if (local !== undefined) {
     return createHmac('sha256', localMacKeyOf(local)).update(message).digest('base64url');
@@ -230,7 +257,7 @@ export interface MacSealed {
  * so no token message can ever name the same bytes.
  */
 const macDerivedKey = async (context: SecretContext): Promise<Buffer> =>
-  Buffer.from(await macOf(`mac-derived-key\n${additionalData(context).toString('utf8')}`), 'base64url');
+  Buffer.from(await computeMac(`mac-derived-key\n${additionalData(context).toString('utf8')}`), 'base64url');
 
 /**
  * Seals a value under a key derived from the MAC key (the key never stored,

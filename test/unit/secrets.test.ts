@@ -7,8 +7,10 @@ import {
   macOf,
   newLocalKey,
   openSecret,
+  openWithMacKey,
   SecretUnreadable,
   sealSecret,
+  sealWithMacKey,
 } from '#platform/secrets.ts';
 
 /**
@@ -102,6 +104,23 @@ describe('with KMS', () => {
       KeyId: 'arn:mac',
       MacAlgorithm: 'HMAC_SHA_256',
     });
+  });
+
+  it('asks KMS once per message: a warm function lists connections and checks webhook tokens without it', async () => {
+    kms.on(GenerateMacCommand).resolves({ Mac: new Uint8Array([1, 2]) });
+    const first = await macOf('provider-webhook:7:3:1');
+    expect(await macOf('provider-webhook:7:3:1')).toBe(first);
+    expect(await macMatches('provider-webhook:7:3:1', first)).toBe(true);
+    expect(kms.commandCalls(GenerateMacCommand)).toHaveLength(1);
+    await macOf('provider-webhook:7:3:2');
+    expect(kms.commandCalls(GenerateMacCommand)).toHaveLength(2);
+  });
+
+  it('derives the key of a MAC-sealed value from KMS every time, keeping none of it', async () => {
+    kms.on(GenerateMacCommand).resolves({ Mac: new Uint8Array(32).fill(7) });
+    const sealed = await sealWithMacKey('kept answer', CONTEXT);
+    expect(await openWithMacKey(sealed, CONTEXT)).toBe('kept answer');
+    expect(kms.commandCalls(GenerateMacCommand)).toHaveLength(2);
   });
 
   it('says which setting is missing when no key is configured', async () => {
