@@ -36,7 +36,7 @@ code { font-family: var(--mono); font-size: .9em; background: var(--surface); bo
 .brand { display: inline-flex; align-items: center; gap: var(--space-2); padding: var(--space-3) 0; font-size: var(--text-lg); font-weight: 700; color: var(--ink); text-decoration: none; }
 .brand:hover { color: var(--ink); }
 .mark { flex: none; }
-.tabs { order: 3; flex: 1 0 100%; min-width: 0; overflow-x: auto; margin: 0 calc(-1 * var(--space-5)); padding: 0 var(--space-3); }
+.tabs { order: 3; flex: 1 0 100%; min-width: 0; overflow-x: auto; position: relative; margin: 0 calc(-1 * var(--space-5)); padding: 0 var(--space-3); }
 .tabs ul { display: flex; gap: var(--space-1); list-style: none; margin: 0; padding: 0; }
 .tabs a { display: block; padding: var(--space-3); white-space: nowrap; font-size: var(--text-sm); font-weight: 500; color: var(--muted); text-decoration: none; border-bottom: 2px solid transparent; }
 .tabs a:hover { color: var(--ink); border-bottom-color: var(--line-strong); }
@@ -86,6 +86,7 @@ td.number, th.number { text-align: right; font-variant-numeric: tabular-nums; wh
 
 /* Forms and buttons: secondary by default, .primary for the page's main action, .danger for what cannot be undone. */
 form.inline { display: inline; }
+form:not(.inline) { margin: 0 0 var(--space-4); }
 fieldset { border: 1px solid var(--line); border-radius: var(--radius); padding: var(--space-3) var(--space-4); margin: 0 0 var(--space-4); max-width: 40rem; }
 legend { font-weight: 600; padding: 0 var(--space-1); }
 label { display: block; margin: var(--space-3) 0 var(--space-1); font-weight: 600; font-size: var(--text-sm); }
@@ -136,6 +137,11 @@ figcaption { margin-top: var(--space-3); color: var(--muted); font-size: var(--t
 `;
 
 const SCRIPT = `
+// On a narrow screen the tabs scroll in their row: bring the current page's tab into view.
+const currentTab = document.querySelector('.tabs a[aria-current="page"]');
+const tabs = currentTab?.closest('.tabs');
+if (currentTab && tabs && tabs.scrollWidth > tabs.clientWidth)
+  tabs.scrollLeft = currentTab.offsetLeft - (tabs.clientWidth - currentTab.offsetWidth) / 2;
 // Copy buttons: <button data-copy="id"> copies the text of #id.
 for (const button of document.querySelectorAll('button[data-copy]')) {
   button.hidden = false;
