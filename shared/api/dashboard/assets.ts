@@ -71,6 +71,9 @@ p { margin: 0 0 var(--space-4); }
   .tabs { margin: 0 calc(-1 * var(--space-4)); padding: 0 var(--space-2); }
   main { padding: var(--space-4); }
   h1 { font-size: var(--text-xl); }
+  /* A wide table scrolls in its box rather than squeezing each cell to a word a line. */
+  td, tbody th { min-width: 8rem; }
+  td.number { min-width: 0; }
 }
 
 /* Tables scroll sideways inside their own box (a focusable region), never the page. */
