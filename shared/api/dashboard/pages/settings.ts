@@ -28,7 +28,7 @@ export const settingsPage: DashboardPage = {
     const cooldown = canChange
       ? html`<form method="post" action="${base}${pagePath('settings')}">${csrfField(frame.csrfToken)}
 <label for="cooldownDays">Cooldown days</label><input id="cooldownDays" name="cooldownDays" type="number" min="${MIN_COOLDOWN_DAYS}" max="${MAX_COOLDOWN_DAYS}" required value="${organization.cooldownDays}" aria-describedby="cooldown-help">
-<p id="cooldown-help" class="muted">A contact pushed within this many days of its last sequence is not eligible again (${MIN_COOLDOWN_DAYS}–${MAX_COOLDOWN_DAYS}).</p>
+<p id="cooldown-help" class="muted">A contact pushed within this many days of its last sequence is not eligible again (${formatCount(MIN_COOLDOWN_DAYS)}–${formatCount(MAX_COOLDOWN_DAYS)}).</p>
 <button class="primary" type="submit">Save cooldown</button></form>`
       : html`<p>Cooldown days: <strong>${organization.cooldownDays}</strong></p>`;
     return html`<h2>Raw push eligibility</h2>${cooldown}
