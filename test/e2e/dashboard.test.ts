@@ -246,6 +246,56 @@ describe('every page', () => {
   });
 });
 
+describe('what people wrote', () => {
+  it('is shown escaped on every page that shows it: names, URLs, campaign names, the audit log, the account menu', async () => {
+    // Prepare: an organization, a campaign, a key and a webhook named with markup and quotes.
+    const hostile = `<img src=x onerror="alert(1)">'&`;
+    const escaped = '&lt;img src=x onerror=&quot;alert(1)&quot;&gt;&#39;&amp;';
+    const { orgId } = await createOrganization(`Org ${hostile}`);
+    const fixture = smallDocument();
+    const [first, ...others] = fixture.campaigns as { name: string }[];
+    await importFor(orgId, { ...fixture, campaigns: [{ ...first, name: `Campaign ${hostile}` }, ...others] });
+    const member = await dashboardClient(stack.apiUrl, {
+      orgId,
+      role: 'admin',
+      email: `o'brien+${randomUUID().slice(0, 8)}@members.example`,
+    });
+    expect(
+      (await member.post('/dashboard/api-keys', { action: 'create', name: `Key ${hostile}` })).status,
+    ).toBe(200);
+    const webhookUrl = `http://127.0.0.1:9/in?x=${encodeURIComponent(hostile)}&y="z"`;
+    const subscribed = await member.post('/dashboard/webhooks', { url: webhookUrl, events: ['first_touch'] });
+    expect(subscribed.status, subscribed.text).toBe(200);
+
+    // Act and assess: each page that shows one of them shows it escaped, never as markup.
+    for (const path of [
+      '/dashboard',
+      '/dashboard/api-keys',
+      '/dashboard/approvals',
+      '/dashboard/webhooks',
+      '/dashboard/audit',
+      '/dashboard/settings',
+    ]) {
+      const answer = await member.get(path);
+      expect(answer.status, path).toBe(200);
+      expect(answer.text, path).not.toContain('<img');
+      expect(answer.text, path).not.toContain('onerror="');
+      // The account menu's summary and its title attribute.
+      expect(answer.text, path).toContain(`title="Org ${escaped} (admin)"`);
+      expect(answer.text, path).toContain(member.email.replace("'", '&#39;'));
+    }
+    expect((await member.get('/dashboard')).text).toContain(
+      `<span class="bar-label">Campaign ${escaped}</span>`,
+    );
+    expect((await member.get('/dashboard/approvals')).text).toContain(`Campaign ${escaped}</option>`);
+    expect((await member.get('/dashboard/api-keys')).text).toContain(`Key ${escaped}`);
+    const webhooks = await member.get('/dashboard/webhooks');
+    expect(webhooks.text).toContain('>127.0.0.1:9</a>');
+    expect(webhooks.text).not.toContain('y="z"');
+    expect((await member.get('/dashboard/audit')).text).toContain(`Key ${escaped}`);
+  });
+});
+
 describe('forms', () => {
   const keysOf = async (orgId: number) => (await listApiKeys(orgId)).length;
 

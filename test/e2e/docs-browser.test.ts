@@ -8,6 +8,12 @@ import { createApiKey } from '#domain/api-keys.ts';
 import { createOrganization } from '#domain/organizations.ts';
 import type { LocalStack } from '../../infra/local/stack.ts';
 import { PROJECT_ROOT } from '../../infra/paths.ts';
+import {
+  type AxeViolation,
+  axeViolations,
+  blocking,
+  describeViolations,
+} from '../support/dashboard-browser.ts';
 import { startTestStack } from '../support/local-stack.ts';
 
 /**
@@ -34,6 +40,13 @@ let browser: Browser;
 let page: Page;
 /** What the page reported as broken: script errors, failed loads, CSP violations. */
 const pageErrors: string[] = [];
+/** axe-core's violations (of any impact) in each state of the page checked. */
+const axeResults = new Map<string, AxeViolation[]>();
+
+/** Runs axe-core on the page as it is now, kept for the test that holds them all to none serious or critical. */
+async function checkAccessibility(state: string): Promise<void> {
+  axeResults.set(state, await axeViolations(page));
+}
 
 beforeAll(async () => {
   if (!hasChromium) return;
@@ -63,6 +76,7 @@ describe.skipIf(!hasChromium)('the API reference page in Chromium', () => {
     expect((await page.locator('.info .title .version').first().textContent())?.trim()).toBe('1.0.0');
     mkdirSync(SCREENSHOTS, { recursive: true });
     await page.screenshot({ path: resolve(SCREENSHOTS, 'reference-page.png'), fullPage: true });
+    await checkAccessibility('as loaded');
   });
 
   it('shows an operation for every route of the manifest, and every webhook', async () => {
@@ -90,7 +104,8 @@ describe.skipIf(!hasChromium)('the API reference page in Chromium', () => {
     await page.locator('.auth-wrapper button.authorize').click();
     const apiKeyScheme = page.locator('.auth-container', { hasText: 'x-api-key' });
     await apiKeyScheme.getByLabel('Value:').fill(apiKey);
-    await apiKeyScheme.getByRole('button', { name: 'Apply credentials' }).click();
+    await checkAccessibility('the Authorize dialog');
+    await apiKeyScheme.getByRole('button', { name: 'Authorize', exact: true }).click();
     await apiKeyScheme.getByRole('button', { name: 'Close' }).click();
 
     const operation = page.locator('#operations-Auth-auth');
@@ -106,8 +121,17 @@ describe.skipIf(!hasChromium)('the API reference page in Chromium', () => {
     await expect
       .poll(() => response.locator('.microlight').first().textContent())
       .toContain('"signed_in": true');
+    await checkAccessibility('an operation tried out');
     await operation.scrollIntoViewIfNeeded();
     await operation.screenshot({ path: resolve(SCREENSHOTS, 'try-it-out.png') });
+  });
+
+  it('has no serious or critical axe violation in any state checked', () => {
+    expect([...axeResults.keys()]).toEqual(['as loaded', 'the Authorize dialog', 'an operation tried out']);
+    const refused = [...axeResults].flatMap(([state, violations]) =>
+      blocking(violations).map((violation) => ({ ...violation, help: `${violation.help} (${state})` })),
+    );
+    expect(refused, describeViolations(refused)).toEqual([]);
   });
 
   it('loads without a script error, a failed request or a CSP violation', () => {

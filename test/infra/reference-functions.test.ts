@@ -77,7 +77,13 @@ beforeAll(async () => {
   assets = synthesizeAssets(['docs-asset', 'openapi']);
   const bundle = (name: string) => join(assets.get(name)!, 'index.mjs');
   const cases = [
-    ...['swagger-ui-bundle.js', 'swagger-ui.css', 'swagger-initializer.js', 'nothing.js'].map((asset) => ({
+    ...[
+      'swagger-ui-bundle.js',
+      'swagger-ui.css',
+      'swagger-initializer.js',
+      'reference.css',
+      'nothing.js',
+    ].map((asset) => ({
       name: asset,
       bundle: bundle('docs-asset'),
       event: event('/docs/{asset}', `/docs/${asset}`, { asset }),
@@ -139,6 +145,13 @@ describe('the reference functions as deployed, on Node 24', () => {
     expect(results.get('swagger-initializer.js')?.output?.body).toContain(
       `"url":"${STAGE_URL}/openapi.json"`,
     );
+  });
+
+  it('serve the page’s own style sheet over Swagger UI’s', () => {
+    const { output } = results.get('reference.css')!;
+    expect(output?.statusCode).toBe(200);
+    expect(output?.headers['content-type']).toMatch(/^text\/css/);
+    expect(output?.body).toContain('.swagger-ui .opblock.opblock-get .opblock-summary-method');
   });
 
   it('answer 404 {message} for any other asset name', () => {

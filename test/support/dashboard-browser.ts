@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
+import { NAVIGATION } from '#api/dashboard/layout.ts';
 import { PROJECT_ROOT } from '../../infra/paths.ts';
 
 /**
@@ -19,6 +20,51 @@ export const SCREENSHOTS =
   process.env.UPDATE_SCREENSHOTS === '1'
     ? resolve(PROJECT_ROOT, 'docs/dashboard')
     : resolve(PROJECT_ROOT, 'test-results/dashboard');
+
+/** The widths every page must work at: a phone (390 px) and a laptop (1,366 px). */
+export const WIDTHS = [1366, 390] as const;
+
+/** A page the browser tests visit, check and photograph: its name (of the screenshot) and path. */
+export interface DashboardPageVisit {
+  name: string;
+  path: string;
+}
+
+/** The items the tests made, whose pages (sub-pages of the navigation's) are visited too. */
+export interface MadeItems {
+  webhookId: number;
+  connectionId: number;
+}
+
+/**
+ * Every page of the dashboard, in one place: each page of the navigation
+ * (layout.ts NAVIGATION, so a page added there is visited, checked and
+ * photographed with no change here) and the sub-pages listed below. A
+ * screenshot is `<name>-<width>.png`.
+ */
+export function dashboardPages(made: MadeItems): DashboardPageVisit[] {
+  const SUB_PAGES: DashboardPageVisit[] = [
+    { name: 'webhook', path: `/dashboard/webhooks/${made.webhookId}` },
+    { name: 'provider', path: `/dashboard/providers/${made.connectionId}` },
+  ];
+  return [
+    ...NAVIGATION.map((entry) => ({
+      name: entry.path || 'overview',
+      path: `/dashboard${entry.path ? `/${entry.path}` : ''}`,
+    })),
+    ...SUB_PAGES,
+  ];
+}
+
+/** Whether the page scrolls sideways at its width: a table or header too wide for it does. */
+export const scrollsSideways = (page: Page): Promise<boolean> =>
+  page.evaluate(() => {
+    const { document, innerWidth } = globalThis as unknown as {
+      document: { documentElement: { scrollWidth: number } };
+      innerWidth: number;
+    };
+    return document.documentElement.scrollWidth > innerWidth;
+  });
 
 /** A full-page screenshot `<name>.png` in SCREENSHOTS. */
 export async function screenshot(page: Page, name: string): Promise<void> {

@@ -1,11 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import {
+  auditActionLabel,
+  clientKindLabel,
+  deliveryEventLabel,
   eventLabel,
   formatCount,
+  formatDate,
   formatDateTime,
   formatRate,
+  formatWhen,
   providerLabel,
   scopeLabel,
+  sequenceLabel,
+  statusLabel,
+  subscriptionName,
 } from '#api/dashboard/words.ts';
 
 describe('the words the dashboard shows for identifiers', () => {
@@ -23,5 +31,31 @@ describe('the words the dashboard shows for identifiers', () => {
     expect(formatRate(0, 0)).toBe('–');
     expect(formatDateTime('2026-11-29T01:05:00.000Z')).toBe('Nov 29, 2026, 1:05 AM UTC');
     expect(formatDateTime('not a date')).toBe('not a date');
+  });
+
+  it('says a date alone, and "Never" for an instant that is not there', () => {
+    expect(formatDate('2026-11-29T23:59:00.000Z')).toBe('Nov 29, 2026');
+    expect(formatWhen(null)).toBe('Never');
+    expect(formatWhen(undefined, '—')).toBe('—');
+    expect(formatWhen('2026-11-29T01:05:00.000Z')).toBe('Nov 29, 2026, 1:05 AM UTC');
+  });
+
+  it('names a subscription by its URL host, and a URL that does not parse by itself', () => {
+    expect(subscriptionName('https://hooks.example.com/outreach?x=1')).toBe('hooks.example.com');
+    expect(subscriptionName('http://127.0.0.1:8080/in')).toBe('127.0.0.1:8080');
+    expect(subscriptionName('not a url')).toBe('not a url');
+  });
+
+  it('names deliveries, statuses, sequences, client kinds and audit actions in words', () => {
+    expect(deliveryEventLabel('test')).toBe('Test event');
+    expect(deliveryEventLabel('positive_reply')).toBe('Positive reply');
+    expect(statusLabel('delivered')).toBe('Delivered');
+    expect(statusLabel('in-progress')).toBe('In progress');
+    expect(sequenceLabel({ provider: 'smartlead', channel: 'email' })).toBe('Smartlead email sequence');
+    expect(sequenceLabel({ provider: 'heyreach', channel: 'linkedin' })).toBe('HeyReach LinkedIn sequence');
+    expect(clientKindLabel('dynamic')).toBe('Registered itself');
+    expect(auditActionLabel('api-key.create')).toBe('Created an API key');
+    // An action recorded before it had words is shown as recorded, not hidden.
+    expect(auditActionLabel('something.new')).toBe('something.new');
   });
 });

@@ -1,3 +1,5 @@
+import { MARK_PATHS } from './layout.ts';
+
 /**
  * The dashboard's one style sheet and one script, served from the dashboard's
  * own routes (`/dashboard/assets/…`) so the CSP allows nothing else. The
@@ -6,56 +8,143 @@
  */
 
 const STYLE_SHEET = `
-:root { color-scheme: light; --ink: #1b1f24; --muted: #57606a; --line: #d0d7de; --accent: #0b57d0; --danger: #b42318; --ok: #116329; --bg: #f6f8fa; }
+/* Tokens: one type scale (1.25 ratio from 16px), one spacing scale, one palette. Every colour of text on
+   its background meets 4.5:1 (axe holds it). */
+:root {
+  color-scheme: light;
+  --ink: #1b1f24; --muted: #57606a; --line: #d0d7de; --line-strong: #8c959f; --surface: #f6f8fa; --page: #fff;
+  --accent: #0b57d0; --accent-dark: #0842a0; --accent-soft: #e8f0fe; --danger: #b42318; --danger-soft: #ffebe9;
+  --ok: #116329; --ok-soft: #dafbe1; --warn: #7d4e00; --warn-soft: #fff8c5;
+  --text-xs: .8rem; --text-sm: .875rem; --text-md: 1rem; --text-lg: 1.25rem; --text-xl: 1.563rem; --text-2xl: 1.953rem;
+  --space-1: .25rem; --space-2: .5rem; --space-3: .75rem; --space-4: 1rem; --space-5: 1.5rem; --space-6: 2rem; --space-7: 3rem;
+  --radius: 8px; --shadow: 0 1px 2px rgb(27 31 36 / 8%), 0 4px 16px rgb(27 31 36 / 10%);
+  --font: system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif;
+  --mono: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace;
+}
 * { box-sizing: border-box; }
-body { margin: 0; font: 16px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; color: var(--ink); background: #fff; }
-a { color: var(--accent); }
-a:focus-visible, button:focus-visible, input:focus-visible, select:focus-visible, summary:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
+body { margin: 0; font: var(--text-md)/1.5 var(--font); color: var(--ink); background: var(--page); }
+a { color: var(--accent); text-underline-offset: .15em; }
+a:hover { color: var(--accent-dark); }
+code { font-family: var(--mono); font-size: .9em; background: var(--surface); border-radius: 4px; padding: 0 .25em; overflow-wrap: anywhere; }
+:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
 .skip { position: absolute; left: -10000px; }
-.skip:focus { left: 1rem; top: 1rem; background: #fff; padding: .5rem; z-index: 1; }
-header { display: flex; flex-wrap: wrap; gap: 1rem; align-items: center; justify-content: space-between; padding: .75rem 1.5rem; border-bottom: 1px solid var(--line); background: var(--bg); }
-header .brand { font-weight: 700; }
-header nav ul { display: flex; flex-wrap: wrap; gap: .25rem 1rem; list-style: none; margin: 0; padding: 0; }
-header nav a[aria-current="page"] { font-weight: 700; color: var(--ink); }
-.who { display: flex; gap: .75rem; align-items: center; color: var(--muted); }
-.who form { margin: 0; }
-main { max-width: 72rem; margin: 0 auto; padding: 1.5rem; }
-h1 { font-size: 1.6rem; margin: 0 0 1rem; }
-h2 { font-size: 1.2rem; margin: 2rem 0 .75rem; }
-table { border-collapse: collapse; width: 100%; margin: .5rem 0 1rem; }
-th, td { text-align: left; padding: .4rem .6rem; border-bottom: 1px solid var(--line); vertical-align: top; }
-th { font-weight: 600; background: var(--bg); }
-td.number, th.number { text-align: right; font-variant-numeric: tabular-nums; }
-form.inline { display: inline; }
-fieldset { border: 1px solid var(--line); border-radius: 6px; padding: 1rem; margin: 0 0 1rem; }
-legend { font-weight: 600; padding: 0 .25rem; }
-label { display: block; margin: .5rem 0 .25rem; font-weight: 500; }
-label.check { display: inline-flex; gap: .4rem; align-items: center; font-weight: 400; margin-right: 1rem; }
-input[type=text], input[type=url], input[type=number], input[type=email], input[type=password], select { width: 100%; max-width: 32rem; padding: .45rem .5rem; border: 1px solid #8c959f; border-radius: 6px; font: inherit; }
-button { font: inherit; padding: .4rem .9rem; border-radius: 6px; border: 1px solid #8c959f; background: #fff; cursor: pointer; }
-button.primary { background: var(--accent); border-color: var(--accent); color: #fff; }
-button.danger { color: var(--danger); border-color: var(--danger); }
-.notice { padding: .75rem 1rem; border-radius: 6px; margin: 0 0 1rem; border: 1px solid; }
-.notice.ok { border-color: var(--ok); color: var(--ok); background: #dafbe1; }
-.notice.error { border-color: var(--danger); color: var(--danger); background: #ffebe9; }
-.secret { display: flex; gap: .5rem; align-items: center; flex-wrap: wrap; padding: .75rem 1rem; border: 2px solid var(--accent); border-radius: 6px; margin: 0 0 1rem; }
-.secret code { font-size: 1rem; word-break: break-all; }
+.skip:focus { left: var(--space-4); top: var(--space-4); background: var(--page); padding: var(--space-2); z-index: 20; }
 .muted { color: var(--muted); }
-.cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(11rem, 1fr)); gap: .75rem; margin: 0 0 1rem; padding: 0; list-style: none; }
-.cards li { border: 1px solid var(--line); border-radius: 6px; padding: .75rem; }
-.cards .value { display: block; font-size: 1.5rem; font-weight: 700; }
-.chart { max-width: 100%; height: auto; }
-.legend { display: flex; flex-wrap: wrap; gap: .25rem 1rem; list-style: none; padding: 0; }
-.swatch { display: inline-block; width: .8rem; height: .8rem; border-radius: 2px; margin-right: .3rem; vertical-align: middle; }
+
+/* The header: mark, tabs, account menu. One row from 1100px; below, the tabs get a row and scroll in it. */
+.top { display: flex; flex-wrap: wrap; align-items: center; column-gap: var(--space-5); padding: 0 var(--space-5); border-bottom: 1px solid var(--line); background: var(--page); }
+.brand { display: inline-flex; align-items: center; gap: var(--space-2); padding: var(--space-3) 0; font-size: var(--text-lg); font-weight: 700; color: var(--ink); text-decoration: none; }
+.brand:hover { color: var(--ink); }
+.mark { flex: none; }
+.tabs { order: 3; flex: 1 0 100%; min-width: 0; overflow-x: auto; position: relative; margin: 0 calc(-1 * var(--space-5)); padding: 0 var(--space-3); }
+.tabs ul { display: flex; gap: var(--space-1); list-style: none; margin: 0; padding: 0; }
+.tabs a { display: block; padding: var(--space-3); white-space: nowrap; font-size: var(--text-sm); font-weight: 500; color: var(--muted); text-decoration: none; border-bottom: 2px solid transparent; }
+.tabs a:hover { color: var(--ink); border-bottom-color: var(--line-strong); }
+.tabs a[aria-current="page"] { color: var(--accent); border-bottom-color: var(--accent); font-weight: 600; }
+.tabs a:focus-visible { outline-offset: -3px; }
+.account { order: 2; margin-left: auto; position: relative; min-width: 0; }
+.account summary { display: flex; align-items: center; gap: var(--space-2); max-width: 16rem; padding: var(--space-1) var(--space-3); border: 1px solid var(--line); border-radius: 999px; font-size: var(--text-sm); cursor: pointer; list-style: none; }
+.account summary span { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.account summary::-webkit-details-marker { display: none; }
+.account summary::after { content: ""; flex: none; width: .45em; height: .45em; border: solid var(--muted); border-width: 0 2px 2px 0; transform: rotate(45deg) translateY(-2px); }
+.account[open] summary { background: var(--surface); }
+.account .menu { position: absolute; right: 0; top: calc(100% + var(--space-2)); z-index: 10; width: max-content; max-width: min(20rem, calc(100vw - 2rem)); padding: var(--space-3) var(--space-4); background: var(--page); border: 1px solid var(--line); border-radius: var(--radius); box-shadow: var(--shadow); overflow-wrap: anywhere; }
+.account .menu p { margin: 0 0 var(--space-2); font-size: var(--text-sm); }
+.account .menu form { margin: var(--space-3) 0 0; }
+@media (min-width: 1100px) {
+  .top { flex-wrap: nowrap; }
+  .tabs { order: 2; flex: 1 1 auto; margin: 0; padding: 0; }
+  .tabs a { padding: var(--space-4) var(--space-3); }
+  .account { order: 3; }
+}
+
+/* The page */
+main { max-width: 75rem; margin: 0 auto; padding: var(--space-5); }
+main:focus { outline: none; }
+h1 { font-size: var(--text-2xl); line-height: 1.2; margin: var(--space-2) 0 var(--space-5); }
+h2 { font-size: var(--text-lg); line-height: 1.3; margin: var(--space-6) 0 var(--space-3); }
+p { margin: 0 0 var(--space-4); }
+@media (max-width: 40rem) {
+  .top { padding: 0 var(--space-4); column-gap: var(--space-3); }
+  .brand { font-size: var(--text-md); }
+  .account summary { max-width: 58vw; }
+  .tabs { margin: 0 calc(-1 * var(--space-4)); padding: 0 var(--space-2); }
+  main { padding: var(--space-4); }
+  h1 { font-size: var(--text-xl); }
+  /* A wide table scrolls in its box rather than squeezing each cell to a word a line. */
+  td, tbody th { min-width: 8rem; }
+  td.number { min-width: 0; }
+}
+
+/* Tables scroll sideways inside their own box (a focusable region), never the page. */
+.table-scroll { overflow-x: auto; margin: var(--space-2) 0 var(--space-5); border: 1px solid var(--line); border-radius: var(--radius); }
+.table-scroll:focus-visible { outline-offset: 0; }
+table { border-collapse: collapse; width: 100%; font-size: var(--text-sm); }
+caption { text-align: left; padding: var(--space-3) var(--space-4); color: var(--muted); font-size: var(--text-sm); caption-side: top; }
+th, td { text-align: left; padding: var(--space-2) var(--space-4); border-top: 1px solid var(--line); vertical-align: top; }
+thead th { font-weight: 600; background: var(--surface); white-space: nowrap; }
+tbody th { font-weight: 600; }
+tbody tr:hover { background: #fafbfc; }
+td.number, th.number { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+
+/* Forms and buttons: secondary by default, .primary for the page's main action, .danger for what cannot be undone. */
+form.inline { display: inline; }
+form:not(.inline) { margin: 0 0 var(--space-4); }
+fieldset { border: 1px solid var(--line); border-radius: var(--radius); padding: var(--space-3) var(--space-4); margin: 0 0 var(--space-4); max-width: 40rem; }
+legend { font-weight: 600; padding: 0 var(--space-1); }
+label { display: block; margin: var(--space-3) 0 var(--space-1); font-weight: 600; font-size: var(--text-sm); }
+label.check { display: inline-flex; gap: var(--space-2); align-items: center; font-weight: 400; margin: var(--space-1) var(--space-4) var(--space-1) 0; font-size: var(--text-md); }
+input[type=text], input[type=url], input[type=number], input[type=email], input[type=password], select {
+  width: 100%; max-width: 32rem; min-height: 2.5rem; padding: var(--space-2) var(--space-3); border: 1px solid var(--line-strong); border-radius: 6px; font: inherit; background: var(--page); color: var(--ink);
+}
+input:focus-visible, select:focus-visible { outline-offset: 0; border-color: var(--accent); }
+input[type=checkbox] { width: 1.1rem; height: 1.1rem; accent-color: var(--accent); }
+button { display: inline-flex; align-items: center; gap: var(--space-2); min-height: 2.25rem; padding: var(--space-1) var(--space-4); border: 1px solid var(--line-strong); border-radius: 6px; background: var(--page); color: var(--ink); font: inherit; font-size: var(--text-sm); font-weight: 600; cursor: pointer; }
+button:hover { background: var(--surface); }
+button.primary { background: var(--accent); border-color: var(--accent); color: #fff; }
+button.primary:hover { background: var(--accent-dark); border-color: var(--accent-dark); }
+button.danger { color: var(--danger); border-color: var(--danger); }
+button.danger:hover { background: var(--danger); color: #fff; }
+form:not(.inline) > button, form:not(.inline) > p > button { margin-top: var(--space-3); }
+.actions { display: flex; flex-wrap: wrap; gap: var(--space-2); margin: var(--space-3) 0 var(--space-4); }
+
+/* Notices, secrets shown once, badges */
+.notice { padding: var(--space-3) var(--space-4); border-radius: var(--radius); margin: 0 0 var(--space-4); border: 1px solid; }
+.notice.ok { border-color: var(--ok); color: var(--ok); background: var(--ok-soft); }
+.notice.error { border-color: var(--danger); color: var(--danger); background: var(--danger-soft); }
+.secret { display: flex; gap: var(--space-2) var(--space-3); align-items: center; flex-wrap: wrap; padding: var(--space-3) var(--space-4); border: 2px solid var(--accent); border-radius: var(--radius); background: var(--accent-soft); margin: 0 0 var(--space-4); }
+.secret code { font-size: var(--text-md); word-break: break-all; background: var(--page); }
+.badge { display: inline-block; padding: 0 var(--space-2); border: 1px solid; border-radius: 999px; font-size: var(--text-xs); font-weight: 600; white-space: nowrap; }
+.badge.ok { color: var(--ok); background: var(--ok-soft); } .badge.failing { color: var(--danger); background: var(--danger-soft); }
+.badge.off { color: var(--muted); background: var(--surface); }
+.status-ok { color: var(--ok); } .status-failed { color: var(--danger); }
+
+/* The overview: figures as cards, and the chart of contacts by status */
+.cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(10rem, 1fr)); gap: var(--space-3); margin: 0 0 var(--space-4); padding: 0; list-style: none; }
+.cards li { border: 1px solid var(--line); border-radius: var(--radius); padding: var(--space-3) var(--space-4); font-size: var(--text-sm); color: var(--muted); }
+.cards .value { display: block; font-size: var(--text-xl); font-weight: 700; color: var(--ink); font-variant-numeric: tabular-nums; }
+.cards .detail { display: block; font-size: var(--text-xs); }
+figure { margin: 0 0 var(--space-4); }
+.bars { display: grid; gap: var(--space-2); }
+.bars .bar { display: grid; grid-template-columns: minmax(8rem, 14rem) 1fr; gap: var(--space-1) var(--space-4); align-items: center; font-size: var(--text-sm); }
+.bars .bar-label { overflow-wrap: anywhere; }
+.bars svg { display: block; width: 100%; height: 1.25rem; }
+@media (max-width: 40rem) { .bars .bar { grid-template-columns: 1fr; } }
+figcaption { margin-top: var(--space-3); color: var(--muted); font-size: var(--text-sm); }
+.legend { display: flex; flex-wrap: wrap; gap: var(--space-1) var(--space-4); list-style: none; padding: 0; margin: var(--space-2) 0 0; font-size: var(--text-sm); }
+.swatch { display: inline-block; width: .8rem; height: .8rem; border-radius: 2px; margin-right: var(--space-1); vertical-align: middle; }
 .s-pending-approval { background: #bf8700; } .s-scheduled { background: #0969da; } .s-in-progress { background: #8250df; }
 .s-completed { background: #57606a; } .s-replied { background: #1a7f37; } .s-bounced { background: #cf222e; } .s-unsubscribed { background: #e16f24; }
-.status-ok { color: var(--ok); } .status-failed { color: var(--danger); }
-.badge { display: inline-block; padding: 0 .5rem; border: 1px solid; border-radius: 1rem; font-size: .85rem; font-weight: 600; }
-.badge.ok { color: var(--ok); } .badge.failing { color: var(--danger); background: #ffebe9; }
-.actions { display: flex; flex-wrap: wrap; gap: .5rem; margin: .5rem 0 1rem; }
+.org-list { list-style: none; padding: 0; display: grid; gap: var(--space-2); max-width: 32rem; }
+.org-list button { width: 100%; justify-content: space-between; min-height: 3rem; }
 `;
 
 const SCRIPT = `
+// On a narrow screen the tabs scroll in their row: bring the current page's tab into view.
+const currentTab = document.querySelector('.tabs a[aria-current="page"]');
+const tabs = currentTab?.closest('.tabs');
+if (currentTab && tabs && tabs.scrollWidth > tabs.clientWidth)
+  tabs.scrollLeft = currentTab.offsetLeft - (tabs.clientWidth - currentTab.offsetWidth) / 2;
 // Copy buttons: <button data-copy="id"> copies the text of #id.
 for (const button of document.querySelectorAll('button[data-copy]')) {
   button.hidden = false;
@@ -88,9 +177,8 @@ for (const box of document.querySelectorAll('input[data-select-all]')) {
 }
 `;
 
-/** A plain mark, so browsers asking for an icon get one from the dashboard itself. */
-const ICON =
-  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" fill="#0b57d0"/><path d="M4 8h8M8 4v8" stroke="#fff" stroke-width="2"/></svg>';
+/** The header's mark as the favicon, so a browser asking for an icon gets one from the dashboard itself. */
+const ICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24">${MARK_PATHS}</svg>`;
 
 export const DASHBOARD_ASSETS: Record<string, { contentType: string; body: string }> = {
   'icon.svg': { contentType: 'image/svg+xml', body: ICON },

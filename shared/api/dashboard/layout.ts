@@ -50,29 +50,47 @@ export function notice(kind: 'ok' | 'error', text: string): Html {
   return html`<p class="notice ${kind}" role="${kind === 'ok' ? 'status' : 'alert'}">${text}</p>`;
 }
 
+/**
+ * The mark: a paper plane in the accent's square. Inline, so the header needs
+ * no request for it; the same drawing is the favicon (assets.ts).
+ */
+export const MARK_PATHS =
+  '<rect width="24" height="24" rx="6" fill="#0b57d0"/><path d="M5.5 11.6 18.5 5.5l-3.2 13-3.6-4.3-4 2.2.9-4.6z" fill="#fff"/><path d="m11.7 14.2 6.8-8.7" stroke="#0b57d0" stroke-width="1.2"/>';
+
+const brand = (base: string) =>
+  html`<a class="brand" href="${base}/dashboard"><svg class="mark" viewBox="0 0 24 24" width="24" height="24" aria-hidden="true" focusable="false">${new Html(MARK_PATHS)}</svg>Outreach</a>`;
+
 function documentOf(base: string, title: string, header: Html, main: Html): Html {
   return html`<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title} · Outreach dashboard</title>
-<link rel="icon" href="${base}/dashboard/assets/icon.svg"><link rel="stylesheet" href="${base}/dashboard/assets/app.css"><script type="module" src="${base}/dashboard/assets/app.js"></script></head>
+<link rel="icon" href="${base}/dashboard/assets/icon.svg" type="image/svg+xml"><link rel="stylesheet" href="${base}/dashboard/assets/app.css"><script type="module" src="${base}/dashboard/assets/app.js"></script></head>
 <body><a class="skip" href="#main">Skip to content</a>${header}<main id="main" tabindex="-1">${main}</main></body></html>`;
 }
 
-/** A page of the signed-in dashboard. */
+/**
+ * A page of the signed-in dashboard. The header is one row on a wide screen
+ * (the mark, the pages as tabs, the account menu); on a narrow one the tabs
+ * take a row of their own and scroll sideways within it. Who is signed in,
+ * switching organization and signing out are in the account menu (a
+ * `<details>`: it opens without the script), so the tabs keep the room.
+ */
 export function signedInPage(frame: Frame, title: string, content: Html, top: Html | null = null): Html {
   const { base } = frame;
   const navigation = frame.organization
-    ? html`<nav aria-label="Dashboard"><ul>${NAVIGATION.map(
+    ? html`<nav class="tabs" aria-label="Dashboard"><ul>${NAVIGATION.map(
         (entry) =>
           html`<li><a href="${base}/dashboard${entry.path ? `/${entry.path}` : ''}"${
             entry.path === frame.current ? new Html(' aria-current="page"') : ''
           }>${entry.name}</a></li>`,
       )}</ul></nav>`
     : html``;
-  const organization = frame.organization
-    ? html`<span>${frame.organization.name} (${frame.organization.role})</span> <a href="${base}/dashboard/organizations">Switch organization</a>`
-    : html``;
-  const header = html`<header><span class="brand">Outreach</span>${navigation}<div class="who">${organization}<span>${frame.email}</span>
-<form method="post" action="${base}/dashboard/sign-out">${csrfField(frame.csrfToken)}<button type="submit">Sign out</button></form></div></header>`;
+  const account = frame.organization
+    ? `${frame.organization.name} (${frame.organization.role})`
+    : frame.email;
+  const header = html`<header class="top">${brand(base)}${navigation}<details class="account"><summary title="${account}"><span>${account}</span></summary>
+<div class="menu"><p class="muted">Signed in as <strong>${frame.email}</strong></p>${
+    frame.organization ? html`<p><a href="${base}/dashboard/organizations">Switch organization</a></p>` : null
+  }<form method="post" action="${base}/dashboard/sign-out">${csrfField(frame.csrfToken)}<button type="submit">Sign out</button></form></div></details></header>`;
   return documentOf(base, title, header, html`<h1>${title}</h1>${top}${content}`);
 }
 
@@ -81,7 +99,7 @@ export function publicPage(base: string, title: string, content: Html): Html {
   return documentOf(
     base,
     title,
-    html`<header><span class="brand">Outreach</span></header>`,
+    html`<header class="top">${brand(base)}</header>`,
     html`<h1>${title}</h1>${content}`,
   );
 }

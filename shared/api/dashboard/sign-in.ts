@@ -206,9 +206,9 @@ export async function organizations(
   const content =
     mine.length === 0
       ? html`<p>${session.email} is not a member of any organization yet. An administrator adds members with <code>outreach-admin member add</code>.</p>`
-      : html`<ul>${mine.map(
+      : html`<ul class="org-list">${mine.map(
           (organization) =>
-            html`<li>${actionForm(frame, `${base}/dashboard/organizations`, { orgId: String(organization.orgId), next: landing }, `${organization.name} (${organization.role})`, { accessibleName: `Open ${organization.name} as ${organization.role}` })}</li>`,
+            html`<li>${actionForm(frame, `${base}/dashboard/organizations`, { orgId: String(organization.orgId), next: landing }, `Open ${organization.name} (${organization.role})`)}</li>`,
         )}</ul>`;
   return htmlResponse(
     form ? 404 : 200,

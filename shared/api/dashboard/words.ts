@@ -39,6 +39,8 @@ const dateTimeFormat = new Intl.DateTimeFormat(LOCALE, {
   timeZone: 'UTC',
 });
 
+const dateFormat = new Intl.DateTimeFormat(LOCALE, { dateStyle: 'medium', timeZone: 'UTC' });
+
 /** 12,345 */
 export const formatCount = (value: number): string => integerFormat.format(value);
 
@@ -51,3 +53,85 @@ export function formatDateTime(iso: string): string {
   const time = Date.parse(iso);
   return Number.isNaN(time) ? iso : `${dateTimeFormat.format(time)} UTC`;
 }
+
+/** "Nov 29, 2026" for an ISO 8601 instant (UTC), where the time of day says nothing. */
+export function formatDate(iso: string): string {
+  const time = Date.parse(iso);
+  return Number.isNaN(time) ? iso : dateFormat.format(time);
+}
+
+/** "Nov 29, 2026, 1:05 AM UTC", or "Never" when there is no instant (a key never used, never expiring). */
+export const formatWhen = (iso: string | null | undefined, none = 'Never'): string =>
+  iso ? formatDateTime(iso) : none;
+
+/**
+ * A webhook subscription's name: its URL's host ("hooks.example.com"), which
+ * its owner recognises, where its id says nothing. The URL itself when it does not parse.
+ */
+export function subscriptionName(url: string): string {
+  try {
+    return new URL(url).host || url;
+  } catch {
+    return url;
+  }
+}
+
+/** A delivery's event: an event's label, or "Test event" for the one a test sends. */
+export const deliveryEventLabel = (type: string): string =>
+  type === 'test' ? 'Test event' : (EVENT_LABELS[type as WebhookEventType] ?? type);
+
+/** A delivery's status, capitalised as a label ("Delivered", "Failed", "Pending"). */
+export const statusLabel = (status: string): string =>
+  status
+    ? `${status.charAt(0).toUpperCase()}${status.slice(1).replaceAll('_', ' ').replaceAll('-', ' ')}`
+    : status;
+
+const CHANNEL_LABELS: Readonly<Record<string, string>> = { email: 'email', linkedin: 'LinkedIn' };
+
+/**
+ * A sequence as a person tells it apart: its provider and channel ("Smartlead
+ * email sequence"); sequences have no name of their own, and their id means nothing on a page.
+ */
+export const sequenceLabel = (sequence: { provider: Provider; channel: string }): string =>
+  `${providerLabel(sequence.provider)} ${CHANNEL_LABELS[sequence.channel] ?? sequence.channel} sequence`;
+
+const CLIENT_KIND_LABELS: Readonly<Record<string, string>> = {
+  dynamic: 'Registered itself',
+  'metadata-document': 'Client metadata document',
+  operator: 'Made by the operator',
+};
+
+/** How an assistant's OAuth client came to be. */
+export const clientKindLabel = (kind: string): string => CLIENT_KIND_LABELS[kind] ?? kind;
+
+const AUDIT_ACTION_LABELS: Readonly<Record<string, string>> = {
+  'api-key.create': 'Created an API key',
+  'api-key.revoke': 'Revoked an API key',
+  'webhook.create': 'Subscribed a webhook',
+  'webhook.test': 'Sent a test event',
+  'webhook.enable': 'Enabled a webhook',
+  'webhook.disable': 'Disabled a webhook',
+  'webhook.events': 'Changed a webhook’s events',
+  'webhook.redeliver': 'Redelivered a webhook event',
+  'webhook.rotate-secret': 'Rotated a webhook’s signing secret',
+  'webhook.delete': 'Deleted a webhook',
+  'assistant.approve': 'Connected an AI assistant',
+  'assistant.revoke': 'Disconnected an AI assistant',
+  'oauth-client.create': 'Created an OAuth client',
+  'oauth-client.revoke': 'Revoked an OAuth client',
+  'assignments.approve': 'Approved contacts',
+  'assignments.reject': 'Rejected contacts',
+  'settings.cooldown': 'Changed the cooldown',
+  'provider.connect': 'Connected a provider',
+  'provider.disconnect': 'Disconnected a provider',
+  'provider.check': 'Checked a provider connection',
+  'provider.rotate-webhook-url': 'Rotated a provider’s webhook URL',
+  'provider.link-sequence': 'Linked a sequence',
+  'provider.unlink-sequence': 'Unlinked a sequence',
+  'member.add': 'Added a member',
+  'member.role': 'Changed a member’s role',
+  'member.remove': 'Removed a member',
+};
+
+/** An audit log entry's action in words ("Created an API key"); an action without words yet, as it is recorded. */
+export const auditActionLabel = (action: string): string => AUDIT_ACTION_LABELS[action] ?? action;

@@ -3,10 +3,11 @@ import { html } from '#api/dashboard/html.ts';
 import { csrfField } from '#api/dashboard/layout.ts';
 import { audit, type DashboardPage, pagePath } from '#api/dashboard/page.ts';
 import { table } from '#api/dashboard/widgets.ts';
+import { formatCount, formatDateTime, sequenceLabel } from '#api/dashboard/words.ts';
 import type { ApprovalSelection } from '#domain/approvals.ts';
 import { InputInvalid } from '#domain/errors.ts';
 import { approveAssignments } from '#use-cases/approve-assignments.ts';
-import { listCampaigns } from '#use-cases/list-campaigns.ts';
+import { listApprovalCampaigns } from '#use-cases/list-approval-campaigns.ts';
 import { listPendingApprovals } from '#use-cases/list-pending-approvals.ts';
 import { rejectAssignments } from '#use-cases/reject-assignments.ts';
 
@@ -21,19 +22,28 @@ const SHOWN = 100;
 export const approvalsPage: DashboardPage = {
   title: 'Approvals',
   async get({ orgId, base, frame, canChange, query }) {
-    const { campaigns } = await listCampaigns({ orgId });
+    const campaigns = await listApprovalCampaigns({ orgId });
     if (campaigns.length === 0) return html`<p class="muted">No campaigns yet.</p>`;
     const campaignId = query.campaign ? idOf(query.campaign, 'campaign') : campaigns[0]!.id;
     const pending = await listPendingApprovals({ orgId, campaignId, take: SHOWN });
+    const sequences = campaigns.find((campaign) => campaign.id === campaignId)?.sequences ?? [];
+    // A sequence is named by its provider and channel; two alike in one campaign are told apart by their place.
+    const sequenceName = (sequenceId: number) => {
+      const sequence = sequences.find((each) => each.id === sequenceId);
+      if (!sequence) return '—';
+      const label = sequenceLabel(sequence);
+      const alike = sequences.filter((each) => sequenceLabel(each) === label);
+      return alike.length > 1 ? `${label} ${alike.indexOf(sequence) + 1}` : label;
+    };
     const picker = html`<form method="get" action="${base}${pagePath('approvals')}"><label for="campaign">Campaign</label>
-<select id="campaign" name="campaign">${campaigns.map((campaign) => html`<option value="${campaign.id}"${campaign.id === campaignId ? html` selected` : ''}>${campaign.icp_name}</option>`)}</select> <button type="submit">Show</button></form>`;
+<select id="campaign" name="campaign">${campaigns.map((campaign) => html`<option value="${campaign.id}"${campaign.id === campaignId ? html` selected` : ''}>${campaign.name}</option>`)}</select> <button type="submit">Show</button></form>`;
     const rows = pending.map(
       (contact) =>
-        html`<tr>${canChange ? html`<td><input type="checkbox" name="ids" value="${contact.assignmentId}" id="pick-${contact.assignmentId}" aria-label="Select ${contact.email ?? contact.name ?? `assignment ${contact.assignmentId}`}"></td>` : null}<td>${contact.assignmentId}</td><td>${contact.email ?? '—'}</td><td>${contact.name ?? '—'}</td><td>${contact.companyName ?? '—'}</td><td>${contact.sequenceId}</td><td>${contact.createdAt.slice(0, 10)}</td></tr>`,
+        html`<tr>${canChange ? html`<td><input type="checkbox" name="ids" value="${contact.assignmentId}" id="pick-${contact.assignmentId}" aria-label="Select ${contact.email ?? contact.name ?? `assignment ${contact.assignmentId}`}"></td>` : null}<td>${contact.email ?? '—'}</td><td>${contact.name ?? '—'}</td><td>${contact.companyName ?? '—'}</td><td>${sequenceName(contact.sequenceId)}</td><td>${formatDateTime(contact.createdAt)}</td></tr>`,
     );
-    const headings = ['Assignment', 'Email', 'Name', 'Company', 'Sequence', 'Pushed'];
+    const headings = ['Email', 'Name', 'Company', 'Sequence', 'Pushed'];
     const list = table(
-      `Contacts waiting for approval (up to ${SHOWN}, newest first)`,
+      `Contacts waiting for approval (up to ${formatCount(SHOWN)}, newest first)`,
       canChange ? ['Select', ...headings] : headings,
       rows,
       'No contact is waiting for approval in this campaign.',

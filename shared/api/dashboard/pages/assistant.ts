@@ -5,6 +5,7 @@ import { html } from '#api/dashboard/html.ts';
 import { csrfField } from '#api/dashboard/layout.ts';
 import { audit, changed, type DashboardPage, pagePath } from '#api/dashboard/page.ts';
 import { actionForm, secretOnce, table } from '#api/dashboard/widgets.ts';
+import { clientKindLabel, formatWhen } from '#api/dashboard/words.ts';
 import { InputInvalid } from '#domain/errors.ts';
 import { createOAuthClient } from '#use-cases/create-oauth-client.ts';
 import { listAssistantGrants } from '#use-cases/list-assistant-grants.ts';
@@ -40,9 +41,9 @@ export const assistantPage: DashboardPage = {
     ]);
     const grantRows = grants.map(
       (grant) =>
-        html`<tr><td>${grant.clientName}</td><td><code>${grant.clientId}</code></td><td>${grant.kind}</td><td>${grant.approvedBy ?? 'operator'}</td><td>${grant.approvedAt.slice(0, 10)}</td><td>${
+        html`<tr><td>${grant.clientName}</td><td><code>${grant.clientId}</code></td><td>${clientKindLabel(grant.kind)}</td><td>${grant.approvedBy ?? 'The operator'}</td><td>${formatWhen(grant.approvedAt)}</td><td>${
           grant.revokedAt
-            ? `disconnected ${grant.revokedAt.slice(0, 10)}`
+            ? `Disconnected ${formatWhen(grant.revokedAt)}`
             : canChange
               ? actionForm(
                   frame,
@@ -54,14 +55,14 @@ export const assistantPage: DashboardPage = {
                     accessibleName: `Disconnect ${grant.clientName}`,
                   },
                 )
-              : 'connected'
+              : 'Connected'
         }</td></tr>`,
     );
     const clientRows = clients.map(
       (client) =>
-        html`<tr><td><code>${client.clientId}</code></td><td>${client.name}</td><td>${client.redirectUris.join(', ')}</td><td>${client.createdAt.slice(0, 10)}</td><td>${
+        html`<tr><td><code>${client.clientId}</code></td><td>${client.name}</td><td>${client.redirectUris.map((uri) => html`<code>${uri}</code> `)}</td><td>${formatWhen(client.createdAt)}</td><td>${
           client.revokedAt
-            ? `revoked ${client.revokedAt.slice(0, 10)}`
+            ? `Revoked ${formatWhen(client.revokedAt)}`
             : canChange
               ? actionForm(
                   frame,
@@ -73,7 +74,7 @@ export const assistantPage: DashboardPage = {
                     accessibleName: `Revoke client ${client.name}`,
                   },
                 )
-              : 'active'
+              : 'Active'
         }</td></tr>`,
     );
     const create = canChange

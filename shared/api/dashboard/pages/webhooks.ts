@@ -4,6 +4,14 @@ import type { FormFields } from '#api/dashboard/http.ts';
 import { csrfField } from '#api/dashboard/layout.ts';
 import { audit, changed, type DashboardPage, type PageRequest, pagePath } from '#api/dashboard/page.ts';
 import { actionForm, secretOnce, table } from '#api/dashboard/widgets.ts';
+import {
+  deliveryEventLabel,
+  eventLabel,
+  formatCount,
+  formatDateTime,
+  statusLabel,
+  subscriptionName,
+} from '#api/dashboard/words.ts';
 import { InputInvalid } from '#domain/errors.ts';
 import { createWebhookEndpoint, updateWebhookEndpoint, WEBHOOK_EVENT_TYPES } from '#schemas/webhooks.ts';
 import { createWebhook } from '#use-cases/create-webhook.ts';
@@ -28,7 +36,7 @@ const DELIVERIES_SHOWN = 25;
 function eventBoxes(selected: readonly string[]): Html {
   return html`<fieldset><legend>Events</legend>${WEBHOOK_EVENT_TYPES.map(
     (type) =>
-      html`<label class="check"><input type="checkbox" name="events" value="${type}"${selected.includes(type) ? html` checked` : ''}> ${type}</label>`,
+      html`<label class="check"><input type="checkbox" name="events" value="${type}"${selected.includes(type) ? html` checked` : ''}> ${eventLabel(type)}</label>`,
   )}</fieldset>`;
 }
 
@@ -41,7 +49,7 @@ async function subscriptionPage(request: PageRequest, id: number): Promise<Html>
   const here = `${base}${pagePath('webhooks', id)}`;
   const rows = deliveries.data.map(
     (delivery) =>
-      html`<tr><td>${delivery.id}</td><td>${delivery.event_type}</td><td class="status-${delivery.status === 'delivered' ? 'ok' : delivery.status === 'failed' ? 'failed' : 'other'}">${delivery.status}</td><td class="number">${delivery.response_code ?? '—'}</td><td class="number">${delivery.latency_ms === null ? '—' : `${delivery.latency_ms} ms`}</td><td class="number">${delivery.attempts}</td><td>${delivery.created_at.slice(0, 19).replace('T', ' ')}</td>${
+      html`<tr><td>${delivery.id}</td><td>${deliveryEventLabel(delivery.event_type)}</td><td class="status-${delivery.status === 'delivered' ? 'ok' : delivery.status === 'failed' ? 'failed' : 'other'}">${statusLabel(delivery.status)}</td><td class="number">${delivery.response_code ?? '—'}</td><td class="number">${delivery.latency_ms === null ? '—' : `${formatCount(delivery.latency_ms)} ms`}</td><td class="number">${formatCount(delivery.attempts)}</td><td>${formatDateTime(delivery.created_at)}</td>${
         canChange
           ? html`<td>${actionForm(
               frame,
@@ -55,15 +63,17 @@ async function subscriptionPage(request: PageRequest, id: number): Promise<Html>
           : null
       }</tr>`,
   );
+  const name = subscriptionName(webhook.url);
   const controls = canChange
     ? html`<div class="actions">${actionForm(frame, here, { action: 'test' }, 'Send a test event')}
 ${actionForm(frame, here, { action: webhook.enabled ? 'disable' : 'enable' }, webhook.enabled ? 'Disable' : 'Enable')}
 ${actionForm(frame, here, { action: 'rotate' }, 'Rotate the signing secret', { danger: 'Rotate the secret? Your receiver must use the new one.' })}
-${actionForm(frame, here, { action: 'delete' }, 'Delete subscription', { danger: 'Delete this subscription?' })}</div>
+${actionForm(frame, here, { action: 'delete' }, 'Delete subscription', { danger: `Delete the subscription of ${name}?` })}</div>
 <form method="post" action="${here}">${csrfField(frame.csrfToken)}<input type="hidden" name="action" value="events">${eventBoxes(webhook.events)}<button type="submit">Save events</button></form>`
     : null;
   return html`<p><a href="${base}${pagePath('webhooks')}">All subscriptions</a></p>
-<h2>Subscription ${webhook.id}</h2><p><code>${webhook.url}</code> · ${webhook.enabled ? 'enabled' : `disabled${webhook.disabled_reason ? ` (${webhook.disabled_reason})` : ''}`} · events: ${webhook.events.join(', ')}</p>
+<h2>${name}</h2><p><code>${webhook.url}</code></p>
+<p>${webhook.enabled ? html`<span class="badge ok">Enabled</span>` : html`<span class="badge off">Disabled</span>${webhook.disabled_reason ? ` ${webhook.disabled_reason}` : ''}`} Events: ${webhook.events.map(eventLabel).join(', ')}</p>
 ${controls}<h2>Deliveries</h2>${table(`The latest ${DELIVERIES_SHOWN} deliveries, newest first`, ['Id', 'Event', 'Status', 'Response', 'Latency', 'Attempts', 'Created', ...(canChange ? ['Action'] : [])], rows, 'No deliveries yet.')}`;
 }
 
@@ -72,14 +82,14 @@ async function listPage(request: PageRequest): Promise<Html> {
   const { webhooks } = await listWebhooks({ orgId });
   const rows = webhooks.map(
     (webhook) =>
-      html`<tr><td><a href="${base}${pagePath('webhooks', webhook.id)}">${webhook.id}</a></td><td><code>${webhook.url}</code></td><td>${webhook.events.join(', ')}</td><td>${webhook.enabled ? 'enabled' : 'disabled'}</td></tr>`,
+      html`<tr><th scope="row"><a href="${base}${pagePath('webhooks', webhook.id)}">${subscriptionName(webhook.url)}</a></th><td><code>${webhook.url}</code></td><td>${webhook.events.map(eventLabel).join(', ')}</td><td>${webhook.enabled ? 'Enabled' : 'Disabled'}</td></tr>`,
   );
   const subscribe = canChange
     ? html`<h2>Subscribe</h2><form method="post" action="${base}${pagePath('webhooks')}">${csrfField(frame.csrfToken)}
 <label for="webhook-url">HTTPS URL</label><input id="webhook-url" name="url" type="url" required maxlength="2048" placeholder="https://example.com/hooks/outreach">
 ${eventBoxes(WEBHOOK_EVENT_TYPES)}<button class="primary" type="submit">Subscribe</button></form>`
     : null;
-  return html`${table('Webhook subscriptions', ['Id', 'URL', 'Events', 'State'], rows, 'No subscriptions yet.')}${subscribe}`;
+  return html`${table('Webhook subscriptions', ['Subscription', 'URL', 'Events', 'State'], rows, 'No subscriptions yet.')}${subscribe}`;
 }
 
 async function act(request: PageRequest & { form: FormFields }, id: number) {
@@ -175,7 +185,11 @@ export const webhooksPage: DashboardPage = {
       target: `subscription ${created.id} to ${created.url}`,
     });
     return request.show(
-      secretOnce(`Subscription ${created.id} created. Signing secret:`, 'new-secret', created.secret),
+      secretOnce(
+        `Subscribed ${subscriptionName(created.url)}. Signing secret:`,
+        'new-secret',
+        created.secret,
+      ),
     );
   },
 };
