@@ -42,6 +42,7 @@ import {
   webhookSubscription,
   webhookWithSecret,
 } from '#schemas/webhooks.ts';
+import { COMPONENT_EXAMPLES, exemplify, exemplifyParameter, WEBHOOK_EXAMPLES } from './examples.ts';
 import {
   type CustomOperation,
   type EndpointOperation,
@@ -264,6 +265,9 @@ function buildComponents(descriptions: [string, OperationDescription][]): Compon
     if (id === '__shared') throw new Error('A schema without a component name is shared between components');
     if (id in schemas || id in requestBodies) throw new Error(`Two schemas are named ${id}`);
     const { $schema, $id, ...rest } = schema as Json;
+    // The MCP SDK's JSON-RPC schemas are the SDK's to describe.
+    if (!id.startsWith('JsonRpc')) exemplify(rest, id);
+    else if (COMPONENT_EXAMPLES[id]) rest.examples = [COMPONENT_EXAMPLES[id]];
     if (bodies.has(id)) {
       requestBodies[id] = { required: true, content: { 'application/json': { schema: rest } } };
     } else schemas[id] = rest;
@@ -321,6 +325,7 @@ function parameters(
   }
   return Object.entries(schema._zod.def.shape).map(([name, field]) => {
     const { schema: described, required, description } = describeParameter(field);
+    exemplifyParameter(name, described);
     return {
       name,
       in: location,
@@ -640,7 +645,15 @@ function webhookOperations(components: Components): Record<string, { post: Json 
             summary: title,
             description: `What a subscription to \`${type}\` receives${type === TEST_EVENT_TYPE ? ' (any subscription, on request)' : ''}.`,
             parameters: WEBHOOK_HEADERS,
-            requestBody: { required: true, content: { 'application/json': { schema: ref('schemas', id) } } },
+            requestBody: {
+              required: true,
+              content: {
+                'application/json': {
+                  schema: ref('schemas', id),
+                  example: WEBHOOK_EXAMPLES[type as keyof typeof WEBHOOK_EXAMPLES],
+                },
+              },
+            },
             responses: {
               '2XX': {
                 description:
