@@ -216,6 +216,22 @@ describe('the OpenAPI document', () => {
     expect(parameter(jobs, 'get', 'domain')).toMatchObject({ required: true, schema: { type: 'string' } });
   });
 
+  it('documents the gateway’s 404 on every operation whose path has parameters and no 404 of its own', () => {
+    const noRoute = { $ref: '#/components/responses/NoRoute' };
+    expect(operation('/public/v1/jobs/{domain}', 'get').responses['404']).toEqual(noRoute);
+    expect(
+      operation('/provider-webhooks/{organization}/{connection}/{token}', 'post').responses['404'],
+    ).toEqual(noRoute);
+    expect(operation('/public/v1/campaigns/{id}', 'get').responses['404']).not.toEqual(noRoute);
+    expect(operation('/public/v1/campaigns', 'get').responses).not.toHaveProperty('404');
+    for (const [path, item] of Object.entries(document.paths))
+      for (const [method, candidate] of Object.entries(item))
+        if (path.includes('{'))
+          expect({ path, method, statuses: Object.keys((candidate as Operation).responses) }).toMatchObject({
+            statuses: expect.arrayContaining(['404']),
+          });
+  });
+
   it('lists every error status with the {message} schema, the gateway’s included', () => {
     const error = { $ref: '#/components/schemas/Error' };
     const detail = operation('/public/v1/campaigns/{id}', 'get').responses;

@@ -348,8 +348,14 @@ const errorContent = (example?: string): Json => ({
 
 /** The responses the gateway (API Gateway, or the local one) answers with itself, shared by operations. */
 function gatewayResponseComponents(): Record<string, Json> {
-  const { UNAUTHORIZED, REQUEST_TOO_LARGE, THROTTLED, QUOTA_EXCEEDED, AUTHORIZER_FAILURE } = gatewayResponses;
+  const { UNAUTHORIZED, REQUEST_TOO_LARGE, THROTTLED, QUOTA_EXCEEDED, AUTHORIZER_FAILURE, RESOURCE_NOT_FOUND } =
+    gatewayResponses;
   return {
+    NoRoute: {
+      description:
+        'The path matches no route, the gateway’s own answer: a path parameter with a `/` in it (a URL’s slashes go as `%2F`) or that is not valid percent-encoding.',
+      content: errorContent(RESOURCE_NOT_FOUND.message),
+    },
     Unauthorized: {
       description: `The \`${API_KEY_HEADER}\` header is missing, or the key is malformed, unknown, revoked or expired.`,
       content: errorContent(UNAUTHORIZED.message),
@@ -494,6 +500,7 @@ function endpointOperation(
       status === 404 ? operation.errors?.[status] : statusDescription(operation, status, idempotent);
     if (description) errors[status] = { description, content: errorContent() };
   }
+  if (!errors[404] && names.length > 0) errors[404] = ref('responses', 'NoRoute');
   const requestBody = components.requestOf.get(route.name);
   const response = components.responseOf.get(route.name)!;
   const documentedParameters = [
@@ -538,8 +545,13 @@ function customOperation(route: RouteDefinition, operation: CustomOperation): Js
     ...describedOperation(route, operation),
     ...(operation.parameters && { parameters: operation.parameters }),
     ...(operation.requestBody && { requestBody: operation.requestBody }),
-    // A status the handler documents itself (the MCP server's 413 and 429) covers the gateway's answer too.
-    responses: { ...gatewayResponsesOf(operation.requestBody !== undefined), ...operation.responses },
+    // A status the handler documents itself (the MCP server's 413 and 429, a page's 404) covers the
+    // gateway's answer too.
+    responses: {
+      ...(names.length > 0 && { 404: ref('responses', 'NoRoute') }),
+      ...gatewayResponsesOf(operation.requestBody !== undefined),
+      ...operation.responses,
+    },
   };
 }
 
