@@ -348,8 +348,14 @@ const errorContent = (example?: string): Json => ({
 
 /** The responses the gateway (API Gateway, or the local one) answers with itself, shared by operations. */
 function gatewayResponseComponents(): Record<string, Json> {
-  const { UNAUTHORIZED, REQUEST_TOO_LARGE, THROTTLED, QUOTA_EXCEEDED, AUTHORIZER_FAILURE, RESOURCE_NOT_FOUND } =
-    gatewayResponses;
+  const {
+    UNAUTHORIZED,
+    REQUEST_TOO_LARGE,
+    THROTTLED,
+    QUOTA_EXCEEDED,
+    AUTHORIZER_FAILURE,
+    RESOURCE_NOT_FOUND,
+  } = gatewayResponses;
   return {
     NoRoute: {
       description:
