@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { requestErrorMessage } from '#api/http/endpoint.ts';
 import { DomainError, type DomainErrorKind } from '#domain/errors.ts';
@@ -9,7 +10,8 @@ import { TargetError, targetConfiguration } from './target.ts';
  * `outreach-admin`: the operator CLI. Run from the project folder it reaches the
  * running local stack; `--stack NAME --region R` reaches a deployed one. Every
  * command prints text, or JSON with `--json`. `--help`, `-h` and `help` print
- * the usage (of the CLI, or of one command) on stdout and exit 0. Usage errors
+ * the usage (of the CLI, of a group such as `webhook`, or of one command) on
+ * stdout and exit 0; `--version` and `-V` print the version. Usage errors
  * exit 2, failures 1 (an invalid import, rejected events, an unknown
  * organization); with `--json` an error is one `CliError` object on stderr.
  * A reader that closes the pipe ends the output quietly (`processIo`).
@@ -24,6 +26,8 @@ const GLOBAL_FLAGS = {
 
 /** The words that ask for help anywhere on the command line (`help` asks as the first word). */
 const HELP_FLAGS = ['--help', '-h'];
+/** The words that ask for the version, with no command. */
+const VERSION_FLAGS = ['--version', '-V'];
 
 /** The flags every command takes, as its help lists them. */
 const GLOBAL_FLAG_HELP = [
@@ -74,18 +78,94 @@ function processIo(): CliIo {
   };
 }
 
+/** What the flags most commands share are, for each command's help; a command's own `description` wins. */
+const FLAG_WORDS: Record<string, string> = {
+  all: 'every assignment pending approval',
+  'api-key': 'the provider account’s API key, verified with the provider',
+  'base-url': 'the provider API’s base URL (default: its public API)',
+  burst: 'the burst, in requests (with --rate)',
+  campaign: 'the campaign’s id',
+  client: 'the OAuth client’s id (mcp_…, as `oauth-client list` prints it)',
+  connection: 'the provider connection’s id (as `provider list` prints it)',
+  'cooldown-days': 'the cooldown window, in whole days',
+  cursor: 'the next page: what the previous page printed after `More:`',
+  'default-rate-limit': 'back to the default rate limit',
+  delivery: 'the delivery’s id (as `webhook deliveries` prints it)',
+  disable: 'stop sending events to it',
+  domain: 'a company’s domain (or a URL or host of it)',
+  email: 'an email address',
+  enable: 'send events to it again',
+  events: 'event types, comma-separated: new_opportunities, first_touch, positive_reply',
+  'expires-in-days': 'days until the key expires (default: never)',
+  'external-id': 'the provider campaign’s id (as `provider campaigns` prints it)',
+  file: 'the file to read',
+  ids: 'assignment ids, comma-separated',
+  key: 'the key’s id (as `key list` prints it)',
+  org: 'the organization’s id (as `org create` prints it)',
+  provider: 'the provider',
+  rate: 'the rate, in requests per second',
+  'redirect-uri': 'a redirect URI the client may use',
+  role: 'what the person may do: admin or viewer',
+  scope: 'what the key may do (default: read-write)',
+  sequence: 'the sequence’s id',
+  take: 'how many to list',
+  url: 'the subscriber’s URL (https)',
+  webhook: 'the subscription’s id (as `webhook list` prints it)',
+};
+
+/** Lines of two columns, the second aligned (help's flags, arguments and commands). */
+function columns(rows: [string, string][]): string[] {
+  const width = Math.max(...rows.map(([left]) => left.length));
+  return rows.map(([left, right]) => `  ${left.padEnd(width)}  ${right}`.trimEnd());
+}
+
+/** A command's name: the words of its usage before its flags and arguments (`webhook list`). */
+const nameOf = (command: Command) => Object.keys(commands).find((name) => commands[name] === command)!;
+
+/** The groups of two-word commands (`webhook`, `key`), each with its commands in usage order. */
+const groups = (): Map<string, Command[]> => {
+  const byGroup = new Map<string, Command[]>();
+  for (const [name, command] of Object.entries(commands)) {
+    const [group, sub] = name.split(' ');
+    if (sub !== undefined) byGroup.set(group!, [...(byGroup.get(group!) ?? []), command]);
+  }
+  return byGroup;
+};
+
+/** The command list of a help: each command's name with its one-line summary. */
+const commandList = (listed: Command[]) =>
+  columns(listed.map((command) => [nameOf(command), command.summary]));
+
 const globalUsage = () =>
   [
     'Usage: outreach-admin <command> [flags] [--json] [--stack NAME --region REGION]',
     '       outreach-admin help [<command>]   (or: outreach-admin <command> --help)',
     '',
+    'The operator CLI of the Outreach Campaign Public API: organizations, keys, imports, webhooks and provider connections.',
+    '',
     'Commands:',
-    ...Object.values(commands).map((command) => `  ${command.usage}`),
+    ...commandList(Object.values(commands)),
     '',
     'Flags of every command:',
     ...GLOBAL_FLAG_HELP,
+    '  -V, --version                 print the version',
     '',
+    'Run `outreach-admin <command> --help` for its flags and arguments, `outreach-admin <group> --help` for a group (webhook, key, …).',
     'Exit codes: 0 done, 1 failed (refused, not found, no stack), 2 bad usage.',
+  ].join('\n');
+
+/** A group's help: its commands with their usage and summary. */
+const groupUsage = (group: string, listed: Command[]) =>
+  [
+    `Usage: outreach-admin ${group} <command> [flags]`,
+    '',
+    'Commands:',
+    ...commandList(listed),
+    '',
+    'Usage of each:',
+    ...listed.map((command) => `  outreach-admin ${command.usage}`),
+    '',
+    `Run \`outreach-admin ${group} <command> --help\` for a command’s flags.`,
   ].join('\n');
 
 const usageLine = (command: Command) => `Usage: outreach-admin ${command.usage}`;
@@ -94,14 +174,19 @@ const usageLine = (command: Command) => `Usage: outreach-admin ${command.usage}`
 const placeholderOf = (usage: string, flag: string) =>
   new RegExp(`--${flag} ([^\\s\\])]+)`).exec(usage)?.[1] ?? 'VALUE';
 
-/** One command's help: its usage line, each of its flags, and the flags every command takes. */
+/** One command's help: its usage line, what it does, its arguments, each of its flags, and the flags every command takes. */
 function commandHelp(command: Command): string {
-  const flags = Object.entries(command.flags).map(
-    ([flag, { type, multiple }]) =>
-      `  --${flag}${type === 'string' ? ` ${placeholderOf(command.usage, flag)}` : ''}${multiple ? ' (repeatable)' : ''}`,
+  const flags = columns(
+    Object.entries(command.flags).map(([flag, { type, multiple, description }]) => [
+      `--${flag}${type === 'string' ? ` ${placeholderOf(command.usage, flag)}` : ''}`,
+      `${description ?? FLAG_WORDS[flag] ?? ''}${multiple ? ' (repeatable)' : ''}`,
+    ]),
   );
   return [
     usageLine(command),
+    '',
+    command.summary,
+    ...(command.arguments ? ['', 'Arguments:', ...command.arguments.map((line) => `  ${line}`)] : []),
     ...(flags.length > 0 ? ['', 'Flags:', ...flags] : []),
     '',
     'Flags of every command:',
@@ -114,6 +199,12 @@ function commandNamed(words: string[]): string | undefined {
   return [words.slice(0, 2).join(' '), words[0]].find(
     (candidate) => candidate !== undefined && Object.hasOwn(commands, candidate),
   );
+}
+
+/** The package's version, as `--version` prints it: package.json's, read when asked. */
+function version(): string {
+  const file = new URL('../../package.json', import.meta.url);
+  return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
 }
 
 /**
@@ -141,10 +232,31 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
     print(globalUsage());
     return 0;
   }
+  if (commandWords.length === 0 && argv.some((word) => VERSION_FLAGS.includes(word))) {
+    print(`outreach-admin ${version()}`);
+    return 0;
+  }
   if (!name) {
     if (commandWords.length === 0) return fail('usage', 'No command given', globalUsage());
+    const group = groups().get(commandWords[0]!);
+    // A group alone asks for its commands (`webhook --help`, `help key`); without help it names none of them.
+    if (group && commandWords.length === 1) {
+      if (helpAsked) {
+        print(groupUsage(commandWords[0]!, group));
+        return 0;
+      }
+      return fail(
+        'usage',
+        `Missing command: ${commandWords[0]} <command>`,
+        groupUsage(commandWords[0]!, group),
+      );
+    }
     const asked = words[0] === 'help' ? commandWords : argv;
-    return fail('usage', `Unknown command: ${asked.join(' ')}`, globalUsage());
+    return fail(
+      'usage',
+      `Unknown command: ${asked.join(' ')}`,
+      group ? groupUsage(commandWords[0]!, group) : globalUsage(),
+    );
   }
   const command = commands[name]!;
   if (helpAsked) {

@@ -15,9 +15,21 @@ export interface CommandResult {
   exitCode?: number;
 }
 
+/** A flag a command takes: its type, whether it may repeat, and what it is when the common words do not say. */
+export interface FlagSpec {
+  type: 'string' | 'boolean';
+  multiple?: boolean;
+  /** The flag's line in the command's help; `cli.ts` has the words of the flags most commands share. */
+  description?: string;
+}
+
 export interface Command {
   usage: string;
-  /** Flags the command takes, with whether each may repeat. */
-  flags: Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>;
+  /** One line, a sentence: what the command does, as `--help` lists it. */
+  summary: string;
+  /** What each positional argument of the usage is, one line each (`FILE  …`), for the command's help. */
+  arguments?: string[];
+  /** Flags the command takes. */
+  flags: Record<string, FlagSpec>;
   run(flags: Flags, positionals: string[]): Promise<CommandResult>;
 }

@@ -48,12 +48,28 @@ export const MAX_PAGE_SIZE = 100;
 /** The default page size of campaign accounts, contacts and messages. */
 export const DEFAULT_PAGE_SIZE = 25;
 
+/**
+ * What a usable domain needs, as the OpenAPI document's `pattern` says it: a dot between two labels
+ * (the URL parser also takes an ideographic or full-width one, or a percent-encoded one). A
+ * necessary condition, never stricter than `normalizeDomain` (test/unit/openapi-formats.test.ts);
+ * the rest (two labels, not an IP address) is in words.
+ */
+export const DOMAIN_PATTERN = '[.。．｡]|%2[Ee]|%[Ee][3Ff]';
+
 /** A domain, URL or host, normalized (shared/schemas/domain-names.ts); one without a usable domain is 400. */
 export const domainString = /* @__PURE__ */ (() =>
-  z.pipe(
-    z.string().check(z.maxLength(2048, 'must be at most 2048 characters')),
-    z.transform(normalizedDomain),
-  ))();
+  z
+    .pipe(
+      z.string().check(z.maxLength(2048, 'must be at most 2048 characters')),
+      z.transform(normalizedDomain),
+    )
+    .check(
+      z.meta({
+        description:
+          'A company’s domain, or a URL or host of it: at least two labels, not an IP address (`https://www.Acme.com/about` is `acme.com`).',
+        pattern: DOMAIN_PATTERN,
+      }),
+    ))();
 
 /** An ISO 8601 date-time with offset, in its canonical UTC form. */
 /**

@@ -11,30 +11,44 @@ export const MAX_RECIPIENTS = 50;
 /** The largest reply body, in characters. */
 export const MAX_REPLY_BODY = 100_000;
 
+/**
+ * What a list of addresses looks like, as the OpenAPI document's `pattern` says it: addresses (no
+ * blanks, commas or second `@` in one) separated by commas. Never stricter than the check itself
+ * (test/unit/openapi-formats.test.ts), which also wants each address well-formed.
+ */
+export const ADDRESS_LIST_PATTERN = '^[\\s,]*[^\\s,@]+@[^\\s,@]+(?:\\s*,[\\s,]*[^\\s,@]+@[^\\s,@]+)*[\\s,]*$';
+
 /** A comma-separated list of email addresses, as an array; any invalid one is 400. */
-const addressList = z.pipe(
-  z.string().check(z.maxLength(10_000)),
-  z.transform((value: string, context) => {
-    const addresses = value
-      .split(',')
-      .map((part) => part.trim())
-      .filter((part) => part !== '');
-    if (addresses.length === 0) {
-      addTransformIssue(context, { code: 'custom', message: 'must name at least one email address' });
-      return z.NEVER;
-    }
-    for (const candidate of addresses) {
-      if (!emailAddress.safeParse(candidate).success) {
-        addTransformIssue(context, {
-          code: 'custom',
-          message: `${JSON.stringify(candidate)} is not an email address`,
-        });
+const addressList = z
+  .pipe(
+    z.string().check(z.maxLength(10_000)),
+    z.transform((value: string, context) => {
+      const addresses = value
+        .split(',')
+        .map((part) => part.trim())
+        .filter((part) => part !== '');
+      if (addresses.length === 0) {
+        addTransformIssue(context, { code: 'custom', message: 'must name at least one email address' });
         return z.NEVER;
       }
-    }
-    return addresses;
-  }),
-);
+      for (const candidate of addresses) {
+        if (!emailAddress.safeParse(candidate).success) {
+          addTransformIssue(context, {
+            code: 'custom',
+            message: `${JSON.stringify(candidate)} is not an email address`,
+          });
+          return z.NEVER;
+        }
+      }
+      return addresses;
+    }),
+  )
+  .check(
+    z.meta({
+      description: `Email addresses, comma-separated: each well-formed, at most ${MAX_RECIPIENTS} recipients in all.`,
+      pattern: ADDRESS_LIST_PATTERN,
+    }),
+  );
 
 /** Whether the request's body is a JSON object, whatever its fields: the reply's own checks read it then. */
 const bodyIsObject = (payload: { value: unknown }): boolean =>

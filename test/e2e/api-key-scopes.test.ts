@@ -353,7 +353,7 @@ describe('an expiring key', () => {
     };
     const { expiresAt } = listed.find((key) => key.keyId === expiring.keyId)!;
     expect((await admin('key', 'list', '--org', String(orgId))).stdout).toContain(
-      `${expiring.keyId}\tcreated ${expiring.createdAt}\tlast used never\tscope read-write\texpired ${expiresAt}\n`,
+      `${expiring.keyId}\t${expiring.createdAt}\tnever\t-\tread-write\texpired ${expiresAt}\t-\n`,
     );
   });
 });
@@ -425,8 +425,9 @@ describe('outreach-admin key', () => {
     const revokedAt = json.keys[0]!.revokedAt as string;
 
     expect((await forOrg('list')).stdout.split('\n')).toEqual([
-      `${plain.keyId}\tcreated ${plain.createdAt}\tlast used never\trevoked ${revokedAt}\tscope read-write\texpires never`,
-      `${named.keyId}\tcreated ${named.createdAt}\tlast used never\tscope read\texpires ${named.expiresAt}\tname "CI \\"main\\""`,
+      'KEY\tCREATED\tLAST USED\tREVOKED\tSCOPE\tEXPIRES\tNAME',
+      `${plain.keyId}\t${plain.createdAt}\tnever\t${revokedAt}\tread-write\tnever\t-`,
+      `${named.keyId}\t${named.createdAt}\tnever\t-\tread\t${named.expiresAt}\t"CI \\"main\\""`,
       '',
     ]);
   });

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { API_LICENSE, API_VERSION, type OpenApiDocument, openApiDocument } from '#api/openapi/document.ts';
 import { DEPLOYMENT_SERVER_DESCRIPTION, withServer } from '#api/openapi/servers.ts';
 import { type RouteDefinition, routes } from '#definitions/routes.ts';
+import { DOMAIN_PATTERN } from '#schemas/params.ts';
 import { WEBHOOK_EVENT_TYPES } from '#schemas/webhooks.ts';
 import { committedOpenApiDocument, OPENAPI_FILE } from '../../infra/build-docs.ts';
 
@@ -129,7 +130,22 @@ describe('the OpenAPI document', () => {
     const subscription = document.components.schemas.WebhookSubscription as {
       properties: Record<string, Record<string, unknown>>;
     };
-    expect(subscription.properties.url).toEqual({ type: 'string' });
+    expect(subscription.properties.url).toMatchObject({ type: 'string' });
+    expect(subscription.properties.url).not.toHaveProperty('format');
+    // A reply's recipients are a list of addresses, a company's URL must hold a usable domain.
+    expect(schemaOf('ReplyToAssignmentRequest').to).toMatchObject({
+      type: 'string',
+      pattern: expect.stringContaining('@'),
+      examples: ['ada@acme.com'],
+    });
+    expect(schemaOf('ExcludeAccountRequest').company_url).toMatchObject({
+      type: 'string',
+      pattern: DOMAIN_PATTERN,
+      description: expect.stringContaining('at least two labels, not an IP address'),
+    });
+    expect(parameter('/public/v1/jobs/{domain}', 'get', 'domain')?.schema).toMatchObject({
+      pattern: DOMAIN_PATTERN,
+    });
   });
 
   it('has an operation for every route of the manifest, with the route’s authentication', () => {
@@ -185,6 +201,7 @@ describe('the OpenAPI document', () => {
       minimum: 1,
       maximum: 100,
       default: 25,
+      examples: [25],
     });
     const contacts = '/public/v1/campaigns/{id}/contacts';
     expect(parameter(contacts, 'get', 'skip')?.schema).toMatchObject({ default: 0, minimum: 0 });
@@ -197,6 +214,22 @@ describe('the OpenAPI document', () => {
     expect(parameter(jobs, 'get', 'take')?.schema).toMatchObject({ default: 100, minimum: 1, maximum: 500 });
     expect(parameter(jobs, 'get', 'since')?.schema).toMatchObject({ type: 'string', format: 'date-time' });
     expect(parameter(jobs, 'get', 'domain')).toMatchObject({ required: true, schema: { type: 'string' } });
+  });
+
+  it('documents the gateway’s 404 on every operation whose path has parameters and no 404 of its own', () => {
+    const noRoute = { $ref: '#/components/responses/NoRoute' };
+    expect(operation('/public/v1/jobs/{domain}', 'get').responses['404']).toEqual(noRoute);
+    expect(
+      operation('/provider-webhooks/{organization}/{connection}/{token}', 'post').responses['404'],
+    ).toEqual(noRoute);
+    expect(operation('/public/v1/campaigns/{id}', 'get').responses['404']).not.toEqual(noRoute);
+    expect(operation('/public/v1/campaigns', 'get').responses).not.toHaveProperty('404');
+    for (const [path, item] of Object.entries(document.paths))
+      for (const [method, candidate] of Object.entries(item))
+        if (path.includes('{'))
+          expect({ path, method, statuses: Object.keys((candidate as Operation).responses) }).toMatchObject({
+            statuses: expect.arrayContaining(['404']),
+          });
   });
 
   it('lists every error status with the {message} schema, the gateway’s included', () => {

@@ -1,5 +1,6 @@
 import type { Command } from '#admin/command.ts';
 import { optionalString, requiredId, validatedFlags, wholeNumberFlag } from '#admin/flags.ts';
+import { listText } from '#admin/format.ts';
 import {
   type ApiKeySummary,
   isExpired,
@@ -24,10 +25,11 @@ const quotedName = (name: string) => JSON.stringify(name);
 export const apiKeyCommands: Record<string, Command> = {
   'key create': {
     usage: 'key create --org ID [--scope read|read-write] [--name NAME] [--expires-in-days DAYS]',
+    summary: 'Create an API key for an organization.',
     flags: {
       org: { type: 'string' },
       scope: { type: 'string' },
-      name: { type: 'string' },
+      name: { type: 'string', description: 'a label for the key, as `key list` shows it' },
       'expires-in-days': { type: 'string' },
     },
     async run(flags) {
@@ -55,29 +57,31 @@ export const apiKeyCommands: Record<string, Command> = {
   },
   'key list': {
     usage: 'key list --org ID',
+    summary: 'List an organization’s API keys.',
     flags: { org: { type: 'string' } },
     async run(flags) {
       const orgId = requiredId(flags, 'org');
       await getOrganization({ orgId });
       const keys = await listApiKeys({ orgId });
-      const text = keys
-        .map((key) =>
-          [
-            key.keyId,
-            `created ${key.createdAt}`,
-            `last used ${key.lastUsedAt ?? 'never'}`,
-            ...(key.revokedAt ? [`revoked ${key.revokedAt}`] : []),
-            `scope ${key.scope}`,
-            expiryOf(key),
-            ...(key.name === null ? [] : [`name ${quotedName(key.name)}`]),
-          ].join('\t'),
-        )
-        .join('\n');
-      return { json: { keys }, text: text || 'No keys' };
+      const text = listText(
+        ['KEY', 'CREATED', 'LAST USED', 'REVOKED', 'SCOPE', 'EXPIRES', 'NAME'],
+        keys.map((key) => [
+          key.keyId,
+          key.createdAt,
+          key.lastUsedAt ?? 'never',
+          key.revokedAt,
+          key.scope,
+          expiryOf(key).replace(/^expires /, ''),
+          key.name === null ? null : quotedName(key.name),
+        ]),
+        'No keys',
+      );
+      return { json: { keys }, text };
     },
   },
   'key revoke': {
     usage: 'key revoke --org ID --key KEY_ID',
+    summary: 'Revoke an API key.',
     flags: { org: { type: 'string' }, key: { type: 'string' } },
     async run(flags) {
       const orgId = requiredId(flags, 'org');

@@ -8,6 +8,7 @@ import { seedDemo } from '#admin/seed.ts';
 export const demoCommands: Record<string, Command> = {
   'seed demo': {
     usage: 'seed demo',
+    summary: 'Create a demo organization with a key and sample data.',
     flags: {},
     async run(_flags, positionals) {
       expectPositionals(positionals, []);

@@ -7,6 +7,7 @@ import {
   UsageError,
   wholeNumberFlag,
 } from '#admin/flags.ts';
+import { listText, plural } from '#admin/format.ts';
 import { approveAssignments } from '#use-cases/approve-assignments.ts';
 import { getOrganization } from '#use-cases/get-organization.ts';
 import { type EnrollmentFailure, listEnrollmentFailures } from '#use-cases/list-enrollment-failures.ts';
@@ -34,12 +35,29 @@ function idsOf(raw: string): number[] {
   });
 }
 
-const describeFailure = (failure: EnrollmentFailure) =>
-  `${failure.failed_at}\tassignment ${failure.assignment_id}\tcampaign ${failure.campaign_id}\t${failure.provider} ${failure.external_id} (connection ${failure.connection_id})\t${failure.error}`;
+const FAILURE_COLUMNS = [
+  'FAILED AT',
+  'ASSIGNMENT',
+  'CAMPAIGN',
+  'PROVIDER',
+  'EXTERNAL ID',
+  'CONNECTION',
+  'ERROR',
+];
+const failureRow = (failure: EnrollmentFailure) => [
+  failure.failed_at,
+  failure.assignment_id,
+  failure.campaign_id,
+  failure.provider,
+  failure.external_id,
+  failure.connection_id,
+  failure.error,
+];
 
 export const enrollmentCommands: Record<string, Command> = {
   'assignments approve': {
     usage: 'assignments approve --org ID --campaign ID (--ids 1,2,… | --all)',
+    summary: 'Approve pending assignments of a campaign.',
     flags: {
       org: { type: 'string' },
       campaign: { type: 'string' },
@@ -59,7 +77,7 @@ export const enrollmentCommands: Record<string, Command> = {
       await getOrganization({ orgId });
       const result = await approveAssignments({ orgId, campaignId, selection });
       const lines = [
-        `Approved ${result.approved.length} assignment(s)${result.approved.length > 0 ? `: ${result.approved.join(', ')}` : ''}`,
+        `Approved ${plural(result.approved.length, 'assignment')}${result.approved.length > 0 ? `: ${result.approved.join(', ')}` : ''}`,
       ];
       for (const skipped of result.skipped) lines.push(`Skipped ${skipped.assignmentId}: ${skipped.reason}`);
       return { json: result, text: lines.join('\n') };
@@ -67,6 +85,7 @@ export const enrollmentCommands: Record<string, Command> = {
   },
   'provider failures': {
     usage: 'provider failures --org ID [--take N] [--cursor C]',
+    summary: 'List enrollments the providers refused.',
     flags: { org: { type: 'string' }, take: { type: 'string' }, cursor: { type: 'string' } },
     async run(flags, positionals) {
       expectPositionals(positionals, []);
@@ -79,9 +98,11 @@ export const enrollmentCommands: Record<string, Command> = {
       const cursor = optionalString(flags, 'cursor');
       await getOrganization({ orgId });
       const page = await listEnrollmentFailures({ orgId, take, cursor });
-      const lines = page.data.map(describeFailure);
-      if (page.next) lines.push(`More: --cursor '${page.next}'`);
-      return { json: page, text: lines.join('\n') || 'No refused enrollments' };
+      const more = page.next ? `More: --cursor '${page.next}'` : undefined;
+      return {
+        json: page,
+        text: listText(FAILURE_COLUMNS, page.data.map(failureRow), 'No refused enrollments', more),
+      };
     },
   },
 };

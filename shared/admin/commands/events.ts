@@ -10,6 +10,11 @@ import { recordEvents } from '#use-cases/record-events.ts';
 export const eventCommands: Record<string, Command> = {
   'events record': {
     usage: 'events record --org ID FILE.jsonl (- reads stdin)',
+    summary: 'Record provider events from a JSON Lines file.',
+    arguments: [
+      'FILE.jsonl  provider events, one JSON object per line (`#/$defs/ProviderEvent` of',
+      '            docs/import.schema.json; docs/import-format.md); - reads stdin',
+    ],
     flags: { org: { type: 'string' } },
     async run(flags, positionals) {
       const orgId = requiredId(flags, 'org');

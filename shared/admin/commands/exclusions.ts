@@ -7,6 +7,7 @@ import { addExclusion } from '#use-cases/add-exclusion.ts';
 export const exclusionCommands: Record<string, Command> = {
   'exclusions add': {
     usage: 'exclusions add --org ID (--email EMAIL | --domain DOMAIN)',
+    summary: 'Add an email or a domain to an organization’s exclusion list.',
     flags: { org: { type: 'string' }, email: { type: 'string' }, domain: { type: 'string' } },
     async run(flags, positionals) {
       expectPositionals(positionals, []);

@@ -27,7 +27,19 @@ async function readJsonFile(
 export const importCommands: Record<string, Command> = {
   import: {
     usage: 'import --org ID FILE [--emit-events]',
-    flags: { org: { type: 'string' }, 'emit-events': { type: 'boolean' } },
+    summary: 'Import a JSON document of campaigns, accounts, contacts and history.',
+    arguments: [
+      'FILE  a JSON document: campaigns with their sequences, accounts, contacts, assignments, messages,',
+      '      provider events, jobs and exclusions. Its format: docs/import-format.md (JSON Schema:',
+      '      docs/import.schema.json). The whole file is checked first; an invalid one imports nothing.',
+    ],
+    flags: {
+      org: { type: 'string' },
+      'emit-events': {
+        type: 'boolean',
+        description: 'send webhook events for what the file records (off: loading history notifies no one)',
+      },
+    },
     async run(flags, positionals) {
       const orgId = requiredId(flags, 'org');
       const [file] = expectPositionals(positionals, ['FILE']);

@@ -9,7 +9,14 @@ import { importJobs } from '#use-cases/import-jobs.ts';
 export const jobCommands: Record<string, Command> = {
   'jobs import': {
     usage: 'jobs import --org ID --file FILE (.json or .csv)',
-    flags: { org: { type: 'string' }, file: { type: 'string' } },
+    summary: 'Import job openings from a JSON or CSV file.',
+    flags: {
+      org: { type: 'string' },
+      file: {
+        type: 'string',
+        description: 'job openings: .json (the `jobs` of docs/import-format.md) or .csv with a header row',
+      },
+    },
     async run(flags, positionals) {
       expectPositionals(positionals, []);
       const orgId = requiredId(flags, 'org');

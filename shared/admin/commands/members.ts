@@ -1,5 +1,6 @@
 import type { Command } from '#admin/command.ts';
 import { expectPositionals, requiredId, requiredString, UsageError } from '#admin/flags.ts';
+import { listText } from '#admin/format.ts';
 import { identityDirectory } from '#admin/identity-directory.ts';
 import { MEMBER_ROLES, type MemberRole } from '#domain/members.ts';
 import { addMember } from '#use-cases/add-member.ts';
@@ -17,6 +18,7 @@ function roleFlag(raw: string): MemberRole {
 export const memberCommands: Record<string, Command> = {
   'member add': {
     usage: 'member add --org ID --email EMAIL --role admin|viewer',
+    summary: 'Add a person to an organization as admin or viewer.',
     flags: { org: { type: 'string' }, email: { type: 'string' }, role: { type: 'string' } },
     async run(flags, positionals) {
       expectPositionals(positionals, []);
@@ -43,19 +45,23 @@ export const memberCommands: Record<string, Command> = {
   },
   'member list': {
     usage: 'member list --org ID',
+    summary: 'List an organization’s members.',
     flags: { org: { type: 'string' } },
     async run(flags, positionals) {
       expectPositionals(positionals, []);
       const orgId = requiredId(flags, 'org');
       const members = await listMembers({ orgId });
-      const text = members
-        .map((member) => `${member.email}\t${member.role}\tadded ${member.addedAt} by ${member.addedBy}`)
-        .join('\n');
-      return { json: { members }, text: text || `No members in organization ${orgId}` };
+      const text = listText(
+        ['EMAIL', 'ROLE', 'ADDED', 'ADDED BY'],
+        members.map((member) => [member.email, member.role, member.addedAt, member.addedBy]),
+        `No members in organization ${orgId}`,
+      );
+      return { json: { members }, text };
     },
   },
   'member remove': {
     usage: 'member remove --org ID --email EMAIL',
+    summary: 'Remove a person from an organization.',
     flags: { org: { type: 'string' }, email: { type: 'string' } },
     async run(flags, positionals) {
       expectPositionals(positionals, []);

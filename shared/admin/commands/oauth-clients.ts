@@ -7,6 +7,7 @@ import {
   UsageError,
   wholeNumberFlag,
 } from '#admin/flags.ts';
+import { listText } from '#admin/format.ts';
 import { DEFAULT_MCP_CLIENT_RATE, MAX_MCP_CLIENT_RATE } from '#definitions/mcp-limits.ts';
 import { RedirectUriRefused } from '#domain/errors.ts';
 import { createOAuthClient } from '#use-cases/create-oauth-client.ts';
@@ -18,9 +19,10 @@ import { revokeOAuthClient } from '#use-cases/revoke-oauth-client.ts';
 export const oauthClientCommands: Record<string, Command> = {
   'oauth-client create': {
     usage: 'oauth-client create --org ID --name NAME [--redirect-uri URI]... [--rate N]',
+    summary: 'Create an OAuth client for the MCP server.',
     flags: {
       org: { type: 'string' },
-      name: { type: 'string' },
+      name: { type: 'string', description: 'the client’s name' },
       'redirect-uri': { type: 'string', multiple: true },
       rate: { type: 'string' },
     },
@@ -48,23 +50,30 @@ export const oauthClientCommands: Record<string, Command> = {
   },
   'oauth-client list': {
     usage: 'oauth-client list --org ID',
+    summary: 'List an organization’s OAuth clients.',
     flags: { org: { type: 'string' } },
     async run(flags, positionals) {
       expectPositionals(positionals, []);
       const orgId = requiredId(flags, 'org');
       await getOrganization({ orgId });
       const clients = await listOAuthClients({ orgId });
-      const text = clients
-        .map(
-          (client) =>
-            `${client.clientId}\t${client.name}\tcreated ${client.createdAt}\t${client.rateLimit ?? DEFAULT_MCP_CLIENT_RATE} requests/s${client.revokedAt ? `\trevoked ${client.revokedAt}` : ''}`,
-        )
-        .join('\n');
-      return { json: { clients }, text: text || 'No OAuth clients' };
+      const text = listText(
+        ['CLIENT', 'NAME', 'CREATED', 'RATE (REQUESTS/S)', 'REVOKED'],
+        clients.map((client) => [
+          client.clientId,
+          client.name,
+          client.createdAt,
+          client.rateLimit ?? DEFAULT_MCP_CLIENT_RATE,
+          client.revokedAt,
+        ]),
+        'No OAuth clients',
+      );
+      return { json: { clients }, text };
     },
   },
   'oauth-client revoke': {
     usage: 'oauth-client revoke --org ID --client CLIENT_ID',
+    summary: 'Revoke an OAuth client and its tokens.',
     flags: { org: { type: 'string' }, client: { type: 'string' } },
     async run(flags, positionals) {
       expectPositionals(positionals, []);

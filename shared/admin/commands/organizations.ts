@@ -42,7 +42,8 @@ function rateLimitFlags(flags: Flags): Throttle | null | undefined {
 export const organizationCommands: Record<string, Command> = {
   'org create': {
     usage: 'org create --name NAME',
-    flags: { name: { type: 'string' } },
+    summary: 'Create an organization and its first API key.',
+    flags: { name: { type: 'string', description: 'the organization’s name' } },
     async run(flags) {
       const { orgId, apiKey } = await createOrganization(
         { name: requiredString(flags, 'name') },
@@ -56,6 +57,7 @@ export const organizationCommands: Record<string, Command> = {
   },
   'org set': {
     usage: 'org set --org ID [--cooldown-days N] [--rate N --burst M | --default-rate-limit]',
+    summary: 'Set an organization’s cooldown window or rate limit.',
     flags: {
       org: { type: 'string' },
       'cooldown-days': { type: 'string' },

@@ -7,6 +7,7 @@ import {
   requiredString,
   validatedFlags,
 } from '#admin/flags.ts';
+import { listText, table } from '#admin/format.ts';
 import { ConfigurationError, configuration, VARIABLES } from '#platform/config.ts';
 import { PROVIDERS } from '#schemas/import.ts';
 import {
@@ -63,16 +64,26 @@ const connectionJson = (connection: ProviderConnection) => ({
   lastError: connection.last_error,
 });
 
-const describeConnection = (connection: ProviderConnection) =>
-  `${connection.id}\t${connection.provider}\t${connection.created_at}\t${connection.webhook_url}`;
+const CONNECTION_COLUMNS = ['CONNECTION', 'PROVIDER', 'CREATED', 'WEBHOOK URL'];
+const connectionRow = (connection: ProviderConnection) => [
+  connection.id,
+  connection.provider,
+  connection.created_at,
+  connection.webhook_url,
+];
 
 const describeHealth = (connection: ProviderConnection) =>
   connection.status === 'ok'
     ? `Connection ${connection.id} (${connection.provider}) is ok: the provider accepted its API key at ${connection.last_success_at}`
     : `Connection ${connection.id} (${connection.provider}) is failing: ${connection.last_error?.message} (${connection.last_error?.at})`;
 
-const describeUnmatched = (event: UnmatchedProviderEvent) =>
-  `${event.received_at}\t${event.event_type ?? '-'}\t${event.kind ?? '-'}\t${event.reason}`;
+const UNMATCHED_COLUMNS = ['RECEIVED', 'EVENT', 'KIND', 'REASON'];
+const unmatchedRow = (event: UnmatchedProviderEvent) => [
+  event.received_at,
+  event.event_type,
+  event.kind,
+  event.reason,
+];
 
 const connectionFlags = { org: { type: 'string' }, connection: { type: 'string' } } as const;
 
@@ -87,6 +98,7 @@ async function connectionOf(flags: Flags): Promise<{ orgId: number; path: { id: 
 export const providerCommands: Record<string, Command> = {
   'provider connect': {
     usage: `provider connect --org ID --provider ${PROVIDERS.join('|')} --api-key KEY [--base-url URL]`,
+    summary: 'Connect a provider account (Smartlead, Instantly, lemlist, HeyReach).',
     flags: {
       org: { type: 'string' },
       provider: { type: 'string' },
@@ -114,6 +126,7 @@ export const providerCommands: Record<string, Command> = {
   },
   'provider list': {
     usage: 'provider list --org ID',
+    summary: 'List an organization’s provider connections.',
     flags: { org: { type: 'string' } },
     async run(flags, positionals) {
       expectPositionals(positionals, []);
@@ -122,21 +135,26 @@ export const providerCommands: Record<string, Command> = {
       const { connections } = await listProviderConnections({ orgId, ...location });
       return {
         json: { connections: connections.map(connectionJson) },
-        text: connections.map(describeConnection).join('\n') || 'No provider connections',
+        text: listText(CONNECTION_COLUMNS, connections.map(connectionRow), 'No provider connections'),
       };
     },
   },
   'provider get': {
     usage: 'provider get --org ID --connection ID',
+    summary: 'Show one provider connection.',
     flags: connectionFlags,
     async run(flags, positionals) {
       expectPositionals(positionals, []);
       const connection = await getProviderConnection({ ...(await connectionOf(flags)), ...location });
-      return { json: connectionJson(connection), text: describeConnection(connection) };
+      return {
+        json: connectionJson(connection),
+        text: table(CONNECTION_COLUMNS, [connectionRow(connection)]),
+      };
     },
   },
   'provider disconnect': {
     usage: 'provider disconnect --org ID --connection ID',
+    summary: 'Delete a provider connection.',
     flags: connectionFlags,
     async run(flags, positionals) {
       expectPositionals(positionals, []);
@@ -150,6 +168,7 @@ export const providerCommands: Record<string, Command> = {
   },
   'provider rotate-webhook-url': {
     usage: 'provider rotate-webhook-url --org ID --connection ID',
+    summary: 'Replace a connection’s webhook URL.',
     flags: connectionFlags,
     async run(flags, positionals) {
       expectPositionals(positionals, []);
@@ -166,6 +185,7 @@ export const providerCommands: Record<string, Command> = {
   },
   'provider check': {
     usage: 'provider check --org ID --connection ID',
+    summary: 'Check a connection’s API key with the provider.',
     flags: connectionFlags,
     async run(flags, positionals) {
       expectPositionals(positionals, []);
@@ -175,6 +195,7 @@ export const providerCommands: Record<string, Command> = {
   },
   'provider unmatched': {
     usage: 'provider unmatched --org ID --connection ID [--take N] [--cursor C]',
+    summary: 'List provider events that matched nothing.',
     flags: { ...connectionFlags, take: { type: 'string' }, cursor: { type: 'string' } },
     async run(flags, positionals) {
       expectPositionals(positionals, []);
@@ -183,13 +204,16 @@ export const providerCommands: Record<string, Command> = {
         cursor: optionalString(flags, 'cursor'),
       });
       const page = await listProviderUnmatched({ ...(await connectionOf(flags)), query });
-      const lines = page.data.map(describeUnmatched);
-      if (page.next) lines.push(`More: --cursor '${page.next}'`);
-      return { json: page, text: lines.join('\n') || 'No unmatched events' };
+      const more = page.next ? `More: --cursor '${page.next}'` : undefined;
+      return {
+        json: page,
+        text: listText(UNMATCHED_COLUMNS, page.data.map(unmatchedRow), 'No unmatched events', more),
+      };
     },
   },
   'provider campaigns': {
     usage: 'provider campaigns --org ID --connection ID [--cursor C]',
+    summary: 'List the campaigns of a connection’s provider account.',
     flags: { ...connectionFlags, cursor: { type: 'string' } },
     async run(flags, positionals) {
       expectPositionals(positionals, []);
@@ -197,16 +221,22 @@ export const providerCommands: Record<string, Command> = {
         cursor: optionalString(flags, 'cursor'),
       });
       const page = await listProviderCampaigns({ ...(await connectionOf(flags)), query });
-      const lines = page.data.map(
-        (campaign) =>
-          `${campaign.id}\t${campaign.status}\t${campaign.accepts_leads ? 'takes leads' : 'takes no leads now'}\t${campaign.name}`,
-      );
-      if (page.next) lines.push(`More: --cursor '${page.next}'`);
-      return { json: page, text: lines.join('\n') || 'No campaigns at the provider' };
+      const rows = page.data.map((campaign) => [
+        campaign.id,
+        campaign.status,
+        campaign.accepts_leads ? 'takes leads' : 'takes no leads now',
+        campaign.name,
+      ]);
+      const more = page.next ? `More: --cursor '${page.next}'` : undefined;
+      return {
+        json: page,
+        text: listText(['ID', 'STATUS', 'LEADS', 'NAME'], rows, 'No campaigns at the provider', more),
+      };
     },
   },
   'sequence link': {
     usage: 'sequence link --org ID --sequence ID --connection ID --external-id PROVIDER_CAMPAIGN_ID',
+    summary: 'Link a sequence to a campaign at the provider.',
     flags: {
       org: { type: 'string' },
       sequence: { type: 'string' },
@@ -238,6 +268,7 @@ export const providerCommands: Record<string, Command> = {
   },
   'sequence unlink': {
     usage: 'sequence unlink --org ID --sequence ID',
+    summary: 'Remove a sequence’s provider link.',
     flags: { org: { type: 'string' }, sequence: { type: 'string' } },
     async run(flags, positionals) {
       expectPositionals(positionals, []);

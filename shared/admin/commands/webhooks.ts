@@ -8,7 +8,7 @@ import {
   UsageError,
   validatedFlags,
 } from '#admin/flags.ts';
-import { plural } from '#admin/format.ts';
+import { listText, plural, table } from '#admin/format.ts';
 import {
   createWebhookEndpoint,
   listWebhookDeliveriesEndpoint,
@@ -47,17 +47,26 @@ function webhookEvents(flags: Flags): string[] {
   return names;
 }
 
-function describeWebhook(webhook: WebhookSubscription): string {
+const WEBHOOK_COLUMNS = ['ID', 'STATE', 'EVENTS', 'URL'];
+function webhookRow(webhook: WebhookSubscription): string[] {
   const state = webhook.enabled
     ? 'enabled'
     : `disabled${webhook.disabled_reason ? ` (${webhook.disabled_reason})` : ''}`;
-  return `${webhook.id}\t${state}\t${webhook.events.join(',')}\t${webhook.url}`;
+  return [String(webhook.id), state, webhook.events.join(','), webhook.url];
 }
+/** A subscription in a sentence's line (`Created webhook …`): its row's cells. */
+const describeWebhook = (webhook: WebhookSubscription) => webhookRow(webhook).join('\t');
 
-function describeDelivery(delivery: WebhookDelivery): string {
-  const outcome = delivery.response_code ?? delivery.error ?? '-';
-  return `${delivery.id}\t${delivery.status}\t${delivery.event_type}\t${plural(delivery.attempts, 'attempt')}\t${outcome}\t${delivery.latency_ms ?? '-'} ms\t${delivery.event_id}`;
-}
+const DELIVERY_COLUMNS = ['ID', 'STATUS', 'EVENT', 'ATTEMPTS', 'OUTCOME', 'LATENCY (MS)', 'WEBHOOK-ID'];
+const deliveryRow = (delivery: WebhookDelivery) => [
+  delivery.id,
+  delivery.status,
+  delivery.event_type,
+  delivery.attempts,
+  delivery.response_code ?? delivery.error,
+  delivery.latency_ms,
+  delivery.event_id,
+];
 
 const webhookFlags = { org: { type: 'string' }, webhook: { type: 'string' } } as const;
 
@@ -72,6 +81,7 @@ async function subscription(flags: Flags): Promise<{ orgId: number; path: { id: 
 export const webhookCommands: Record<string, Command> = {
   'webhook create': {
     usage: 'webhook create --org ID --url URL --events new_opportunities,first_touch,positive_reply',
+    summary: 'Subscribe a URL to webhook events.',
     flags: { org: { type: 'string' }, url: { type: 'string' }, events: { type: 'string' } },
     async run(flags, positionals) {
       expectPositionals(positionals, []);
@@ -89,26 +99,29 @@ export const webhookCommands: Record<string, Command> = {
   },
   'webhook list': {
     usage: 'webhook list --org ID',
+    summary: 'List an organization’s webhook subscriptions.',
     flags: { org: { type: 'string' } },
     async run(flags, positionals) {
       expectPositionals(positionals, []);
       const orgId = requiredId(flags, 'org');
       await getOrganization({ orgId });
       const { webhooks } = await listWebhooks({ orgId });
-      return { json: { webhooks }, text: webhooks.map(describeWebhook).join('\n') || 'No webhooks' };
+      return { json: { webhooks }, text: listText(WEBHOOK_COLUMNS, webhooks.map(webhookRow), 'No webhooks') };
     },
   },
   'webhook get': {
     usage: 'webhook get --org ID --webhook ID',
+    summary: 'Show one webhook subscription.',
     flags: webhookFlags,
     async run(flags, positionals) {
       expectPositionals(positionals, []);
       const webhook = await getWebhook(await subscription(flags));
-      return { json: webhook, text: describeWebhook(webhook) };
+      return { json: webhook, text: table(WEBHOOK_COLUMNS, [webhookRow(webhook)]) };
     },
   },
   'webhook update': {
     usage: 'webhook update --org ID --webhook ID [--url URL] [--events a,b] [--enable | --disable]',
+    summary: 'Change a subscription’s URL or events, or enable or disable it.',
     flags: {
       ...webhookFlags,
       url: { type: 'string' },
@@ -134,6 +147,7 @@ export const webhookCommands: Record<string, Command> = {
   },
   'webhook delete': {
     usage: 'webhook delete --org ID --webhook ID',
+    summary: 'Delete a webhook subscription.',
     flags: webhookFlags,
     async run(flags, positionals) {
       expectPositionals(positionals, []);
@@ -148,6 +162,7 @@ export const webhookCommands: Record<string, Command> = {
   },
   'webhook test': {
     usage: 'webhook test --org ID --webhook ID',
+    summary: 'Send a test event to a subscription.',
     flags: webhookFlags,
     async run(flags, positionals) {
       expectPositionals(positionals, []);
@@ -160,6 +175,7 @@ export const webhookCommands: Record<string, Command> = {
   },
   'webhook rotate-secret': {
     usage: 'webhook rotate-secret --org ID --webhook ID',
+    summary: 'Replace a subscription’s signing secret.',
     flags: webhookFlags,
     async run(flags, positionals) {
       expectPositionals(positionals, []);
@@ -172,6 +188,7 @@ export const webhookCommands: Record<string, Command> = {
   },
   'webhook deliveries': {
     usage: 'webhook deliveries --org ID --webhook ID [--take N] [--cursor DELIVERY_ID]',
+    summary: 'List a subscription’s recent deliveries.',
     flags: { ...webhookFlags, take: { type: 'string' }, cursor: { type: 'string' } },
     async run(flags, positionals) {
       expectPositionals(positionals, []);
@@ -181,13 +198,16 @@ export const webhookCommands: Record<string, Command> = {
         cursor: flags.cursor,
       });
       const page = await listWebhookDeliveries({ ...(await subscription(flags)), query });
-      const lines = page.data.map(describeDelivery);
-      if (page.next !== null) lines.push(`More: --cursor ${page.next}`);
-      return { json: page, text: lines.join('\n') || 'No deliveries' };
+      const more = page.next === null ? undefined : `More: --cursor ${page.next}`;
+      return {
+        json: page,
+        text: listText(DELIVERY_COLUMNS, page.data.map(deliveryRow), 'No deliveries', more),
+      };
     },
   },
   'webhook redeliver': {
     usage: 'webhook redeliver --org ID --webhook ID --delivery DELIVERY_ID',
+    summary: 'Send one delivery again.',
     flags: { ...webhookFlags, delivery: { type: 'string' } },
     async run(flags, positionals) {
       expectPositionals(positionals, []);
@@ -202,6 +222,7 @@ export const webhookCommands: Record<string, Command> = {
   },
   'webhook redrive': {
     usage: 'webhook redrive',
+    summary: 'Move dead-lettered deliveries back to the webhooks queue.',
     flags: {},
     async run(_flags, positionals) {
       expectPositionals(positionals, []);

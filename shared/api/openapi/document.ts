@@ -42,6 +42,7 @@ import {
   webhookSubscription,
   webhookWithSecret,
 } from '#schemas/webhooks.ts';
+import { COMPONENT_EXAMPLES, exemplify, exemplifyParameter, WEBHOOK_EXAMPLES } from './examples.ts';
 import {
   type CustomOperation,
   type EndpointOperation,
@@ -264,6 +265,9 @@ function buildComponents(descriptions: [string, OperationDescription][]): Compon
     if (id === '__shared') throw new Error('A schema without a component name is shared between components');
     if (id in schemas || id in requestBodies) throw new Error(`Two schemas are named ${id}`);
     const { $schema, $id, ...rest } = schema as Json;
+    // The MCP SDK's JSON-RPC schemas are the SDK's to describe.
+    if (!id.startsWith('JsonRpc')) exemplify(rest, id);
+    else if (COMPONENT_EXAMPLES[id]) rest.examples = [COMPONENT_EXAMPLES[id]];
     if (bodies.has(id)) {
       requestBodies[id] = { required: true, content: { 'application/json': { schema: rest } } };
     } else schemas[id] = rest;
@@ -321,6 +325,7 @@ function parameters(
   }
   return Object.entries(schema._zod.def.shape).map(([name, field]) => {
     const { schema: described, required, description } = describeParameter(field);
+    exemplifyParameter(name, described);
     return {
       name,
       in: location,
@@ -343,8 +348,20 @@ const errorContent = (example?: string): Json => ({
 
 /** The responses the gateway (API Gateway, or the local one) answers with itself, shared by operations. */
 function gatewayResponseComponents(): Record<string, Json> {
-  const { UNAUTHORIZED, REQUEST_TOO_LARGE, THROTTLED, QUOTA_EXCEEDED, AUTHORIZER_FAILURE } = gatewayResponses;
+  const {
+    UNAUTHORIZED,
+    REQUEST_TOO_LARGE,
+    THROTTLED,
+    QUOTA_EXCEEDED,
+    AUTHORIZER_FAILURE,
+    RESOURCE_NOT_FOUND,
+  } = gatewayResponses;
   return {
+    NoRoute: {
+      description:
+        'The path matches no route, the gateway’s own answer: a path parameter with a `/` in it (a URL’s slashes go as `%2F`) or that is not valid percent-encoding.',
+      content: errorContent(RESOURCE_NOT_FOUND.message),
+    },
     Unauthorized: {
       description: `The \`${API_KEY_HEADER}\` header is missing, or the key is malformed, unknown, revoked or expired.`,
       content: errorContent(UNAUTHORIZED.message),
@@ -489,6 +506,7 @@ function endpointOperation(
       status === 404 ? operation.errors?.[status] : statusDescription(operation, status, idempotent);
     if (description) errors[status] = { description, content: errorContent() };
   }
+  if (!errors[404] && names.length > 0) errors[404] = ref('responses', 'NoRoute');
   const requestBody = components.requestOf.get(route.name);
   const response = components.responseOf.get(route.name)!;
   const documentedParameters = [
@@ -533,8 +551,13 @@ function customOperation(route: RouteDefinition, operation: CustomOperation): Js
     ...describedOperation(route, operation),
     ...(operation.parameters && { parameters: operation.parameters }),
     ...(operation.requestBody && { requestBody: operation.requestBody }),
-    // A status the handler documents itself (the MCP server's 413 and 429) covers the gateway's answer too.
-    responses: { ...gatewayResponsesOf(operation.requestBody !== undefined), ...operation.responses },
+    // A status the handler documents itself (the MCP server's 413 and 429, a page's 404) covers the
+    // gateway's answer too.
+    responses: {
+      ...(names.length > 0 && { 404: ref('responses', 'NoRoute') }),
+      ...gatewayResponsesOf(operation.requestBody !== undefined),
+      ...operation.responses,
+    },
   };
 }
 
@@ -640,7 +663,15 @@ function webhookOperations(components: Components): Record<string, { post: Json 
             summary: title,
             description: `What a subscription to \`${type}\` receives${type === TEST_EVENT_TYPE ? ' (any subscription, on request)' : ''}.`,
             parameters: WEBHOOK_HEADERS,
-            requestBody: { required: true, content: { 'application/json': { schema: ref('schemas', id) } } },
+            requestBody: {
+              required: true,
+              content: {
+                'application/json': {
+                  schema: ref('schemas', id),
+                  example: WEBHOOK_EXAMPLES[type as keyof typeof WEBHOOK_EXAMPLES],
+                },
+              },
+            },
             responses: {
               '2XX': {
                 description:

@@ -809,6 +809,12 @@ export const operations: { [Name in (typeof routes)[number]['name']]: OperationD
         `The form is over ${MAX_PARAMETER_BODY_BYTES / 1024} KiB, or the body over the API's 6 MiB.`,
       ),
       429: metadataFetchLimited,
+      // The submission has no success status of its own: every outcome is the 302 to the client (OAuth
+      // 2.1) or an error page. `default` (which Redocly's operation-2xx-response accepts in place of a
+      // 2xx) says what else can come: the gateway's own answers, as on every operation.
+      default: errorResponse(
+        'No 2xx: an outcome is always the 302 above. Any other status is the gateway’s own `{message}` (504 on AWS when the function does not answer within the integration timeout).',
+      ),
     },
   },
   'oauth-register': {
