@@ -51,3 +51,47 @@ export function formatDateTime(iso: string): string {
   const time = Date.parse(iso);
   return Number.isNaN(time) ? iso : `${dateTimeFormat.format(time)} UTC`;
 }
+
+// The campaign, contact and member pages' words. Their types are named here, not imported at the top,
+// so that this part of the file stands on its own.
+type AssignmentStatus = import('#definitions/item-fields.ts').AssignmentStatus;
+type EnrollmentStatus = typeof import('#definitions/item-fields.ts').ENROLLMENT_STATUSES[number];
+type MemberRole = import('#domain/members.ts').MemberRole;
+type MessageType = typeof import('#schemas/resources.ts').MESSAGE_TYPES[number];
+
+const CONTACT_STATUS_LABELS: { readonly [Status in AssignmentStatus]: string } = {
+  'pending-approval': 'Pending approval',
+  scheduled: 'Scheduled',
+  'in-progress': 'In progress',
+  completed: 'Completed',
+  replied: 'Replied',
+  bounced: 'Bounced',
+  unsubscribed: 'Unsubscribed',
+};
+
+const ENROLLMENT_LABELS: { readonly [Status in EnrollmentStatus]: string } = {
+  pending: 'Waiting for the provider',
+  enrolled: 'Enrolled',
+  failed: 'Refused by the provider',
+};
+
+const ROLE_LABELS: { readonly [Role in MemberRole]: string } = { admin: 'Admin', viewer: 'Viewer' };
+
+const MESSAGE_TYPE_LABELS: { readonly [Type in MessageType]: string } = {
+  sent: 'Sent',
+  received: 'Received',
+  forward: 'Forwarded',
+};
+
+/** A contact's status in a campaign ("In progress"); the text itself for a status this list lacks. */
+export const contactStatusLabel = (status: string): string =>
+  (Object.hasOwn(CONTACT_STATUS_LABELS, status) && CONTACT_STATUS_LABELS[status as AssignmentStatus]) ||
+  status;
+
+/** A contact's enrollment at the provider ("Enrolled"); "Not enrolled" when it has none. */
+export const enrollmentLabel = (status: EnrollmentStatus | null | undefined): string =>
+  status ? ENROLLMENT_LABELS[status] : 'Not enrolled';
+
+export const roleLabel = (role: MemberRole): string => ROLE_LABELS[role];
+
+export const messageTypeLabel = (type: MessageType): string => MESSAGE_TYPE_LABELS[type];
