@@ -1,5 +1,6 @@
 import type { Actor } from '#domain/audit-log.ts';
-import { changeMemberRole as change, type Member, type MemberRole, memberEmail } from '#domain/members.ts';
+import { changeMemberRole as change } from '#domain/member-roles.ts';
+import { type Member, type MemberRole, memberEmail } from '#domain/members.ts';
 import type { ForOrganization } from './operation.ts';
 
 /**

@@ -451,5 +451,7 @@ describe.runIf(hasChromium)('in Chromium', () => {
       expect(problems).toEqual([]);
       await context.close();
     },
+    // Ten pages, each with axe, in a browser on a loaded machine.
+    120_000,
   );
 });
