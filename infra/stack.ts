@@ -325,6 +325,7 @@ export class OutreachApiStack extends Stack {
       if ('session' in route && route.session)
         for (const [variable, value] of Object.entries(signIn.environment))
           handler.addEnvironment(variable, value);
+      if ('invites' in route && route.invites) signIn.allowInvitations(handler);
       for (const queue of 'sends' in route ? route.sends : []) {
         queues[queue].grantSendMessages(handler);
         handler.addEnvironment(queueDefinitions[queue].urlVariable, queues[queue].queueUrl);

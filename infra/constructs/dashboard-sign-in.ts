@@ -10,6 +10,7 @@ import {
   type UserPoolClient,
   UserPoolClientIdentityProvider,
 } from 'aws-cdk-lib/aws-cognito';
+import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { VARIABLES } from '#platform/config.ts';
@@ -95,6 +96,16 @@ export class DashboardSignIn extends Construct {
       clientId: this.client.userPoolClientId,
       useCognitoProvidedValues: true,
     });
+  }
+
+  /**
+   * Lets a function invite people to the pool (the dashboard's Members page, as `outreach-admin
+   * member add` does): create a user, whom Cognito emails a temporary password, or read one who
+   * exists; and tells it the pool's id.
+   */
+  allowInvitations(grantee: LambdaFunction): void {
+    this.userPool.grant(grantee, 'cognito-idp:AdminCreateUser', 'cognito-idp:AdminGetUser');
+    grantee.addEnvironment(VARIABLES.userPoolId, this.userPool.userPoolId);
   }
 
   /** The settings a function that reads dashboard sessions needs (shared/platform/config.ts). */

@@ -81,6 +81,11 @@ export interface RouteDefinition {
   answersCredential?: true;
   /** Reads the dashboard's session cookie: the stack passes it the OpenID sign-in settings. */
   session?: boolean;
+  /**
+   * Invites people at the identity provider (the dashboard's Members page): the stack passes it
+   * the user pool's id and lets it create and read users there (AdminCreateUser, AdminGetUser).
+   */
+  invites?: true;
 }
 
 /** A function's use of the secrets keys (see RouteDefinition.secrets). */
@@ -107,6 +112,7 @@ const dashboardRoute = <const Name extends string, const Path extends string>(na
     // open: a connection's API key, for its page's picker of the provider's campaigns.
     secrets: ['seal', 'mac', 'open'],
     session: true,
+    invites: true,
     path,
   }) as const;
 

@@ -135,6 +135,22 @@ export class AuditCursorInvalid extends Invalid {
 /** A member's email the identity provider cannot hold. */
 export class MemberEmailInvalid extends Invalid {}
 
+/** No identity provider to invite people at (neither the local OpenID provider nor a Cognito user pool is configured). */
+export class IdentityProviderMissing extends Unavailable {
+  constructor() {
+    super('No identity provider is configured to invite people at: ask your operator');
+  }
+}
+
+/** A change that would leave the organization without an admin: nobody could manage it any more. */
+export class LastAdminRequired extends Conflict {
+  constructor(email: string, change: 'remove' | 'demote') {
+    super(
+      `${email} is the organization's only admin and cannot be ${change === 'remove' ? 'removed' : 'made a viewer'}: make another member an admin first`,
+    );
+  }
+}
+
 export class ProviderConnectionNotFound extends NotFound {
   constructor(connectionId: number) {
     super(`Provider connection ${connectionId} not found`);

@@ -10,7 +10,7 @@ import {
   membershipsOfPerson,
 } from '#store/members.ts';
 import { type Actor, recordChange } from './audit-log.ts';
-import { MemberEmailInvalid, MemberNotFound } from './errors.ts';
+import { MemberEmailInvalid } from './errors.ts';
 import { getOrganization } from './organizations.ts';
 
 /**
@@ -40,7 +40,7 @@ export function memberEmail(raw: string): string {
   return email;
 }
 
-const withoutOrg = ({ orgId: _orgId, ...member }: MembershipItem): Member => member;
+export const withoutOrg = ({ orgId: _orgId, ...member }: MembershipItem): Member => member;
 
 /** Adds a person to the organization, or changes their role; the organization must exist. */
 export async function addMember(
@@ -51,18 +51,22 @@ export async function addMember(
 ): Promise<Member> {
   await getOrganization(orgId);
   const previous = await getMembership(orgId, person.subject);
+  if (previous) {
+    if (previous.role === role) return withoutOrg(previous);
+    // Changing a role (with its last-admin condition) loads with a change, not with every session's read.
+    const { changeRole } = await import('./member-roles.ts');
+    return changeRole(orgId, previous, role, actor);
+  }
   const membership: MembershipItem = {
     orgId,
     subject: person.subject,
     email: person.email,
     role,
-    addedAt: previous?.addedAt ?? new Date().toISOString(),
-    addedBy: previous?.addedBy ?? (actor === 'operator' ? 'operator (CLI)' : actor.email),
+    addedAt: new Date().toISOString(),
+    addedBy: actor === 'operator' ? 'operator (CLI)' : actor.email,
   };
   await members.put(membership);
-  if (!previous) await recordChange(orgId, actor, 'member.add', `${person.email} as ${role}`);
-  else if (previous.role !== role)
-    await recordChange(orgId, actor, 'member.role', `${person.email}: ${previous.role} → ${role}`);
+  await recordChange(orgId, actor, 'member.add', `${person.email} as ${role}`);
   return withoutOrg(membership);
 }
 
@@ -70,15 +74,6 @@ export async function addMember(
 export async function listMembers(orgId: number): Promise<Member[]> {
   await getOrganization(orgId);
   return (await members.ofOrganization(orgId)).map(withoutOrg).sort((a, b) => a.email.localeCompare(b.email));
-}
-
-/** Removes a member found by email; their open sessions lose the organization on their next request. */
-export async function removeMember(orgId: number, email: string, actor: Actor): Promise<Member> {
-  const member = (await listMembers(orgId)).find((each) => each.email === email);
-  if (!member) throw new MemberNotFound(orgId, email);
-  await members.remove(orgId, member.subject);
-  await recordChange(orgId, actor, 'member.remove', `${member.email} (${member.role})`);
-  return member;
 }
 
 /** The organization with the person's role in it, read in one request; null when they are not a member. */

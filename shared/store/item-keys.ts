@@ -203,14 +203,26 @@ export const assignmentListing = (
   ...campaignStatusIndex(orgId, campaignId, status),
   gsi2sk: timeOrdered(createdAt, assignmentId),
 });
-/** A message; gsi1 lists a campaign's messages newest first across all its sequences. */
+/** A message; gsi1 lists a campaign's messages newest first across all its sequences, gsi2 its assignment's. */
 export const message = (orgId: number, messageId: number) => ({
   pk: `${org(orgId)}#MESSAGE#${messageId}`,
   sk: 'MESSAGE',
 });
-export const messageListing = (orgId: number, campaignId: number, createdAt: string, messageId: number) => ({
+export const messageListing = (
+  orgId: number,
+  campaignId: number,
+  assignmentId: number,
+  createdAt: string,
+  messageId: number,
+) => ({
   ...campaignMessagesIndex(orgId, campaignId),
   gsi1sk: timeOrdered(createdAt, messageId),
+  ...assignmentMessagesIndex(orgId, assignmentId),
+  gsi2sk: timeOrdered(createdAt, messageId),
+});
+/** gsi2 of a message: its assignment's thread (a contact's messages in one sequence), newest first. */
+export const assignmentMessagesIndex = (orgId: number, assignmentId: number) => ({
+  gsi2pk: `${org(orgId)}#ASSIGNMENT#${assignmentId}#MESSAGES`,
 });
 /** An OAuth client of the MCP connector, addressed by its client id; gsi1 lists an organization's clients. */
 export const oauthClient = (clientId: string) => ({ pk: `OAUTHCLIENT#${clientId}`, sk: 'OAUTHCLIENT' });

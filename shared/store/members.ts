@@ -1,8 +1,9 @@
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import * as keys from './item-keys.ts';
 import { type MembershipItem, membershipItem } from './item-schemas/memberships.ts';
 import { queryAll } from './query.ts';
 import { type TableContext, type TableSource, tableContext } from './table-context.ts';
+import type { TransactItem } from './transactions.ts';
 
 export { MEMBER_ROLES } from '#definitions/item-fields.ts';
 
@@ -68,14 +69,54 @@ export function memberStore(table: TableSource = tableContext) {
       );
     },
 
-    /** The removed membership, or null when the person was not a member. */
-    async remove(orgId: number, subject: string): Promise<MembershipItem | null> {
-      const { name, client } = table();
+    /**
+     * The transaction item that changes an existing member's role ('member-not-found' when they
+     * were removed meanwhile).
+     */
+    changeRole(membership: MembershipItem): TransactItem {
+      const { name } = table();
+      return {
+        Put: {
+          TableName: name,
+          Item: {
+            ...keys.membership(membership.orgId, membership.subject),
+            type: 'membership',
+            ...membership,
+          },
+          ConditionExpression: 'attribute_exists(pk)',
+        },
+        condition: 'member-not-found',
+      };
+    },
+
+    /** The transaction item that removes a member ('member-not-found' when they are gone already). */
+    removal(orgId: number, subject: string): TransactItem {
+      const { name } = table();
       const { pk, sk } = keys.membership(orgId, subject);
-      const { Attributes } = await client.send(
-        new DeleteCommand({ TableName: name, Key: { pk, sk }, ReturnValues: 'ALL_OLD' }),
-      );
-      return Attributes ? membershipItem.parse(Attributes) : null;
+      return {
+        Delete: { TableName: name, Key: { pk, sk }, ConditionExpression: 'attribute_exists(pk)' },
+        condition: 'member-not-found',
+      };
+    },
+
+    /**
+     * The transaction item that requires another member to be an admin still ('admin-witness'):
+     * written with a demotion or removal of an admin, two admins demoting each other at once
+     * cannot both succeed, so the organization always keeps one.
+     */
+    adminStill(orgId: number, subject: string): TransactItem {
+      const { name } = table();
+      const { pk, sk } = keys.membership(orgId, subject);
+      return {
+        ConditionCheck: {
+          TableName: name,
+          Key: { pk, sk },
+          ConditionExpression: '#role = :admin',
+          ExpressionAttributeNames: { '#role': 'role' },
+          ExpressionAttributeValues: { ':admin': 'admin' },
+        },
+        condition: 'admin-witness',
+      };
     },
 
     /** An organization's members (a small partition by design), in subject order. */

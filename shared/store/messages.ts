@@ -33,7 +33,13 @@ function messageAttributes(
 ) {
   return {
     ...keys.message(orgId, message.id),
-    ...keys.messageListing(orgId, assignment.campaignId, message.created_at, message.id),
+    ...keys.messageListing(
+      orgId,
+      assignment.campaignId,
+      assignment.assignmentId,
+      message.created_at,
+      message.id,
+    ),
     type: 'message',
     orgId,
     messageId: message.id,
@@ -236,3 +242,23 @@ export function replyMailStore(table: TableSource = tableContext) {
 
 /** The replies' mail state in the configured table. */
 export const replyMail = /* @__PURE__ */ replyMailStore();
+
+/**
+ * The first `limit` of an assignment's messages (its thread), newest first (one index read of
+ * `limit` entries). A function, not a method of the store: only the dashboard's thread reads it.
+ */
+export async function firstMessagesOfAssignment(
+  orgId: number,
+  assignmentId: number,
+  limit: number,
+  table: TableContext = tableContext(),
+): Promise<MessageRecord[]> {
+  const items = await queryFirst(
+    'gsi2',
+    keys.assignmentMessagesIndex(orgId, assignmentId).gsi2pk,
+    limit,
+    'descending',
+    table,
+  );
+  return items.map((item) => messageItem.parse(item));
+}

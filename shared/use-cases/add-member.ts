@@ -1,13 +1,10 @@
 import type { Actor } from '#domain/audit-log.ts';
-import { addMember as add, type Member, type MemberRole, memberEmail, type Person } from '#domain/members.ts';
+import { addMember as add, type Member, type MemberRole, memberEmail } from '#domain/members.ts';
 import { getOrganization } from '#domain/organizations.ts';
+import type { IdentityDirectory } from '#platform/identity-directory.ts';
 import type { ForOrganization } from './operation.ts';
 
-/** Where people sign in: creates one (or finds them) at the identity provider. */
-export interface IdentityDirectory {
-  /** The person with this email, created when new; `oneTimePassword` only when created here. */
-  ensurePerson(email: string): Promise<Person & { oneTimePassword: string | null; invited: boolean }>;
-}
+export type { IdentityDirectory };
 
 /**
  * 1. Check the email (MemberEmailInvalid) and that the organization exists (OrganizationNotFound).
@@ -15,7 +12,7 @@ export interface IdentityDirectory {
  *    email; the local provider gives a one-time password).
  * 3. Record their membership with the role (a second add changes the role), in the audit log.
  *
- * `outreach-admin member add`.
+ * `outreach-admin member add`; the dashboard's invitation (Members page).
  */
 export async function addMember(
   input: ForOrganization & { email: string; role: MemberRole; actor: Actor; directory: IdentityDirectory },

@@ -1,5 +1,6 @@
 import type { Actor } from '#domain/audit-log.ts';
-import { type Member, memberEmail, removeMember as remove } from '#domain/members.ts';
+import { removeMember as remove } from '#domain/member-roles.ts';
+import { type Member, memberEmail } from '#domain/members.ts';
 import type { ForOrganization } from './operation.ts';
 
 /**

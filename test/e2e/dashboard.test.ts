@@ -362,15 +362,20 @@ describe('forms', () => {
 
 /**
  * Every page of the dashboard, from its one list (DASHBOARD_PAGES), each item
- * page with an item of A's, and the approvals of a campaign (whose forms show
- * only with one): a page added to the dashboard is in this matrix.
+ * page with an item of A's, the approvals of a campaign (whose forms show
+ * only with one) and a campaign's contact: a page added to the dashboard is in this matrix.
  */
 function everyPageOfA(): string[] {
-  const items: Partial<Record<PagePath, number>> = { webhooks: webhookOfA, providers: connectionOfA };
+  const items: Partial<Record<PagePath, number>> = {
+    webhooks: webhookOfA,
+    providers: connectionOfA,
+    campaigns: 101,
+  };
   return [
     ...Object.keys(DASHBOARD_PAGES).map((path) => (path ? `/dashboard/${path}` : '/dashboard')),
     ...Object.entries(items).map(([path, id]) => `/dashboard/${path}/${id}`),
     '/dashboard/approvals?campaign=101',
+    '/dashboard/campaigns/101?contact=501',
   ];
 }
 

@@ -525,4 +525,39 @@ describe('the CDK stack', () => {
     for (const fn of withIssuer)
       expect(Object.keys(fn.Properties.Environment.Variables)).toContain('DASHBOARD_OIDC_CLIENT_ID');
   });
+
+  it('lets the dashboard, and no other function, invite people to the user pool (AdminCreateUser emails them)', () => {
+    const inviting = routes.filter((route) => 'invites' in route && route.invites);
+    expect(inviting.map((route) => route.name).sort()).toEqual([
+      'dashboard',
+      'dashboard-item',
+      'dashboard-page',
+    ]);
+    const [userPool] = Object.keys(template.findResources('AWS::Cognito::UserPool'));
+    const functions = template.findResources('AWS::Lambda::Function');
+    const withPool = Object.entries(functions).filter(([, fn]) =>
+      Object.keys(fn.Properties.Environment?.Variables ?? {}).includes('COGNITO_USER_POOL_ID'),
+    );
+    expect(withPool.map(([id]) => id.replace(/[0-9A-F]{8}$/, '')).sort()).toEqual([
+      'Dashboard',
+      'DashboardItem',
+      'DashboardPage',
+    ]);
+    for (const [, fn] of withPool)
+      expect(fn.Properties.Environment.Variables.COGNITO_USER_POOL_ID).toEqual({ Ref: userPool });
+    // Each dashboard function's role may create and read users of this pool, and nothing else of Cognito.
+    const cognitoStatements = Object.values(template.findResources('AWS::IAM::Policy')).flatMap((policy) =>
+      (policy.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[])
+        .filter((statement) => [statement.Action].flat().some((action) => action.startsWith('cognito-idp:')))
+        .map((statement) => ({ roles: policy.Properties.Roles, ...statement })),
+    );
+    expect(cognitoStatements).toHaveLength(inviting.length);
+    for (const statement of cognitoStatements) {
+      expect([statement.Action].flat().sort()).toEqual([
+        'cognito-idp:AdminCreateUser',
+        'cognito-idp:AdminGetUser',
+      ]);
+      expect(statement.Resource).toEqual({ 'Fn::GetAtt': [userPool, 'Arn'] });
+    }
+  });
 });

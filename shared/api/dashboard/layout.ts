@@ -12,6 +12,7 @@ import { Html, html } from './html.ts';
 /** The pages in the navigation, in order: their path under /dashboard and their name. */
 export const NAVIGATION = [
   { path: '', name: 'Overview' },
+  { path: 'campaigns', name: 'Campaigns' },
   { path: 'api-keys', name: 'API keys' },
   { path: 'webhooks', name: 'Webhooks' },
   { path: 'assistant', name: 'AI assistant' },

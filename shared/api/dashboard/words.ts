@@ -1,6 +1,9 @@
+import type { AssignmentStatus, ENROLLMENT_STATUSES } from '#definitions/item-fields.ts';
 import type { Provider } from '#definitions/providers.ts';
 import type { ApiKeyScope } from '#definitions/routes.ts';
+import type { MemberRole } from '#domain/members.ts';
 import { PROVIDER_FACTS } from '#providers/registry.ts';
+import type { MESSAGE_TYPES } from '#schemas/resources.ts';
 import type { WebhookEventType } from '#schemas/webhooks.ts';
 
 /**
@@ -135,3 +138,44 @@ const AUDIT_ACTION_LABELS: Readonly<Record<string, string>> = {
 
 /** An audit log entry's action in words ("Created an API key"); an action without words yet, as it is recorded. */
 export const auditActionLabel = (action: string): string => AUDIT_ACTION_LABELS[action] ?? action;
+
+// The campaign, contact and member pages' words.
+type EnrollmentStatus = (typeof ENROLLMENT_STATUSES)[number];
+type MessageType = (typeof MESSAGE_TYPES)[number];
+
+const CONTACT_STATUS_LABELS: { readonly [Status in AssignmentStatus]: string } = {
+  'pending-approval': 'Pending approval',
+  scheduled: 'Scheduled',
+  'in-progress': 'In progress',
+  completed: 'Completed',
+  replied: 'Replied',
+  bounced: 'Bounced',
+  unsubscribed: 'Unsubscribed',
+};
+
+const ENROLLMENT_LABELS: { readonly [Status in EnrollmentStatus]: string } = {
+  pending: 'Waiting for the provider',
+  enrolled: 'Enrolled',
+  failed: 'Refused by the provider',
+};
+
+const ROLE_LABELS: { readonly [Role in MemberRole]: string } = { admin: 'Admin', viewer: 'Viewer' };
+
+const MESSAGE_TYPE_LABELS: { readonly [Type in MessageType]: string } = {
+  sent: 'Sent',
+  received: 'Received',
+  forward: 'Forwarded',
+};
+
+/** A contact's status in a campaign ("In progress"); the text itself for a status this list lacks. */
+export const contactStatusLabel = (status: string): string =>
+  (Object.hasOwn(CONTACT_STATUS_LABELS, status) && CONTACT_STATUS_LABELS[status as AssignmentStatus]) ||
+  status;
+
+/** A contact's enrollment at the provider ("Enrolled"); "Not enrolled" when it has none. */
+export const enrollmentLabel = (status: EnrollmentStatus | null | undefined): string =>
+  status ? ENROLLMENT_LABELS[status] : 'Not enrolled';
+
+export const roleLabel = (role: MemberRole): string => ROLE_LABELS[role];
+
+export const messageTypeLabel = (type: MessageType): string => MESSAGE_TYPE_LABELS[type];

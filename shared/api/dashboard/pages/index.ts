@@ -9,6 +9,7 @@ import type { DashboardPage } from '#api/dashboard/page.ts';
  */
 export const DASHBOARD_PAGES: Readonly<Record<PagePath, () => Promise<DashboardPage>>> = {
   '': () => import('./overview.ts').then((module) => module.overviewPage),
+  campaigns: () => import('./campaigns.ts').then((module) => module.campaignsPage),
   'api-keys': () => import('./api-keys.ts').then((module) => module.apiKeysPage),
   webhooks: () => import('./webhooks.ts').then((module) => module.webhooksPage),
   assistant: () => import('./assistant.ts').then((module) => module.assistantPage),

@@ -5,6 +5,7 @@ import type { FormFields } from '#api/dashboard/http.ts';
 import { csrfField } from '#api/dashboard/layout.ts';
 import { changed, type PageRequest, pagePath } from '#api/dashboard/page.ts';
 import { actionForm, table } from '#api/dashboard/widgets.ts';
+import { providerLabel } from '#api/dashboard/words.ts';
 import { DomainError } from '#domain/errors.ts';
 import type { Provider } from '#schemas/import.ts';
 import { putSequenceProviderLinkEndpoint } from '#schemas/provider-campaigns.ts';
@@ -40,10 +41,14 @@ export async function linkSection(request: PageRequest, connection: Connection):
   // Only an admin links, so only an admin's page asks the provider for its campaigns.
   const campaigns = canChange && sequences.length > 0 ? await pickable(request, connection) : null;
   const rows = sequences.map((sequence) => {
+    const named =
+      campaigns && !('problem' in campaigns)
+        ? campaigns.data.find((campaign) => campaign.id === sequence.providerCampaignId)?.name
+        : undefined;
     const linked =
       sequence.providerCampaignId === null
-        ? '—'
-        : `${sequence.providerCampaignId}${sequence.connectionId === connection.id ? '' : sequence.connectionId === null ? ' (no connection)' : ` (connection ${sequence.connectionId})`}`;
+        ? 'Not linked'
+        : `${named ? `${named} (${sequence.providerCampaignId})` : sequence.providerCampaignId}${sequence.connectionId === connection.id ? '' : sequence.connectionId === null ? ' (no connection)' : ` (connection ${sequence.connectionId})`}`;
     const controls =
       campaigns === null || 'problem' in campaigns
         ? null
@@ -64,7 +69,7 @@ export async function linkSection(request: PageRequest, connection: Connection):
                   },
                 )
           }</td>`;
-    return html`<tr><td>${sequence.campaignName} (${String(sequence.campaignId)})</td><td>${String(sequence.sequenceId)}</td><td>${linked}</td>${controls ?? ''}</tr>`;
+    return html`<tr><td><a href="${base}${pagePath('campaigns', sequence.campaignId)}">${sequence.campaignName}</a></td><td>Sequence ${String(sequence.sequenceId)}</td><td>${linked}</td>${controls ?? ''}</tr>`;
   });
   const headings = [
     'Campaign',
@@ -80,7 +85,8 @@ export async function linkSection(request: PageRequest, connection: Connection):
         : campaigns.next === null
           ? null
           : html`<p class="muted">The provider’s first ${String(campaigns.data.length)} campaigns are offered; link another with the API or <code>outreach-admin sequence link</code>.</p>`;
-  return html`<h2>Sequences</h2>${note ?? ''}${table(`The ${connection.provider} sequences of the organization and their provider campaigns`, headings, rows, `No ${connection.provider} sequences.`)}`;
+  const provider = providerLabel(connection.provider);
+  return html`<h2>Sequences</h2>${note ?? ''}${table(`The ${provider} sequences of the organization and their provider campaigns`, headings, rows, `No ${provider} sequences.`)}`;
 }
 
 /** The provider's first page of campaigns, or why it could not be read (a refused key, an unreachable provider). */
