@@ -14,6 +14,7 @@ import { createApiKey } from '#domain/api-keys.ts';
 import { createOrganization } from '#domain/organizations.ts';
 import type { LocalStack } from '../../infra/local/stack.ts';
 import { PROJECT_ROOT } from '../../infra/paths.ts';
+import { apiClient } from '../support/api-client.ts';
 import { admin } from '../support/cli.ts';
 import {
   type AxeViolation,
@@ -84,7 +85,7 @@ const axeResults = new Map<string, AxeViolation[]>();
 /** The pages checked that are not the dashboard's (the OpenID provider's): held to no serious or critical violation only. */
 const notOurs = new Set<string>();
 /** Items made along the way, which later tests visit. */
-const made = { webhookId: 0, connectionId: 0 };
+const made = { webhookId: 0, connectionId: 0, campaignId: 0, assignmentId: 0 };
 
 /** A small loopback server standing for an assistant's OAuth redirect URI: it keeps the queries it gets. */
 interface CallbackServer {
@@ -232,6 +233,17 @@ beforeAll(async () => {
   ({ orgId } = await createOrganization('Browser Agency'));
   await importFor(orgId, smallDocument());
   ({ apiKey: readWriteKey } = await createApiKey(orgId));
+  // The campaign page and a contact's thread are among the pages every width and role is checked on.
+  const campaigns = await apiClient(stack, readWriteKey).call<{ campaigns: { id: number }[] }>(
+    'GET',
+    '/campaigns',
+  );
+  made.campaignId = campaigns.body.campaigns[0]!.id;
+  const contacts = await apiClient(stack, readWriteKey).call<{ data: { assignment_id: number }[] }>(
+    'GET',
+    `/campaigns/${made.campaignId}/contacts`,
+  );
+  made.assignmentId = contacts.body.data[0]!.assignment_id;
   adminMember = await addMember(ADMIN_EMAIL, 'admin');
   viewerMember = await addMember(VIEWER_EMAIL, 'viewer');
   browser = await chromium.launch({ executablePath: CHROMIUM });
@@ -585,15 +597,14 @@ describe.skipIf(!hasChromium)('the dashboard in Chromium', () => {
   it('shows the providers and members, saves the cooldown, and logs every change with its author', async () => {
     // Providers: the connection and its page with the URL to paste.
     await openPage(page, 'Providers', '/dashboard/providers');
+    const connectionName = `Smartlead connection ${made.connectionId}`;
     expect(await tableRows(page, 'Provider connections')).toEqual([
       // Its health as its badge: connecting verified the key, so it starts ok.
-      [String(made.connectionId), 'smartlead', expect.any(String), 'ok'],
+      [connectionName, expect.any(String), expect.stringMatching(/^ok$/i)],
     ]);
     await checkAccessibility(page, 'providers');
-    await page.getByRole('link', { name: String(made.connectionId), exact: true }).click();
-    await page
-      .getByRole('heading', { level: 2, name: `smartlead connection ${made.connectionId}` })
-      .waitFor();
+    await page.getByRole('link', { name: connectionName, exact: true }).click();
+    await page.getByRole('heading', { level: 2, name: connectionName }).waitFor();
     expect(await page.locator('#webhook-url').innerText()).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//);
     expect(await page.getByRole('button', { name: 'Copy' }).isVisible()).toBe(true);
     await checkAccessibility(page, 'provider connection');
@@ -603,8 +614,8 @@ describe.skipIf(!hasChromium)('the dashboard in Chromium', () => {
     const members = await tableRows(page, 'Members of the organization');
     expect(members.map((row) => row.slice(0, 2))).toEqual(
       expect.arrayContaining([
-        [ADMIN_EMAIL, 'admin'],
-        [VIEWER_EMAIL, 'viewer'],
+        [ADMIN_EMAIL, 'Admin'],
+        [VIEWER_EMAIL, 'Viewer'],
       ]),
     );
     await checkAccessibility(page, 'members');
@@ -666,7 +677,9 @@ describe.skipIf(!hasChromium)('the dashboard in Chromium', () => {
 
     // Act and assess, page by page (the approvals: of campaign 101, the first, with a contact waiting).
     await checkEveryPageAtBothWidths(viewer.page, 'viewer', async (path) => {
-      // The one form that is not the sign-out: the approvals' campaign picker, a GET with its "Show" button.
+      // The forms that are not the sign-out read, never change: the approvals' campaign picker ("Show") and
+      // the campaign page's search of its contacts ("Search"), both GETs.
+      const campaignPage = `${stack.apiUrl}/dashboard/campaigns/${made.campaignId}`;
       const forms = await viewer.page
         .locator('form')
         .evaluateAll((all) =>
@@ -676,12 +689,18 @@ describe.skipIf(!hasChromium)('the dashboard in Chromium', () => {
         expect([
           `post ${stack.apiUrl}/dashboard/sign-out`,
           `get ${stack.apiUrl}/dashboard/approvals`,
+          `get ${campaignPage}#contacts`,
         ]).toContain(form);
       // Every <button>, shown or not (Sign out is in the closed account menu).
       const texts = (buttons: string[]) => buttons.map((text) => text.trim());
       const buttons = texts(await viewer.page.locator('button').allTextContents());
       const pickerButtons = texts(await viewer.page.locator('form[method="get"] button').allTextContents());
-      expect(pickerButtons, path).toEqual(path.startsWith('/dashboard/approvals') ? ['Show'] : []);
+      const readingButtons = path.startsWith('/dashboard/approvals')
+        ? ['Show']
+        : path === `/dashboard/campaigns/${made.campaignId}`
+          ? ['Search']
+          : [];
+      expect(pickerButtons, path).toEqual(readingButtons);
       const others = buttons.filter((name) => !pickerButtons.includes(name));
       expect(
         others.filter((name) => name !== 'Copy'),
@@ -693,7 +712,13 @@ describe.skipIf(!hasChromium)('the dashboard in Chromium', () => {
         expect(others, path).not.toContain('Copy');
         expect(await viewer.page.locator('#webhook-url').count(), path).toBe(0);
       }
-      expect(await viewer.page.locator('input:not([type="hidden"]), textarea').count(), path).toBe(0);
+      // No field to change anything: the only fields a viewer gets are those of the reading (GET) forms.
+      expect(
+        await viewer.page
+          .locator('input:not([type="hidden"]), textarea')
+          .evaluateAll((all) => all.filter((field) => field.closest('form[method="get"]') === null).length),
+        path,
+      ).toBe(0);
     });
     await viewer.context.close();
   });

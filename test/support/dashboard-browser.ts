@@ -34,6 +34,9 @@ export interface DashboardPageVisit {
 export interface MadeItems {
   webhookId: number;
   connectionId: number;
+  campaignId: number;
+  /** An assignment of the campaign, whose message thread the campaign page opens. */
+  assignmentId: number;
 }
 
 /**
@@ -46,6 +49,8 @@ export function dashboardPages(made: MadeItems): DashboardPageVisit[] {
   const SUB_PAGES: DashboardPageVisit[] = [
     { name: 'webhook', path: `/dashboard/webhooks/${made.webhookId}` },
     { name: 'provider', path: `/dashboard/providers/${made.connectionId}` },
+    { name: 'campaign', path: `/dashboard/campaigns/${made.campaignId}` },
+    { name: 'contact', path: `/dashboard/campaigns/${made.campaignId}?contact=${made.assignmentId}` },
   ];
   return [
     ...NAVIGATION.map((entry) => ({
