@@ -1,4 +1,3 @@
-import { STATUS_CODES } from 'node:http';
 import { CfnOutput, Duration, RemovalPolicy, Size, Stack, type StackProps } from 'aws-cdk-lib';
 import {
   AccessLogFormat,
@@ -37,6 +36,7 @@ import {
   PROBLEM_MEDIA_TYPE,
   PUBLIC_API_PREFIX,
   PUBLIC_CORS_ALLOWED_HEADERS,
+  problemTitle,
   problemTypePath,
 } from '#definitions/http-conventions.ts';
 import { DEAD_LETTER_RETENTION_DAYS, type QueueName, queueDefinitions } from '#definitions/queues.ts';
@@ -597,7 +597,7 @@ function problemMembers(status: number, base: string): string {
   const path = problemTypePath(status);
   return [
     `"type":${JSON.stringify(path ? `${base}${path}` : 'about:blank')}`,
-    `"title":${JSON.stringify(STATUS_CODES[status] ?? 'Error')}`,
+    `"title":${JSON.stringify(problemTitle(status))}`,
     `"status":${status}`,
   ].join(',');
 }

@@ -5,7 +5,6 @@ import {
   type IncomingMessage,
   type Server,
   type ServerResponse,
-  STATUS_CODES,
   validateHeaderName,
   validateHeaderValue,
 } from 'node:http';
@@ -25,6 +24,7 @@ import {
   METHOD_NOT_ALLOWED_MESSAGE,
   PROBLEM_MEDIA_TYPE,
   preflightHeaders,
+  problemTitle,
   problemTypePath,
 } from '#definitions/http-conventions.ts';
 import type { Throttle } from '#definitions/rate-limits.ts';
@@ -234,7 +234,7 @@ function asProblem(answer: Answer, requestId: string, base: string, accept: stri
     message,
     request_id: requestId,
     type: typePath ? `${base}${typePath}` : 'about:blank',
-    title: STATUS_CODES[answer.status] ?? 'Error',
+    title: problemTitle(answer.status),
     status: answer.status,
     detail: message,
   };
@@ -656,7 +656,7 @@ export function startGateway(options: GatewayOptions, port: number, host = '127.
       type: problemTypePath(status)
         ? `http://${listeningDomain(server)}${problemTypePath(status)}`
         : 'about:blank',
-      title: STATUS_CODES[status],
+      title: problemTitle(status),
       status,
       detail: refusal.message,
     });

@@ -73,6 +73,8 @@ export function corsResponseHeaders(
   allowedOrigins: readonly string[],
 ): Record<string, string> {
   if (isOpenCorsPath(path)) {
+    // Only a browser's request names its origin; any other client's answer stays as it was.
+    if (!origin) return {};
     return {
       'access-control-allow-origin': '*',
       'access-control-expose-headers': OPEN_CORS_EXPOSED_HEADERS.join(', '),
@@ -128,9 +130,9 @@ export const METHOD_NOT_ALLOWED_MESSAGE = 'Method not allowed';
 
 /**
  * The type of each error status, as RFC 9457 problem details name it: `<base>/docs#errors-<slug>`, the
- * reference page's section on that error (shared/api/openapi/reference-page.ts). Its `title` is the
- * status's reason phrase (node:http's `STATUS_CODES`). A status with no entry is `about:blank`
- * (RFC 9457 §4.2.1). The anchors are a contract of their own: renaming one breaks clients' links.
+ * reference page's section on that error (shared/api/openapi/reference-page.ts). A status without a
+ * slug is `about:blank` (RFC 9457 §4.2.1). The anchors are a contract of their own: renaming one breaks
+ * clients' links.
  */
 export const PROBLEM_SLUGS: Readonly<Record<number, string>> = {
   400: 'bad-request',
@@ -145,6 +147,32 @@ export const PROBLEM_SLUGS: Readonly<Record<number, string>> = {
   500: 'internal-error',
   502: 'bad-gateway',
 };
+
+/**
+ * The `title` of a problem: its status's reason phrase (RFC 9110 §15). Here rather than node:http's
+ * `STATUS_CODES`, whose module every function would load at its cold start.
+ */
+const TITLES: Readonly<Record<number, string>> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  406: 'Not Acceptable',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Entity',
+  429: 'Too Many Requests',
+  431: 'Request Header Fields Too Large',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+};
+
+/** A problem's title: the status's reason phrase, or `Error` for a status without one here. */
+export const problemTitle = (status: number): string => TITLES[status] ?? 'Error';
 
 /** The path, under the service's base URL, of the reference page's section on errors of a status. */
 export const problemTypePath = (status: number): string | undefined => {

@@ -1,6 +1,5 @@
-import { STATUS_CODES } from 'node:http';
 import { expect } from 'vitest';
-import { PROBLEM_SLUGS } from '#definitions/http-conventions.ts';
+import { PROBLEM_SLUGS, problemTitle } from '#definitions/http-conventions.ts';
 
 /**
  * The error body an answer of `status` with `message` has: the contract's `{message}` (with `request_id`
@@ -15,7 +14,7 @@ export function problemBody(status: number, message: string, extra: Record<strin
     type: PROBLEM_SLUGS[status]
       ? expect.stringMatching(new RegExp(`/docs#errors-${PROBLEM_SLUGS[status]}$`))
       : 'about:blank',
-    title: STATUS_CODES[status],
+    title: problemTitle(status),
     status,
     detail: message,
   };
@@ -31,7 +30,7 @@ export function contractMembers(statusCode: number, text: string): Record<string
   const { type, title, status, detail, ...own } = body;
   expect({ type, title, status, detail }).toEqual({
     type: expect.any(String),
-    title: STATUS_CODES[statusCode],
+    title: problemTitle(statusCode),
     status: statusCode,
     detail: own.message ?? expect.anything(),
   });

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import { STATUS_CODES } from 'node:http';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import {
   acceptsProblemDetails,
   corsResponseHeaders,
   PROBLEM_MEDIA_TYPE,
+  problemTitle,
   problemTypePath,
 } from '#definitions/http-conventions.ts';
 import { configuration } from '#platform/config.ts';
@@ -47,13 +47,11 @@ function problemType(event: APIGatewayProxyEvent, status: number): string {
   }
 }
 
-/** What a body says went wrong: the contract's `message`, OAuth's `error_description`, JSON-RPC's `error.message`. */
+/** What a body says went wrong: the contract's `message`, OAuth's `error_description` or `error`. */
 function detailOf(body: Record<string, unknown>): string | undefined {
   const { message, error_description: description, error } = body;
   if (typeof message === 'string') return message;
   if (typeof description === 'string') return description;
-  if (error && typeof error === 'object' && typeof (error as { message?: unknown }).message === 'string')
-    return (error as { message: string }).message;
   return typeof error === 'string' ? error : undefined;
 }
 
@@ -73,13 +71,15 @@ export function withProblemDetails(event: APIGatewayProxyEvent, answer: Answer):
   } catch {
     return answer;
   }
-  if (!body || typeof body !== 'object' || Array.isArray(body) || 'type' in body) return answer;
+  // JSON-RPC's errors (the MCP transport's) keep the shape its clients parse.
+  if (!body || typeof body !== 'object' || Array.isArray(body) || 'type' in body || 'jsonrpc' in body)
+    return answer;
   const own = body as Record<string, unknown>;
   const detail = detailOf(own);
   const problem = {
     ...own,
     type: problemType(event, status),
-    title: STATUS_CODES[status] ?? 'Error',
+    title: problemTitle(status),
     status,
     ...(detail !== undefined && { detail }),
   };

@@ -1,4 +1,3 @@
-import { STATUS_CODES } from 'node:http';
 import {
   JSONRPCErrorResponseSchema,
   JSONRPCMessageSchema,
@@ -8,7 +7,7 @@ import {
 import * as z from 'zod/mini';
 import { READ_ONLY_KEY_MESSAGE } from '#api/http/endpoint.ts';
 import { gatewayResponses } from '#definitions/gateway-responses.ts';
-import { problemTypePath } from '#definitions/http-conventions.ts';
+import { problemTitle, problemTypePath } from '#definitions/http-conventions.ts';
 import {
   IDEMPOTENCY_KEY_HEADER,
   IDEMPOTENCY_KEY_MALFORMED,
@@ -343,7 +342,7 @@ const errorContent = (example?: string, status = 500): Json => ({
       example: {
         message: example,
         type: problemTypePath(status) ?? 'about:blank',
-        title: STATUS_CODES[status],
+        title: problemTitle(status),
         status,
         detail: example,
       },

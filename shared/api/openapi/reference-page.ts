@@ -1,9 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { STATUS_CODES } from 'node:http';
 import { createRequire } from 'node:module';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { NotFoundError } from '#api/http/errors.ts';
-import { PROBLEM_SLUGS } from '#definitions/http-conventions.ts';
+import { PROBLEM_SLUGS, problemTitle } from '#definitions/http-conventions.ts';
 import { SWAGGER_UI_FILES } from '#definitions/swagger-ui.ts';
 import { escapeHtml } from '#platform/html.ts';
 
@@ -83,7 +82,7 @@ const errorSections = (): string =>
   Object.entries(PROBLEM_SLUGS)
     .map(
       ([status, slug]) =>
-        `<section id="errors-${slug}"><h3>${status} ${STATUS_CODES[Number(status)]}</h3><p>${ERROR_MEANINGS[Number(status)] ?? ''}</p></section>`,
+        `<section id="errors-${slug}"><h3>${status} ${problemTitle(Number(status))}</h3><p>${ERROR_MEANINGS[Number(status)] ?? ''}</p></section>`,
     )
     .join('\n');
 
