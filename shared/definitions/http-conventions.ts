@@ -120,9 +120,7 @@ export function preflightHeaders(
  * methods, with HEAD wherever there is a GET (RFC 9110 §9.3.2; the stack gives each GET a HEAD method).
  */
 export function allowedMethods(methods: readonly string[]): string[] {
-  const allowed = new Set(methods);
-  if (allowed.has('GET')) allowed.add('HEAD');
-  return [...allowed];
+  return [...new Set(methods)].flatMap((method) => (method === 'GET' ? ['GET', 'HEAD'] : [method]));
 }
 
 /** The gateway's answer to a method the resource does not take (405, with `Allow`). */
