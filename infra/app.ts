@@ -12,5 +12,10 @@ new OutreachApiStack(app, `OutreachPublicApi-${stage}`, {
   mailDefaultFrom: optionalContext('mailDefaultFrom'),
   mailMessageIdDomain: optionalContext('mailMessageIdDomain'),
   publicBaseUrl: optionalContext('publicBaseUrl'),
+  // `-c corsAllowedOrigins=https://app.example.com,https://admin.example.com` (docs/deploy.md#cors).
+  corsAllowedOrigins: optionalContext('corsAllowedOrigins')
+    ?.split(',')
+    .map((origin) => origin.trim())
+    .filter(Boolean),
   env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
 });

@@ -3,18 +3,20 @@ import {
   AccessLogFormat,
   ApiKeySourceType,
   AuthorizationType,
+  AwsIntegration,
   EndpointType,
   IdentitySource,
-  LambdaIntegration,
+  type IResource,
   LogGroupLogDestination,
   MethodLoggingLevel,
+  MockIntegration,
   RequestAuthorizer,
   RequestValidator,
   ResponseType,
   RestApi,
 } from 'aws-cdk-lib/aws-apigateway';
 import { AttributeType, BillingMode, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
-import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Key, KeySpec, KeyUsage } from 'aws-cdk-lib/aws-kms';
 import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
@@ -23,6 +25,20 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
 import { type GatewayResponseType, gatewayResponses } from '#definitions/gateway-responses.ts';
+import {
+  allowedMethods,
+  CORS_MAX_AGE_SECONDS,
+  GATEWAY_CORS_HEADERS,
+  isOpenCorsPath,
+  METHOD_NOT_ALLOWED_MESSAGE,
+  MIN_COMPRESSION_BYTES,
+  OPEN_CORS_ALLOWED_HEADERS,
+  PROBLEM_MEDIA_TYPE,
+  PUBLIC_API_PREFIX,
+  PUBLIC_CORS_ALLOWED_HEADERS,
+  problemTitle,
+  problemTypePath,
+} from '#definitions/http-conventions.ts';
 import { DEAD_LETTER_RETENTION_DAYS, type QueueName, queueDefinitions } from '#definitions/queues.ts';
 import { DEFAULT_ORGANIZATION_THROTTLE, STAGE_THROTTLE } from '#definitions/rate-limits.ts';
 import {
@@ -49,6 +65,8 @@ export interface OutreachApiStackProps extends StackProps {
   mailMessageIdDomain?: string;
   /** The API's public URL when it sits on a custom domain (OAuth metadata and the MCP resource use it). */
   publicBaseUrl?: string;
+  /** Web origins that may call `/public/v1` from a browser (CORS, docs/deploy.md#cors); none by default. */
+  corsAllowedOrigins?: readonly string[];
 }
 
 /** `auth` → `Auth`, `campaign-contacts` → `CampaignContacts`: construct ids from route names. */
@@ -72,6 +90,7 @@ export class OutreachApiStack extends Stack {
   constructor(scope: Construct, id: string, props: OutreachApiStackProps) {
     super(scope, id, props);
     const isProd = props.stage === 'prod';
+    const corsOrigins = props.corsAllowedOrigins ?? [];
     const removalPolicy = isProd ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
 
     this.table = new Table(this, 'Table', {
@@ -140,6 +159,7 @@ export class OutreachApiStack extends Stack {
       MAIL_DEFAULT_FROM: props.mailDefaultFrom ?? 'outreach@example.com',
       MAIL_MESSAGE_ID_DOMAIN: props.mailMessageIdDomain ?? 'outreach.example.com',
       ...(props.publicBaseUrl && { PUBLIC_BASE_URL: props.publicBaseUrl }),
+      ...(corsOrigins.length > 0 && { CORS_ALLOWED_ORIGINS: corsOrigins.join(',') }),
       SECRETS_KMS_KEY_ID: secretsKey.keyArn,
       SECRETS_MAC_KEY_ID: webhookUrlKey.keyArn,
     };
@@ -264,7 +284,7 @@ export class OutreachApiStack extends Stack {
       restApiName: `outreach-public-api-${props.stage}`,
       endpointConfiguration: { types: [EndpointType.REGIONAL] },
       // Compresses responses over 1 KiB for clients that accept it (list pages, the reference page's script).
-      minCompressionSize: Size.kibibytes(1),
+      minCompressionSize: Size.bytes(MIN_COMPRESSION_BYTES),
       // Usage plans (per-organization rate limits) apply to the key the authorizer names, never one a client sends.
       apiKeySourceType: ApiKeySourceType.AUTHORIZER,
       // Execution logs need API Gateway's account-level CloudWatch role.
@@ -313,6 +333,23 @@ export class OutreachApiStack extends Stack {
       removalPolicy,
     });
 
+    // API Gateway invokes the routes' functions with one role rather than a resource policy per method:
+    // a permission per method (two with the console's test invocation) would take a hundred of the
+    // template's 500 resources, and each HEAD method another (docs/decisions.md, HTTP conventions on AWS).
+    const invoker = new Role(this, 'ApiInvokeRole', {
+      assumedBy: new ServicePrincipal('apigateway.amazonaws.com'),
+      description: 'API Gateway invokes the functions of the routes',
+    });
+    const integrationOf = (fn: ServiceFunction) =>
+      new AwsIntegration({
+        proxy: true,
+        service: 'lambda',
+        path: `2015-03-31/functions/${fn.functionArn}/invocations`,
+        options: { credentialsRole: invoker },
+      });
+    /** The methods of each resource, for its 405's `Allow` and its preflight. */
+    const methodsOf = new Map<string, { resource: IResource; methods: string[] }>();
+
     for (const route of routes) {
       const handler = new ServiceFunction(this, constructId(route.name), {
         entry: handlerEntry(route),
@@ -331,41 +368,63 @@ export class OutreachApiStack extends Stack {
         handler.addEnvironment(queueDefinitions[queue].urlVariable, queues[queue].queueUrl);
       }
       grantSecretUses(handler, 'secrets' in route ? route.secrets : []);
+      invoker.addToPolicy(
+        new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [handler.functionArn] }),
+      );
       const pathParameters = [...route.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!);
-      const method = this.api.root
-        .resourceForPath(route.path)
-        .addMethod(route.method, new LambdaIntegration(handler), {
-          ...(route.auth === 'apiKey'
-            ? // Requiring the (authorizer-sourced) API key is what puts the call under a usage plan.
-              { authorizer, authorizationType: AuthorizationType.CUSTOM, apiKeyRequired: true }
-            : {}),
-          requestValidator: validator,
-          requestParameters: Object.fromEntries(
-            pathParameters.map((name) => [`method.request.path.${name}`, true]),
-          ),
-        });
+      const resource = this.api.root.resourceForPath(route.path);
+      const integration = integrationOf(handler);
+      const methodOptions = {
+        ...(route.auth === 'apiKey'
+          ? // Requiring the (authorizer-sourced) API key is what puts the call under a usage plan.
+            { authorizer, authorizationType: AuthorizationType.CUSTOM, apiKeyRequired: true }
+          : {}),
+        requestValidator: validator,
+        requestParameters: Object.fromEntries(
+          pathParameters.map((name) => [`method.request.path.${name}`, true]),
+        ),
+      };
+      const method = resource.addMethod(route.method, integration, methodOptions);
+      // HEAD is the GET without its body (RFC 9110 §9.3.2), which API Gateway routes only to a method of
+      // its own: the same function, which answers it as its GET with no body (#api/http/conventions.ts).
+      const head =
+        route.method === 'GET' ? resource.addMethod('HEAD', integration, methodOptions) : undefined;
+      const known = methodsOf.get(route.path) ?? { resource, methods: [] };
+      known.methods.push(route.method);
+      methodsOf.set(route.path, known);
       if (route.auth === 'none') {
-        NagSuppressions.addResourceSuppressions(method, [
-          {
-            id: 'AwsSolutions-APIG4',
-            reason: `${route.method} ${route.path} is public by design: the OpenAPI document and reference page, OAuth discovery, registration and token endpoints, the consent page and the dashboard, which check their session cookie themselves, and /mcp, which checks its bearer token itself.`,
-          },
-          {
-            id: 'AwsSolutions-COG4',
-            reason:
-              'Not a Cognito authorizer: the dashboard and the consent page check their own session (from a Cognito sign-in) and /mcp its own OAuth 2.1 tokens.',
-          },
-        ]);
+        NagSuppressions.addResourceSuppressions(
+          [method, ...(head ? [head] : [])],
+          [
+            {
+              id: 'AwsSolutions-APIG4',
+              reason: `${route.method} ${route.path} is public by design: the OpenAPI document and reference page, OAuth discovery, registration and token endpoints, the consent page and the dashboard, which check their session cookie themselves, and /mcp, which checks its bearer token itself.`,
+            },
+            {
+              id: 'AwsSolutions-COG4',
+              reason:
+                'Not a Cognito authorizer: the dashboard and the consent page check their own session (from a Cognito sign-in) and /mcp its own OAuth 2.1 tokens.',
+            },
+          ],
+        );
       } else {
-        NagSuppressions.addResourceSuppressions(method, [
-          {
-            id: 'AwsSolutions-COG4',
-            reason:
-              'Organizations authenticate with API keys (<ORG_ID>.<SECRET>) checked by the REQUEST authorizer, not Cognito users.',
-          },
-        ]);
+        NagSuppressions.addResourceSuppressions(
+          [method, ...(head ? [head] : [])],
+          [
+            {
+              id: 'AwsSolutions-COG4',
+              reason:
+                'Organizations authenticate with API keys (<ORG_ID>.<SECRET>) checked by the REQUEST authorizer, not Cognito users.',
+            },
+          ],
+        );
       }
     }
+    const base = props.publicBaseUrl ?? BASE_URL_OF_REQUEST;
+    for (const [path, { resource, methods }] of methodsOf) {
+      this.addMethodConventions(path, resource, methods, corsOrigins, base);
+    }
+
     NagSuppressions.addResourceSuppressions(
       this.api,
       [
@@ -382,17 +441,21 @@ export class OutreachApiStack extends Stack {
     );
 
     for (const [type, response] of Object.entries(gatewayResponses)) {
+      const status = response.statusCode;
+      // Simple substitution only (no VTL in a gateway response's template): the message as API Gateway
+      // words it (a quoted JSON string) or ours, the request id, and the RFC 9457 members.
+      const message =
+        response.message === null ? '$context.error.messageString' : JSON.stringify(response.message);
+      const template = `{"message":${message},"request_id":"$context.requestId",${problemMembers(status, base)},"detail":${message}}`;
       this.api.addGatewayResponse(`Gateway${constructId(type.toLowerCase())}`, {
         type: ResponseType.of(type as GatewayResponseType),
-        statusCode: response.statusCode === null ? undefined : String(response.statusCode),
-        templates: {
-          'application/json':
-            response.message === null
-              ? '{"message":$context.error.messageString}'
-              : JSON.stringify({ message: response.message }),
-        },
+        statusCode: String(status),
+        // Always JSON here: a gateway response's media type is not chosen by the request's Accept
+        // (docs/decisions.md, Problem details), unlike the functions' answers and the 405 mocks'.
+        templates: { 'application/json': template },
         responseHeaders: {
           'Content-Type': "'application/json'",
+          ...quotedHeaders(GATEWAY_CORS_HEADERS),
           ...Object.fromEntries(
             Object.entries(('headers' in response && response.headers) || {}).map(([name, value]) => [
               name,
@@ -438,4 +501,108 @@ export class OutreachApiStack extends Stack {
     new CfnOutput(this, STACK_OUTPUTS.userPoolId, { value: signIn.userPool.userPoolId });
     new CfnOutput(this, 'DashboardUrl', { value: this.api.urlForPath('/dashboard') });
   }
+
+  /**
+   * What a resource answers beyond its routes' methods, as the local gateway does
+   * (infra/local/gateway.ts): a method it does not take is 405 with `Allow`, and on a path open to
+   * browsers an `OPTIONS` preflight is answered (any origin on the open paths, the listed ones on
+   * `/public/v1`). One `ANY` mock each, which API Gateway picks only when no method of the resource's
+   * own matches; no function runs, and no authorizer, as a 404 of the gateway has none.
+   */
+  private addMethodConventions(
+    path: string,
+    resource: IResource,
+    methods: readonly string[],
+    corsOrigins: readonly string[],
+    base: string,
+  ): void {
+    const open = isOpenCorsPath(path);
+    const cors = open || (path.startsWith(PUBLIC_API_PREFIX) && corsOrigins.length > 0);
+    const allow = allowedMethods(methods).join(', ');
+    const preflightParameters = {
+      'method.response.header.Access-Control-Allow-Methods': `'${allow}'`,
+      'method.response.header.Access-Control-Allow-Headers': `'${(open ? OPEN_CORS_ALLOWED_HEADERS : PUBLIC_CORS_ALLOWED_HEADERS).join(', ')}'`,
+      'method.response.header.Access-Control-Max-Age': `'${CORS_MAX_AGE_SECONDS}'`,
+      ...(open && { 'method.response.header.Access-Control-Allow-Origin': "'*'" }),
+    };
+    // On /public/v1 the origin is answered only when listed, and so the answer varies with it.
+    const originCheck = corsOrigins.map((origin) => `$origin == ${JSON.stringify(origin)}`).join(' || ');
+    const preflightTemplate = open
+      ? ''
+      : `#set($origin = $input.params().header.get("Origin"))#if(${originCheck || 'false'})#set($context.responseOverride.header.Access-Control-Allow-Origin = $origin)#end#set($context.responseOverride.header.Vary = "Origin")`;
+    const preflight = {
+      statusCode: '204',
+      selectionPattern: '204',
+      responseParameters: preflightParameters,
+      responseTemplates: { 'application/json': preflightTemplate },
+    };
+    const methodResponse = (statusCode: string, headers: Record<string, string>) => ({
+      statusCode,
+      responseParameters: Object.fromEntries(Object.keys(headers).map((name) => [name, true])),
+    });
+    const problem = `{"message":"${METHOD_NOT_ALLOWED_MESSAGE}","request_id":"$context.requestId",${problemMembers(405, base)},"detail":"${METHOD_NOT_ALLOWED_MESSAGE}"}`;
+    const refusalParameters = {
+      'method.response.header.Allow': `'${allow}'`,
+      ...Object.fromEntries(
+        Object.entries(quotedHeaders(GATEWAY_CORS_HEADERS)).map(([name, value]) => [
+          `method.response.header.${name}`,
+          value,
+        ]),
+      ),
+    };
+    const refusal = {
+      statusCode: '405',
+      responseParameters: refusalParameters,
+      responseTemplates: { 'application/json': problem, [PROBLEM_MEDIA_TYPE]: problem },
+    };
+    const anyRouteTakes = methods.includes('ANY');
+    // A resource of an ANY route takes every method but a preflight, which is the mock's.
+    if (anyRouteTakes && !cors) return;
+    const mock = new MockIntegration({
+      requestTemplates: {
+        'application/json': cors
+          ? '{"statusCode": #if($context.httpMethod == "OPTIONS")204#{else}405#end}'
+          : '{"statusCode": 405}',
+      },
+      integrationResponses: [...(anyRouteTakes ? [] : [refusal]), ...(cors ? [preflight] : [])],
+    });
+    const added = resource.addMethod(anyRouteTakes ? 'OPTIONS' : 'ANY', mock, {
+      methodResponses: [
+        ...(anyRouteTakes ? [] : [methodResponse('405', refusalParameters)]),
+        ...(cors
+          ? [
+              methodResponse('204', {
+                ...preflightParameters,
+                'method.response.header.Access-Control-Allow-Origin': '',
+                'method.response.header.Vary': '',
+              }),
+            ]
+          : []),
+      ],
+    });
+    NagSuppressions.addResourceSuppressions(added, [
+      {
+        id: 'AwsSolutions-APIG4',
+        reason: `A mock of the gateway's own: 405 for a method ${path} does not take, and CORS preflights, which browsers send without credentials.`,
+      },
+      { id: 'AwsSolutions-COG4', reason: 'A mock that reaches no function and no data.' },
+    ]);
+  }
 }
+
+/** The service's base URL in a gateway template when no custom domain is configured: its execute-api stage. */
+const BASE_URL_OF_REQUEST = 'https://$context.domainName/$context.stage';
+
+/** The RFC 9457 members of a gateway template's body but `detail` (its message): JSON members, no braces. */
+function problemMembers(status: number, base: string): string {
+  const path = problemTypePath(status);
+  return [
+    `"type":${JSON.stringify(path ? `${base}${path}` : 'about:blank')}`,
+    `"title":${JSON.stringify(problemTitle(status))}`,
+    `"status":${status}`,
+  ].join(',');
+}
+
+/** Headers as API Gateway's response parameters take static values: each in single quotes. */
+const quotedHeaders = (headers: Readonly<Record<string, string>>): Record<string, string> =>
+  Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, `'${value}'`]));

@@ -17,9 +17,20 @@ import type {
 } from 'aws-lambda';
 import * as z from 'zod/mini';
 import { type GatewayResponseType, gatewayResponses } from '#definitions/gateway-responses.ts';
+import {
+  acceptsProblemDetails,
+  allowedMethods,
+  GATEWAY_CORS_HEADERS,
+  METHOD_NOT_ALLOWED_MESSAGE,
+  PROBLEM_MEDIA_TYPE,
+  preflightHeaders,
+  problemTitle,
+  problemTypePath,
+} from '#definitions/http-conventions.ts';
 import type { Throttle } from '#definitions/rate-limits.ts';
 import { MAX_BODY_BYTES } from '#definitions/request-limits.ts';
 import { API_KEY_HEADER, AUTHORIZER_CACHE_TTL_SECONDS, type RouteDefinition } from '#definitions/routes.ts';
+import { compressed } from './compression.ts';
 import { rateLimitHeaders, TokenBuckets } from './token-buckets.ts';
 
 /**
@@ -98,6 +109,8 @@ export interface GatewayOptions {
    * test keeps the lines. The lines name the route and the cause, never a request's or response's values.
    */
   log?: (line: string) => void;
+  /** The origins that may call `/public/v1` from a browser (CORS_ALLOWED_ORIGINS); none by default. */
+  corsAllowedOrigins?: readonly string[];
 }
 
 /** API Gateway's integration timeout, which bounds every proxied function's run. */
@@ -181,6 +194,8 @@ interface Answer {
   status: number;
   headers: Record<string, string | string[]>;
   body: Buffer;
+  /** One of the gateway's own refusals, whose body becomes a problem (`asProblem`) once the request id is known. */
+  own?: boolean;
 }
 
 /** One of the gateway's own responses, as the deployed stage would send it. */
@@ -203,6 +218,34 @@ function refusal(
     status,
     headers: { 'content-type': 'application/json', ...headers },
     body: Buffer.from(JSON.stringify({ message })),
+    own: true,
+  };
+}
+
+/**
+ * A refusal of the gateway's own as the deployed stage sends it (infra/stack.ts: its gateway response
+ * templates): `{message}` with the request id and the RFC 9457 members, CORS-readable from any origin
+ * (the answer holds nothing of any organization's), as `application/problem+json` when Accept asks.
+ */
+function asProblem(answer: Answer, requestId: string, base: string, accept: string | undefined): Answer {
+  const { message } = JSON.parse(answer.body.toString('utf8')) as { message: string };
+  const typePath = problemTypePath(answer.status);
+  const body = {
+    message,
+    request_id: requestId,
+    type: typePath ? `${base}${typePath}` : 'about:blank',
+    title: problemTitle(answer.status),
+    status: answer.status,
+    detail: message,
+  };
+  return {
+    ...answer,
+    headers: {
+      ...answer.headers,
+      ...GATEWAY_CORS_HEADERS,
+      'content-type': acceptsProblemDetails(accept) ? PROBLEM_MEDIA_TYPE : 'application/json',
+    },
+    body: Buffer.from(JSON.stringify(body)),
   };
 }
 
@@ -372,9 +415,9 @@ export function startGateway(options: GatewayOptions, port: number, host = '127.
       throw error;
     }
 
-    let matched: { route: CompiledRoute; parameters: Record<string, string> } | undefined;
+    // The routes of the request's path, whatever their method: API Gateway's resource.
+    const onPath: { route: CompiledRoute; parameters: Record<string, string> }[] = [];
     for (const route of compiled) {
-      if (route.method !== method && route.method !== 'ANY') continue;
       const match = route.pattern.exec(url.pathname);
       if (!match) continue;
       const values = route.parameterNames.map((_, index) => decodeSegment(match[index + 1]!));
@@ -383,10 +426,31 @@ export function startGateway(options: GatewayOptions, port: number, host = '127.
       const parameters = Object.fromEntries(
         route.parameterNames.map((name, index) => [name, values[index]!]),
       );
-      matched = { route, parameters };
-      break;
+      // Only routes of one resource: the first path that matches (a literal before a parameter).
+      if (onPath.length > 0 && onPath[0]!.route.path !== route.path) continue;
+      onPath.push({ route, parameters });
     }
-    if (!matched) return gatewayAnswer('MISSING_AUTHENTICATION_TOKEN');
+    if (onPath.length === 0) return gatewayAnswer('MISSING_AUTHENTICATION_TOKEN');
+    const resource = onPath[0]!.route.path;
+    // A CORS preflight is the gateway's own answer, before any route (the stack's OPTIONS: a mock).
+    if (method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined) {
+      const allowed = preflightHeaders(
+        resource,
+        request.headers.origin,
+        options.corsAllowedOrigins ?? [],
+        allowedMethods(onPath.map(({ route }) => route.method)),
+      );
+      if (allowed) return { routePath: null, status: 204, headers: allowed, body: Buffer.alloc(0) };
+    }
+    // HEAD is served by the GET route, whose function answers it without the body (#api/http/conventions.ts).
+    const matched =
+      onPath.find(({ route }) => route.method === method) ??
+      onPath.find(({ route }) => method === 'HEAD' && route.method === 'GET') ??
+      onPath.find(({ route }) => route.method === 'ANY');
+    if (!matched) {
+      const allow = allowedMethods(onPath.map(({ route }) => route.method)).join(', ');
+      return refusal(405, METHOD_NOT_ALLOWED_MESSAGE, { allow });
+    }
     const { route, parameters } = matched;
     const refuse = (type: GatewayResponseType) => gatewayAnswer(type, route.path);
     const { throttling } = options;
@@ -500,16 +564,30 @@ export function startGateway(options: GatewayOptions, port: number, host = '127.
   const log = options.log ?? ((line: string) => console.error(`local gateway: ${line}`));
 
   /** Writes the answer; one that cannot be written is answered 502 instead, while nothing is sent yet. */
-  function send(response: ServerResponse, answer: Answer, requestId: string): Answer {
+  function send(
+    response: ServerResponse,
+    answer: Answer,
+    requestId: string,
+    acceptEncoding: string | undefined,
+    head: boolean,
+  ): Answer {
     try {
-      response.writeHead(answer.status, { ...answer.headers, 'x-amzn-requestid': requestId });
-      response.end(answer.body);
-      return answer;
+      // Compressed as API Gateway does (minimumCompressionSize); the exchange keeps the body as it was.
+      const { headers, body } = compressed(answer.headers, answer.body, acceptEncoding);
+      response.writeHead(answer.status, { ...headers, 'x-amzn-requestid': requestId });
+      // A HEAD's answer has the GET's headers and no body (Node would send none anyway).
+      response.end(head ? undefined : body);
+      return { ...answer, headers, ...(head && { body: Buffer.alloc(0) }) };
     } catch (error) {
       log(`the answer to request ${requestId} could not be written: ${(error as Error).message}`);
       if (response.headersSent) throw error;
       for (const name of response.getHeaderNames()) response.removeHeader(name);
-      const fallback = refusal(502, 'Internal server error', {}, answer.routePath);
+      const fallback = asProblem(
+        refusal(502, 'Internal server error', {}, answer.routePath),
+        requestId,
+        `http://${listeningDomain(server)}`,
+        undefined,
+      );
       response.writeHead(fallback.status, { ...fallback.headers, 'x-amzn-requestid': requestId });
       response.end(fallback.body);
       return fallback;
@@ -539,7 +617,16 @@ export function startGateway(options: GatewayOptions, port: number, host = '127.
         return gatewayAnswer('DEFAULT_5XX');
       })
       .then((answer) => {
-        const sent = send(response, answer, requestId);
+        const finished = answer.own
+          ? asProblem(answer, requestId, `http://${listeningDomain(server)}`, request.headers.accept)
+          : answer;
+        const sent = send(
+          response,
+          finished,
+          requestId,
+          request.headers['accept-encoding'],
+          method === 'HEAD',
+        );
         options.onResponse?.({
           method,
           routePath: sent.routePath,
@@ -563,7 +650,16 @@ export function startGateway(options: GatewayOptions, port: number, host = '127.
       error.code === 'HPE_HEADER_OVERFLOW'
         ? { status: '431 Request Header Fields Too Large', message: 'Request header fields too large' }
         : { status: '400 Bad Request', message: 'Bad request' };
-    const body = JSON.stringify({ message: refusal.message });
+    const status = Number(refusal.status.slice(0, 3));
+    const body = JSON.stringify({
+      message: refusal.message,
+      type: problemTypePath(status)
+        ? `http://${listeningDomain(server)}${problemTypePath(status)}`
+        : 'about:blank',
+      title: problemTitle(status),
+      status,
+      detail: refusal.message,
+    });
     socket.end(
       `HTTP/1.1 ${refusal.status}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     );

@@ -74,6 +74,8 @@ export interface LocalStackOptions {
   clientAddressThrottle?: Throttle;
   /** Sees every response the gateway sends (the contract test checks them). */
   onResponse?: GatewayOptions['onResponse'];
+  /** The origins that may call `/public/v1` from a browser, over CORS_ALLOWED_ORIGINS (a test's). */
+  corsAllowedOrigins?: readonly string[];
   /** The authorizer cache's TTL (default the deployed 300 s). */
   authorizerCacheSeconds?: number;
   /** How long a handler has (GatewayOptions.invocationTimeoutMs): API Gateway's 29 s unless a test says. */
@@ -272,7 +274,10 @@ function portFree(port: number): Promise<void> {
 export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
   const tableName = options.tableName ?? LOCAL_TABLE_NAME;
   // The environment's settings (checked before anything starts), which the emulators' endpoints complete.
-  const base = loadConfiguration(process.env, LOCAL_DEFAULTS);
+  const loaded = loadConfiguration(process.env, LOCAL_DEFAULTS);
+  const base = options.corsAllowedOrigins
+    ? { ...loaded, corsAllowedOrigins: [...options.corsAllowedOrigins] }
+    : loaded;
   // A busy port is said at once, not after DynamoDB Local and the emulators have started and stopped.
   if (options.port !== 0) await portFree(options.port);
   const endpointsFile = localEndpointsFile(base.admin.localDir);
@@ -402,6 +407,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         authorizerCacheSeconds: options.authorizerCacheSeconds,
         invocationTimeoutMs: options.invocationTimeoutMs,
         heldUntil: work,
+        corsAllowedOrigins: base.corsAllowedOrigins,
       },
       options.port,
     );

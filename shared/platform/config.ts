@@ -41,6 +41,7 @@ export const VARIABLES = {
   webhookAllowHttpLoopback: 'WEBHOOK_ALLOW_HTTP_LOOPBACK',
   webhookRetrySchedule: 'WEBHOOK_RETRY_SCHEDULE_SECONDS',
   publicBaseUrl: 'PUBLIC_BASE_URL',
+  corsAllowedOrigins: 'CORS_ALLOWED_ORIGINS',
   localDir: 'OUTREACH_LOCAL_DIR',
   demoAccounts: 'OUTREACH_DEMO_ACCOUNTS',
   restApiId: 'API_GATEWAY_REST_API_ID',
@@ -115,6 +116,18 @@ function urlValue(raw: string): Reading<string> {
   const trimmed = raw.trim();
   return URL.canParse(trimmed) ? { value: trimmed.replace(/[\t\n\r]/g, '') } : { rule: 'must be a URL' };
 }
+
+/** Web origins (`https://app.example.com`), comma-separated: the `/public/v1` CORS list (docs/deploy.md#cors). */
+const ORIGIN = /^https?:\/\/[A-Za-z0-9.-]+(?::\d{1,5})?$/;
+const origins = (raw: string): Reading<string[]> => {
+  const list = raw
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
+  return list.every((origin) => ORIGIN.test(origin))
+    ? { value: list }
+    : { rule: 'must be comma-separated origins (scheme://host[:port])' };
+};
 
 const flag = (raw: string): Reading<boolean> =>
   raw === 'true' || raw === 'false' ? { value: raw === 'true' } : { rule: 'must be true or false' };
@@ -233,6 +246,7 @@ export function loadConfiguration(env: Environment = process.env, defaults: Envi
       retryScheduleSeconds,
     },
     publicBaseUrl: urlVariable(VARIABLES.publicBaseUrl),
+    corsAllowedOrigins: read(VARIABLES.corsAllowedOrigins, origins),
     secrets: {
       kmsKeyId: string(VARIABLES.secretsKmsKeyId),
       macKeyId: string(VARIABLES.secretsMacKeyId),

@@ -67,6 +67,10 @@ export function buildConfigurationSchema() {
     }),
     /** The API's own URL (a custom domain); absent, it is taken from each request's context. */
     publicBaseUrl: z.optional(url),
+    /** The web origins that may call `/public/v1` from a browser (CORS); absent or empty, none may. */
+    corsAllowedOrigins: z.optional(
+      z.array(z.string().check(z.regex(/^https?:\/\/[A-Za-z0-9.-]+(?::\d{1,5})?$/))),
+    ),
     /**
      * The keys of secrets at rest (shared/platform/secrets.ts): on AWS the KMS key that wraps the data keys
      * of provider API keys and the KMS HMAC key of provider webhook URLs; in the local stack and tests one

@@ -227,7 +227,17 @@ export const errorBody = /* @__PURE__ */ (() =>
     request_id: z.optional(z.string()).check(
       z.meta({
         description:
-          'On every error of an endpoint: the API Gateway request id the service’s log records of this request carry, to quote when asking about it. Absent on the gateway’s own answers.',
+          'On every error of an endpoint and every answer the gateway makes itself: the API Gateway request id (the service’s log records of this request carry it, and so does the `x-amzn-RequestId` header), to quote when asking about it.',
       }),
     ),
+    // RFC 9457 problem details, next to the contract's own members (docs/decisions.md, Problem details).
+    type: z.string().check(
+      z.meta({
+        description:
+          'RFC 9457: a URL of the reference page’s section on this error (`<base>/docs#errors-not-found`), or `about:blank` for a status it has none for.',
+      }),
+    ),
+    title: z.string().check(z.meta({ description: 'RFC 9457: the status’s reason phrase (`Not Found`).' })),
+    status: z.int().check(z.meta({ description: 'RFC 9457: the HTTP status of this answer.' })),
+    detail: z.optional(z.string()).check(z.meta({ description: 'RFC 9457: the same text as `message`.' })),
   }))();

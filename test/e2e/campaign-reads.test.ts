@@ -292,3 +292,26 @@ describe('GET /public/v1/analytics/overview', () => {
     });
   });
 });
+
+describe('Link headers (RFC 8288) on the pages of a list', () => {
+  const linksOf = async (path: string) => {
+    const response = await fetch(`${stack.apiUrl}/public/v1${path}`, { headers: { 'x-api-key': apiKey } });
+    expect(response.status).toBe(200);
+    return response.headers.get('link');
+  };
+
+  it('links the next and previous pages with skip and take, keeping the other parameters', async () => {
+    const link = await linksOf('/campaigns/101/contacts?skip=7&take=7&status=scheduled');
+    const total = expectedContacts(model, 101, 'scheduled').length;
+    const next = `<${stack.apiUrl}/public/v1/campaigns/101/contacts?status=scheduled&skip=14&take=7>; rel="next"`;
+    const prev = `<${stack.apiUrl}/public/v1/campaigns/101/contacts?status=scheduled&skip=0&take=7>; rel="prev"`;
+    expect(link).toBe(total > 14 ? `${next}, ${prev}` : prev);
+    expect(await linksOf('/campaigns/101/contacts?take=100')).toBeNull();
+  });
+
+  it('links the pages of from and take, the next one while a page is full', async () => {
+    expect(await linksOf('/campaigns/101/accounts?from=1&take=1')).toBe(
+      `<${stack.apiUrl}/public/v1/campaigns/101/accounts?from=2&take=1>; rel="next", <${stack.apiUrl}/public/v1/campaigns/101/accounts?from=0&take=1>; rel="prev"`,
+    );
+  });
+});

@@ -3,12 +3,13 @@ import { createApiKey, revokeApiKey } from '#domain/api-keys.ts';
 import { createOrganization, setRateLimit } from '#domain/organizations.ts';
 import type { LocalStack } from '../../infra/local/stack.ts';
 import { startTestStack } from '../support/local-stack.ts';
+import { problemBody } from '../support/problem.ts';
 
 let stack: LocalStack;
 let apiKey: string;
 
 beforeAll(async () => {
-  stack = await startTestStack();
+  stack = await startTestStack({ corsAllowedOrigins: ['https://app.example.com'] });
   const { orgId } = await createOrganization('E2E Inc');
   ({ apiKey } = await createApiKey(orgId));
 });
@@ -35,7 +36,7 @@ describe('GET /public/v1/auth over HTTP', () => {
     expect(await call('/public/v1/auth')).toEqual({
       status: 401,
       contentType: 'application/json',
-      body: { message: 'Unauthorized' },
+      body: problemBody(401, 'Unauthorized'),
     });
   });
 
@@ -69,13 +70,15 @@ describe('the local gateway', () => {
     expect(await call('/public/v1/nope')).toEqual({
       status: 404,
       contentType: 'application/json',
-      body: { message: 'Not found' },
+      body: problemBody(404, 'Not found'),
     });
   });
 
-  it('answers 404 JSON for a method the route does not have', async () => {
-    const response = await call('/public/v1/auth', { method: 'DELETE', headers: { 'x-api-key': apiKey } });
-    expect(response).toMatchObject({ status: 404, body: { message: 'Not found' } });
+  it('answers 405 JSON with Allow for a method the route does not have, before authorization', async () => {
+    const response = await fetch(`${stack.apiUrl}/public/v1/auth`, { method: 'DELETE' });
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe('GET, HEAD');
+    expect(await response.json()).toEqual(problemBody(405, 'Method not allowed'));
   });
 
   it('answers 413 JSON for a body over the limit', async () => {
@@ -126,7 +129,7 @@ describe('per-organization rate limits', () => {
         retryAfter: '1',
         policy: '"organization";q=3;w=3',
         limit: expect.stringMatching(/^"organization";r=0;t=[1-3]$/),
-        body: { message: 'Too many requests' },
+        body: problemBody(429, 'Too many requests'),
       });
     }
     // The default plan of another organization is untouched by the first one's empty bucket.
@@ -138,5 +141,129 @@ describe('per-organization rate limits', () => {
     const key = await createApiKey(orgId);
     const answers = await burst(key.apiKey, 100);
     expect(answers.every((answer) => answer.status === 200)).toBe(true);
+  });
+});
+
+describe('HTTP conventions (issue 37)', () => {
+  const origin = 'https://app.example.com';
+
+  it('answers CORS preflights on the open paths for any origin, and on /public/v1 only for a listed one', async () => {
+    const preflight = (path: string, from: string) =>
+      fetch(`${stack.apiUrl}${path}`, {
+        method: 'OPTIONS',
+        headers: { origin: from, 'access-control-request-method': 'POST' },
+      });
+    for (const path of [
+      '/mcp',
+      '/oauth/token',
+      '/oauth/register',
+      '/.well-known/oauth-authorization-server',
+    ]) {
+      const response = await preflight(path, 'https://anywhere.example');
+      expect(response.status).toBe(204);
+      expect(response.headers.get('access-control-allow-origin')).toBe('*');
+      expect(response.headers.get('access-control-allow-headers')).toBe(
+        'authorization, content-type, mcp-protocol-version, mcp-session-id, last-event-id',
+      );
+      expect(response.headers.get('access-control-allow-credentials')).toBeNull();
+    }
+    const listed = await preflight('/public/v1/auth', origin);
+    expect(listed.status).toBe(204);
+    expect(listed.headers.get('access-control-allow-origin')).toBe(origin);
+    expect(listed.headers.get('access-control-allow-methods')).toBe('GET, HEAD');
+    expect((await preflight('/public/v1/auth', 'https://evil.example')).status).toBe(405);
+    // The answers themselves carry the headers a page needs to read them.
+    const token = await fetch(`${stack.apiUrl}/mcp`, {
+      method: 'POST',
+      headers: { origin: 'https://x.example' },
+    });
+    expect(token.status).toBe(401);
+    expect(token.headers.get('access-control-allow-origin')).toBe('*');
+    expect(token.headers.get('access-control-expose-headers')).toContain('WWW-Authenticate');
+    const auth = await fetch(`${stack.apiUrl}/public/v1/auth`, { headers: { 'x-api-key': apiKey, origin } });
+    expect(auth.headers.get('access-control-allow-origin')).toBe(origin);
+    expect(auth.headers.get('vary')).toContain('Origin');
+    const other = await fetch(`${stack.apiUrl}/public/v1/auth`, {
+      headers: { 'x-api-key': apiKey, origin: 'https://evil.example' },
+    });
+    expect(other.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('answers HEAD on a GET route with its headers and no body, and an unknown method with 405 and Allow', async () => {
+    const get = await fetch(`${stack.apiUrl}/public/v1/auth`, { headers: { 'x-api-key': apiKey } });
+    const head = await fetch(`${stack.apiUrl}/public/v1/auth`, {
+      method: 'HEAD',
+      headers: { 'x-api-key': apiKey },
+    });
+    expect(head.status).toBe(200);
+    expect(await head.text()).toBe('');
+    expect(head.headers.get('etag')).toBe(get.headers.get('etag'));
+    expect(head.headers.get('content-type')).toBe(get.headers.get('content-type'));
+    expect((await fetch(`${stack.apiUrl}/public/v1/auth`, { method: 'HEAD' })).status).toBe(401);
+    const put = await fetch(`${stack.apiUrl}/public/v1/campaigns`, { method: 'PUT' });
+    expect(put.status).toBe(405);
+    expect(put.headers.get('allow')).toBe('GET, HEAD');
+    expect(await put.json()).toEqual(problemBody(405, 'Method not allowed'));
+  });
+
+  it('compresses answers over the stack’s minimum size with the coding the client accepts', async () => {
+    for (const coding of ['gzip', 'br', 'deflate']) {
+      const response = await fetch(`${stack.apiUrl}/openapi.json`, {
+        headers: { 'accept-encoding': coding },
+      });
+      expect(response.headers.get('content-encoding')).toBe(coding);
+      expect(response.headers.get('vary')).toContain('Accept-Encoding');
+      expect((await response.json()) as object).toHaveProperty('openapi');
+    }
+    const identity = await fetch(`${stack.apiUrl}/openapi.json`, {
+      headers: { 'accept-encoding': 'identity' },
+    });
+    expect(identity.headers.get('content-encoding')).toBeNull();
+    // A small answer is sent as it is.
+    const small = await fetch(`${stack.apiUrl}/public/v1/auth`, {
+      headers: { 'x-api-key': apiKey, 'accept-encoding': 'gzip' },
+    });
+    expect(small.headers.get('content-encoding')).toBeNull();
+  });
+
+  it('sends every error as problem details, labelled application/problem+json when Accept asks', async () => {
+    const asked = await fetch(`${stack.apiUrl}/public/v1/campaigns/999999`, {
+      headers: { 'x-api-key': apiKey, accept: 'application/problem+json' },
+    });
+    expect(asked.status).toBe(404);
+    expect(asked.headers.get('content-type')).toBe('application/problem+json');
+    expect(await asked.json()).toEqual(problemBody(404, 'Campaign 999999 not found', { errors: [] }));
+    const invalid = await fetch(`${stack.apiUrl}/public/v1/campaigns/abc`, {
+      headers: { 'x-api-key': apiKey },
+    });
+    expect(invalid.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await invalid.json()).toMatchObject({
+      status: 400,
+      title: 'Bad Request',
+      type: expect.stringMatching(/#errors-bad-request$/),
+    });
+    const gateway = await fetch(`${stack.apiUrl}/nowhere`, {
+      headers: { accept: 'application/problem+json' },
+    });
+    expect(gateway.headers.get('content-type')).toBe('application/problem+json');
+    // The type is a section of the reference page.
+    const page = await (await fetch(`${stack.apiUrl}/docs`)).text();
+    expect(page).toContain('id="errors-not-found"');
+  });
+
+  it('validates every GET with an ETag and answers 304 to a matching If-None-Match', async () => {
+    const first = await fetch(`${stack.apiUrl}/public/v1/auth`, { headers: { 'x-api-key': apiKey } });
+    const etag = first.headers.get('etag');
+    expect(etag).toMatch(/^W\/"[A-Za-z0-9_-]{22}"$/);
+    const again = await fetch(`${stack.apiUrl}/public/v1/auth`, {
+      headers: { 'x-api-key': apiKey, 'if-none-match': `"other", ${etag}` },
+    });
+    expect(again.status).toBe(304);
+    expect(await again.text()).toBe('');
+    expect(again.headers.get('etag')).toBe(etag);
+    const changed = await fetch(`${stack.apiUrl}/public/v1/auth`, {
+      headers: { 'x-api-key': apiKey, 'if-none-match': 'W/"stale"' },
+    });
+    expect(changed.status).toBe(200);
   });
 });

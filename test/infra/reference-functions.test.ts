@@ -157,7 +157,7 @@ describe('the reference functions as deployed, on Node 24', () => {
   it('answer 404 {message} for any other asset name', () => {
     const { output } = results.get('nothing.js')!;
     expect(output?.statusCode).toBe(404);
-    expect(JSON.parse(output?.body ?? '')).toEqual({ message: 'Asset nothing.js not found' });
+    expect(JSON.parse(output?.body ?? '')).toMatchObject({ message: 'Asset nothing.js not found' });
   });
 
   it('serve the OpenAPI document naming the API Gateway stage URL as its server', () => {

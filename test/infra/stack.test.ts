@@ -76,15 +76,133 @@ describe('the CDK stack', () => {
       path: method.resource.path,
       authorization: (method.node.defaultChild as CfnMethod).authorizationType,
     }));
-    expect(declared.sort((a, b) => `${a.path} ${a.method}`.localeCompare(`${b.path} ${b.method}`))).toEqual(
+    // The gateway's own mocks (405 and CORS preflights) are checked on their own below.
+    const ofRoutes = declared.filter(
+      ({ method, path }) =>
+        !(method === 'ANY' && !routes.some((route) => route.path === path && route.method === 'ANY')) &&
+        method !== 'OPTIONS',
+    );
+    expect(ofRoutes.sort((a, b) => `${a.path} ${a.method}`.localeCompare(`${b.path} ${b.method}`))).toEqual(
       routes
-        .map((route) => ({
-          method: route.method,
-          path: route.path,
-          authorization: route.auth === 'apiKey' ? 'CUSTOM' : 'NONE',
-        }))
+        .flatMap((route) => {
+          const method = {
+            method: route.method as string,
+            path: route.path,
+            authorization: route.auth === 'apiKey' ? 'CUSTOM' : 'NONE',
+          };
+          // Every GET has its HEAD, with the same authorizer and function.
+          return route.method === 'GET' ? [method, { ...method, method: 'HEAD' }] : [method];
+        })
         .sort((a, b) => `${a.path} ${a.method}`.localeCompare(`${b.path} ${b.method}`)),
     );
+  });
+
+  it('answers HEAD on every GET route with the GET’s function, and a known path’s unknown method with 405 and Allow', () => {
+    const methods = Object.values(template.findResources('AWS::ApiGateway::Method')) as {
+      Properties: {
+        HttpMethod: string;
+        ResourceId: unknown;
+        Integration: {
+          Type: string;
+          Uri?: unknown;
+          Credentials?: unknown;
+          RequestTemplates?: Record<string, string>;
+          IntegrationResponses?: {
+            StatusCode: string;
+            SelectionPattern?: string;
+            ResponseParameters?: Record<string, string>;
+            ResponseTemplates?: Record<string, string>;
+          }[];
+        };
+      };
+    }[];
+    const key = (value: unknown) => JSON.stringify(value);
+    for (const head of methods.filter((method) => method.Properties.HttpMethod === 'HEAD')) {
+      const get = methods.find(
+        (method) =>
+          method.Properties.HttpMethod === 'GET' &&
+          key(method.Properties.ResourceId) === key(head.Properties.ResourceId),
+      );
+      expect(key(head.Properties.Integration.Uri)).toBe(key(get?.Properties.Integration.Uri));
+    }
+    expect(methods.filter((method) => method.Properties.HttpMethod === 'HEAD')).toHaveLength(
+      routes.filter((route) => route.method === 'GET').length,
+    );
+    // One ANY mock per path whose routes name their methods: 405, its Allow, a problem body with the request id.
+    const mocks = methods.filter(
+      (method) => method.Properties.HttpMethod === 'ANY' && method.Properties.Integration.Type === 'MOCK',
+    );
+    const paths = new Set(routes.filter((route) => route.method !== 'ANY').map((route) => route.path));
+    const anyPaths = new Set<string>(
+      routes.filter((route) => route.method === 'ANY').map((route) => route.path),
+    );
+    expect(mocks).toHaveLength([...paths].filter((path) => !anyPaths.has(path)).length);
+    const allows = mocks.map((mock) => {
+      const refusal = mock.Properties.Integration.IntegrationResponses?.find(
+        (each) => each.StatusCode === '405',
+      );
+      expect(refusal?.SelectionPattern).toBeUndefined();
+      expect(refusal?.ResponseTemplates?.['application/json']).toMatch(
+        /^\{"message":"Method not allowed","request_id":"\$context\.requestId","type":"https:\/\/\$context\.domainName\/\$context\.stage\/docs#errors-method-not-allowed","title":"Method Not Allowed","status":405,"detail":"Method not allowed"\}$/,
+      );
+      expect(refusal?.ResponseParameters?.['method.response.header.access-control-allow-origin']).toBe("'*'");
+      return refusal?.ResponseParameters?.['method.response.header.Allow'];
+    });
+    expect(allows).toContain("'GET, HEAD, POST'"); // /public/v1/webhooks
+    expect(allows).toContain("'POST'"); // /oauth/token
+    // The functions are invoked with one role, not a permission per method (the template's 500 resources).
+    const integrated = methods.filter((method) => method.Properties.Integration.Type === 'AWS_PROXY');
+    for (const method of integrated) expect(method.Properties.Integration.Credentials).toBeDefined();
+    expect(Object.keys(template.findResources('AWS::Lambda::Permission'))).toHaveLength(1); // the authorizer's
+    expect(Object.keys(template.toJSON().Resources).length).toBeLessThan(500);
+  });
+
+  it('answers CORS preflights on the open paths for any origin, and on /public/v1 only for the configured origins', () => {
+    const methods = Object.values(template.findResources('AWS::ApiGateway::Method')) as {
+      Properties: {
+        HttpMethod: string;
+        Integration: {
+          Type: string;
+          RequestTemplates?: Record<string, string>;
+          IntegrationResponses?: {
+            StatusCode: string;
+            ResponseParameters?: Record<string, string>;
+            ResponseTemplates?: Record<string, string>;
+          }[];
+        };
+      };
+    }[];
+    const preflights = methods.flatMap((method) =>
+      (method.Properties.Integration.IntegrationResponses ?? []).filter((each) => each.StatusCode === '204'),
+    );
+    // The open paths: the three discovery documents, registration, token and /mcp (an OPTIONS beside its ANY).
+    expect(preflights).toHaveLength(6);
+    for (const preflight of preflights) {
+      expect(preflight.ResponseParameters).toMatchObject({
+        'method.response.header.Access-Control-Allow-Origin': "'*'",
+        'method.response.header.Access-Control-Allow-Headers':
+          "'authorization, content-type, mcp-protocol-version, mcp-session-id, last-event-id'",
+      });
+    }
+    expect(methods.filter((method) => method.Properties.HttpMethod === 'OPTIONS')).toHaveLength(1);
+    // With origins configured, every /public/v1 path answers them, each origin only as itself.
+    const { template: withOrigins } = synthesize('dev', { corsAllowedOrigins: ['https://app.example.com'] });
+    const configured = Object.values(withOrigins.findResources('AWS::ApiGateway::Method')).flatMap((method) =>
+      ((method as (typeof methods)[number]).Properties.Integration.IntegrationResponses ?? []).filter(
+        (each) => each.StatusCode === '204',
+      ),
+    );
+    const publicPaths = new Set(
+      routes.filter((route) => route.path.startsWith('/public/v1/')).map((r) => r.path),
+    );
+    expect(configured).toHaveLength(6 + publicPaths.size);
+    const reflecting = configured.filter((each) =>
+      each.ResponseTemplates?.['application/json']?.includes('$origin == "https://app.example.com"'),
+    );
+    expect(reflecting).toHaveLength(publicPaths.size);
+    withOrigins.hasResourceProperties('AWS::Lambda::Function', {
+      Environment: { Variables: Match.objectLike({ CORS_ALLOWED_ORIGINS: 'https://app.example.com' }) },
+    });
   });
 
   it('gives every queue an encrypted, SSL-only dead-letter queue and its consumer partial batch responses', () => {
@@ -389,7 +507,10 @@ describe('the CDK stack', () => {
       template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
         ResponseType: type,
         StatusCode: '401',
-        ResponseTemplates: { 'application/json': '{"message":"Unauthorized"}' },
+        ResponseTemplates: {
+          'application/json':
+            '{"message":"Unauthorized","request_id":"$context.requestId","type":"https://$context.domainName/$context.stage/docs#errors-unauthorized","title":"Unauthorized","status":401,"detail":"Unauthorized"}',
+        },
       });
     }
   });
@@ -399,7 +520,13 @@ describe('the CDK stack', () => {
     const types = Object.values(responses).map((response) => response.Properties.ResponseType);
     expect(types.sort()).toEqual(Object.keys(gatewayResponses).sort());
     for (const response of Object.values(responses)) {
-      expect(response.Properties.ResponseTemplates['application/json']).toMatch(/^\{"message":/);
+      // The contract's message and request id, then the RFC 9457 members, readable from any origin.
+      expect(response.Properties.ResponseTemplates['application/json']).toMatch(
+        /^\{"message":[^,]+,"request_id":"\$context\.requestId","type":"[^"]+","title":"[^"]+","status":\d{3},"detail":/,
+      );
+      expect(response.Properties.ResponseParameters).toMatchObject({
+        'gatewayresponse.header.access-control-allow-origin': "'*'",
+      });
     }
     template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
       ResponseType: 'MISSING_AUTHENTICATION_TOKEN',
@@ -431,8 +558,10 @@ describe('the CDK stack', () => {
         method.Properties.AuthorizationType === 'CUSTOM',
       );
     }
+    // Each API-key route's method, and the HEAD of each of its GETs.
     expect(methods.filter((method) => method.Properties.ApiKeyRequired)).toHaveLength(
-      routes.filter((route) => route.auth === 'apiKey').length,
+      routes.filter((route) => route.auth === 'apiKey').length +
+        routes.filter((route) => route.auth === 'apiKey' && route.method === 'GET').length,
     );
   });
 

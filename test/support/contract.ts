@@ -15,7 +15,9 @@ import type { GatewayExchange } from '../../infra/local/gateway.ts';
  * cannot drift from the code. `startTestStack` records every exchange; the e2e
  * setup file fails the test during which a violation happened.
  *
- * Two kinds of response are not an operation's, each checked by its own rule:
+ * A HEAD is checked as its GET's operation without the body (status and headers).
+ * Three kinds of response are not an operation's, each checked by its own rule:
+ * - a CORS preflight the gateway answers itself (204, no body, its Allow-Methods);
  * - no route matched: the gateway's own answer (unknown path or method, a body
  *   over the limit before routing, a failure), which must be one of its
  *   `{message}` responses (info.description says so in prose);
@@ -44,9 +46,10 @@ const pointerSegment = (segment: string) => segment.replace(/~/g, '~0').replace(
 const pointerOf = (...segments: string[]) =>
   segments.map((segment) => `/${pointerSegment(segment)}`).join('');
 
-/** Statuses the gateway answers by itself, from its response definitions (and a failure's 500). */
+/** Statuses the gateway answers by itself, from its response definitions (and a failure's 500, a method's 405). */
 const GATEWAY_STATUSES = new Set([
   500,
+  405,
   ...Object.values(gatewayResponses).flatMap((response) =>
     response.statusCode === null ? [] : [response.statusCode],
   ),
@@ -84,7 +87,7 @@ function checkBody(
       `content-type ${mediaType || '(none)'} where the document has ${Object.keys(content).join(', ')}`,
     ];
   }
-  if (mediaType !== 'application/json') return [];
+  if (mediaType !== 'application/json' && mediaType !== 'application/problem+json') return [];
   let body: unknown;
   try {
     body = JSON.parse(exchange.body);
@@ -104,24 +107,36 @@ function checkHeaders(exchange: GatewayExchange, response: Json): string[] {
 
 /** A `{message}` answer outside any operation: the gateway's own, or a method an `ANY` route refuses. */
 const checkErrorBody = (exchange: GatewayExchange) =>
-  checkBody(exchange, { 'application/json': {} }, () => pointerOf('components', 'schemas', 'Error'));
+  checkBody(exchange, { 'application/json': {}, 'application/problem+json': {} }, () =>
+    pointerOf('components', 'schemas', 'Error'),
+  );
 
 /** What is wrong with one exchange, by the document; empty when nothing is. */
 export function contractViolations(exchange: GatewayExchange): string[] {
   if (!exchange.routePath) {
+    // A CORS preflight, which the gateway answers itself (OpenAPI describes no OPTIONS operation).
+    if (exchange.method === 'OPTIONS' && exchange.status === 204) {
+      return exchange.body === '' && header(exchange, 'access-control-allow-methods')
+        ? []
+        : ['a preflight answer with a body or no Access-Control-Allow-Methods'];
+    }
     if (!GATEWAY_STATUSES.has(exchange.status)) return [`status ${exchange.status} from the gateway itself`];
+    if (exchange.method === 'HEAD') return exchange.body === '' ? [] : ['a body in the answer to a HEAD'];
     return checkErrorBody(exchange);
   }
+  // A HEAD is its GET's operation without the body (RFC 9110 §9.3.2), as OpenAPI 3.1 leaves it implicit.
+  const head = exchange.method === 'HEAD';
+  if (head && exchange.body !== '') return ['a body in the answer to a HEAD'];
+  const asMethod = head ? 'GET' : exchange.method;
   const route = routes.find(
     (candidate) =>
-      candidate.path === exchange.routePath &&
-      (candidate.method === exchange.method || candidate.method === 'ANY'),
+      candidate.path === exchange.routePath && (candidate.method === asMethod || candidate.method === 'ANY'),
   );
   if (!route) return [`no route ${exchange.method} ${exchange.routePath} in the manifest`];
-  const method = exchange.method.toLowerCase();
+  const method = asMethod.toLowerCase();
   const operation = document.paths[route.path]?.[method];
   if (!operation) {
-    if (route.method === 'ANY' && exchange.status === 405) return checkErrorBody(exchange);
+    if (route.method === 'ANY' && exchange.status === 405) return head ? [] : checkErrorBody(exchange);
     return [`no operation ${method} ${route.path} in the document`];
   }
   const responses = operation.responses as Record<string, Json>;
@@ -136,11 +151,13 @@ export function contractViolations(exchange: GatewayExchange): string[] {
     pointerOf('paths', route.path, method, 'responses', String(exchange.status)),
   );
   return [
-    ...checkBody(
-      exchange,
-      response.content as Record<string, Json> | undefined,
-      (mediaType) => `${pointer}${pointerOf('content', mediaType, 'schema')}`,
-    ),
+    ...(head
+      ? []
+      : checkBody(
+          exchange,
+          response.content as Record<string, Json> | undefined,
+          (mediaType) => `${pointer}${pointerOf('content', mediaType, 'schema')}`,
+        )),
     ...checkHeaders(exchange, response),
   ];
 }

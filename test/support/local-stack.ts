@@ -21,6 +21,8 @@ export async function startTestStack(
     authorizerCacheSeconds?: number;
     /** The local OpenID provider (for tests that sign in or add members): off unless asked. */
     openIdProvider?: boolean;
+    /** Origins that may call `/public/v1` from a browser (CORS): none unless asked. */
+    corsAllowedOrigins?: readonly string[];
   } = {},
 ): Promise<LocalStack> {
   recordTableActions();
@@ -37,6 +39,7 @@ export async function startTestStack(
     providerEmulators: options.providerEmulators ?? { playback: 'manual' },
     authorizerCacheSeconds: options.authorizerCacheSeconds,
     openIdProvider: options.openIdProvider ?? false,
+    corsAllowedOrigins: options.corsAllowedOrigins,
     // A test machine busy with other work can be many times slower than Lambda: a request is bounded by
     // its test's timeout, not by API Gateway's 29 seconds (a 1,000-contact push took 30 s on a loaded machine).
     invocationTimeoutMs: 300_000,

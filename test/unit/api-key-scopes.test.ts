@@ -4,6 +4,7 @@ import * as z from 'zod';
 import { defineEndpoint, READ_ONLY_KEY_MESSAGE } from '#api/http/endpoint.ts';
 import { type OpenApiDocument, openApiDocument } from '#api/openapi/document.ts';
 import { API_KEY_SCOPES, routes } from '#definitions/routes.ts';
+import { contractMembers } from '../support/problem.ts';
 
 /**
  * API key scopes: the manifest names the scope every API-key route needs, the
@@ -88,7 +89,7 @@ function endpoint() {
   );
   const call = async (event: APIGatewayProxyEvent) => {
     const result = await handler(event, context);
-    return { status: result.statusCode, body: JSON.parse(result.body) as unknown };
+    return { status: result.statusCode, body: contractMembers(result.statusCode, result.body) as unknown };
   };
   return { operation, call };
 }

@@ -11,7 +11,12 @@ const exchange = (overrides: Partial<GatewayExchange>): GatewayExchange => ({
   path: '/public/v1/campaigns/7',
   status: 404,
   headers: JSON_TYPE,
-  body: JSON.stringify({ message: 'Campaign 7 not found' }),
+  body: JSON.stringify({
+    message: 'Campaign 7 not found',
+    type: 'http://127.0.0.1/docs#errors-not-found',
+    title: 'Not Found',
+    status: 404,
+  }),
   ...overrides,
 });
 
@@ -52,9 +57,17 @@ describe('the contract check', () => {
 
   it('refuses another media type and a missing required header', () => {
     expect(contractViolations(exchange({ headers: { 'content-type': 'text/plain' } }))).toEqual([
-      'content-type text/plain where the document has application/json',
+      'content-type text/plain where the document has application/json, application/problem+json',
     ]);
-    const throttled = exchange({ status: 429, body: JSON.stringify({ message: 'Too many requests' }) });
+    const throttled = exchange({
+      status: 429,
+      body: JSON.stringify({
+        message: 'Too many requests',
+        type: 'about:blank',
+        title: 'Too Many Requests',
+        status: 429,
+      }),
+    });
     expect(contractViolations(throttled)).toEqual(['no Retry-After header']);
     expect(contractViolations({ ...throttled, headers: { ...JSON_TYPE, 'Retry-After': '1' } })).toEqual([]);
   });
@@ -71,7 +84,12 @@ describe('the contract check', () => {
       routePath: '/mcp',
       path: '/mcp',
       status: 405,
-      body: JSON.stringify({ message: 'Method not allowed' }),
+      body: JSON.stringify({
+        message: 'Method not allowed',
+        type: 'about:blank',
+        title: 'Method Not Allowed',
+        status: 405,
+      }),
     });
     expect(contractViolations(refused)).toEqual([]);
     expect(contractViolations({ ...refused, status: 200 })).toEqual([

@@ -13,6 +13,7 @@ import {
 } from '#domain/errors.ts';
 import { MAX_LISTED_PROBLEMS } from '#schemas/issues.ts';
 import { errorBody } from '#schemas/resources.ts';
+import { contractMembers } from '../support/problem.ts';
 
 /** Lambda's own id of the invocation; the error bodies carry the gateway's (`requestContext.requestId`). */
 const context = { awsRequestId: 'lambda-invocation-1' } as Context;
@@ -54,7 +55,8 @@ const handler = defineEndpoint(schemas, async ({ orgId, path, query, body }) => 
   internal: 'must not leak',
 }));
 
-const parse = (result: { body: string }) => JSON.parse(result.body) as Record<string, unknown>;
+const parse = (result: { statusCode: number; body: string }) =>
+  contractMembers(result.statusCode, result.body);
 
 describe('defineEndpoint', () => {
   it('passes validated input and the organization to the operation and shapes the response', async () => {
@@ -157,7 +159,9 @@ describe('defineEndpoint', () => {
     });
     const result = await failing(event(), context);
     expect(result.statusCode).toBe(500);
-    expect(result.body).toBe(`{"message":"Internal server error","request_id":"${REQUEST_ID}"}`);
+    expect(result.body).toBe(
+      `{"message":"Internal server error","request_id":"${REQUEST_ID}","type":"/docs#errors-internal-error","title":"Internal Server Error","status":500,"detail":"Internal server error"}`,
+    );
   });
 });
 

@@ -5,6 +5,7 @@ import { CampaignNotFound } from '#domain/errors.ts';
 import { logger } from '#platform/logger.ts';
 import { count, lambdaHandler, metrics } from '#platform/observability.ts';
 import { loggingAt, logRecordsOf, metricRecordsOf } from '../support/observability.ts';
+import { contractMembers } from '../support/problem.ts';
 
 /**
  * The service's middlewares on @middy/core (shared/platform/observability.ts,
@@ -43,7 +44,7 @@ describe('an HTTP handler on middy', () => {
     });
     const response = await notFound(httpEvent(), endingIn(10_000));
     expect(response.statusCode).toBe(404);
-    expect(JSON.parse(response.body)).toEqual({ message: 'Campaign 7 not found' });
+    expect(contractMembers(response.statusCode, response.body)).toEqual({ message: 'Campaign 7 not found' });
 
     loggingAt('ERROR');
     const failing = defineHttpHandler(async () => {
@@ -54,7 +55,7 @@ describe('an HTTP handler on middy', () => {
       failed = await failing(httpEvent(), endingIn(10_000));
     });
     expect(failed?.statusCode).toBe(500);
-    expect(JSON.parse(failed!.body)).toEqual({ message: 'Internal server error' });
+    expect(contractMembers(failed!.statusCode, failed!.body)).toEqual({ message: 'Internal server error' });
     expect(records).toEqual([
       expect.objectContaining({
         level: 'ERROR',
@@ -74,7 +75,7 @@ describe('an HTTP handler on middy', () => {
     const slow = defineHttpHandler(never);
     const response = await slow(httpEvent(), endingIn(30));
     expect(response.statusCode).toBe(500);
-    expect(JSON.parse(response.body)).toEqual({ message: 'Internal server error' });
+    expect(contractMembers(response.statusCode, response.body)).toEqual({ message: 'Internal server error' });
   });
 
   it('publishes the invocation’s counts when its error was answered', async () => {

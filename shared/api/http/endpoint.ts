@@ -24,6 +24,7 @@ import {
 } from '#schemas/issues.ts';
 import type { errorBody } from '#schemas/resources.ts';
 import { publicBaseUrl } from './base-url.ts';
+import { conditionalAnswer, httpConventions, pageLinks } from './conventions.ts';
 import {
   BadRequestError,
   HttpError,
@@ -283,10 +284,10 @@ const errorResponses = (detailed: boolean): HttpMiddleware => ({
     const bodyOf = (statusCode: number, message: string, problems: readonly InputProblem[] = []) => {
       if (!detailed) return { message };
       const requestId = requestIdOf(request.event, request.context);
-      const body: z.input<typeof errorBody> =
-        statusCode < 500
-          ? { message, errors: [...problems], request_id: requestId }
-          : { message, request_id: requestId };
+      // The RFC 9457 members are added to every error body by httpConventions (conventions.ts).
+      const body: Omit<z.input<typeof errorBody>, 'type' | 'title' | 'status' | 'detail'> = statusCode < 500
+        ? { message, errors: [...problems], request_id: requestId }
+        : { message, request_id: requestId };
       return body;
     };
     if (error instanceof HttpError) {
@@ -315,7 +316,7 @@ const requestLogging = (): HttpMiddleware => ({
 
 /** The logging and error mapping every handler is built with (and the middlewares of its own, after them). */
 function wrapped(run: ApiHandler, detailedErrors: boolean, own: HttpMiddleware[] = []): ApiHandler {
-  return lambdaHandler(run, [requestLogging(), errorResponses(detailedErrors), ...own]);
+  return lambdaHandler(run, [httpConventions(), requestLogging(), errorResponses(detailedErrors), ...own]);
 }
 
 /**
@@ -493,7 +494,11 @@ export function defineEndpoint<S extends ValidatedEndpoint>(
     const { input, idempotencyKey } = (event as ValidatedEvent<S>).validated as ValidatedRequest<S>;
     const orgId = input.orgId as number | undefined;
     if (orgId === undefined || idempotencyKey === undefined) {
-      return jsonResponse(200, await shapedResponse(schemas.response, await operation(input)));
+      const shaped = await shapedResponse(schemas.response, await operation(input));
+      if (event.httpMethod !== 'GET') return jsonResponse(200, shaped);
+      // A GET (or a HEAD, its GET by now) of a list links its neighbour pages, and every GET is validated.
+      const links = pageLinks(event, input.query, shaped);
+      return conditionalAnswer(event, jsonResponse(200, shaped, links ? { link: links } : {}));
     }
     const { path, query, body } = input;
     return answeredOnce(orgId, idempotencyKey, event, { path, query, body }, options.answers, async () => ({

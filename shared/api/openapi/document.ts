@@ -7,6 +7,7 @@ import {
 import * as z from 'zod/mini';
 import { READ_ONLY_KEY_MESSAGE } from '#api/http/endpoint.ts';
 import { gatewayResponses } from '#definitions/gateway-responses.ts';
+import { problemTitle, problemTypePath } from '#definitions/http-conventions.ts';
 import {
   IDEMPOTENCY_KEY_HEADER,
   IDEMPOTENCY_KEY_MALFORMED,
@@ -339,12 +340,42 @@ function parameters(
 /** The names of a manifest path's `{parameters}`. */
 const pathParameterNames = (path: string) => [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!);
 
-const errorContent = (example?: string): Json => ({
+const errorContent = (example?: string, status = 500): Json => ({
   'application/json': {
     schema: ref('schemas', 'Error'),
-    ...(example !== undefined && { example: { message: example } }),
+    ...(example !== undefined && {
+      example: {
+        message: example,
+        type: problemTypePath(status) ?? 'about:blank',
+        title: problemTitle(status),
+        status,
+        detail: example,
+      },
+    }),
   },
+  // The same body, as RFC 9457 names its media type, when the request's Accept asks for it.
+  'application/problem+json': { schema: ref('schemas', 'Error') },
 });
+
+/** The headers of a GET's 200 (#api/http/conventions.ts): its validator, and its neighbour pages for a list. */
+const GET_HEADERS: Json = {
+  ETag: {
+    description:
+      'A weak validator of this answer (a hash of its body); send it as `If-None-Match` to be answered 304 while it is unchanged.',
+    schema: { type: 'string' },
+  },
+  Link: {
+    description:
+      'On a page of a list (RFC 8288): the absolute URLs of the next and previous pages, `<…>; rel="next", <…>; rel="prev"`, as the body’s own paging fields name them. Absent when there is neither.',
+    schema: { type: 'string' },
+  },
+};
+
+/** A conditional GET's answer while its `If-None-Match` names the current ETag (RFC 9110 §15.4.5). */
+const NOT_MODIFIED: Json = {
+  description: 'Not modified: the `If-None-Match` of the request names the current `ETag`. No body.',
+  headers: { ETag: { description: 'The current validator.', required: true, schema: { type: 'string' } } },
+};
 
 /** The responses the gateway (API Gateway, or the local one) answers with itself, shared by operations. */
 function gatewayResponseComponents(): Record<string, Json> {
@@ -364,11 +395,11 @@ function gatewayResponseComponents(): Record<string, Json> {
     },
     Unauthorized: {
       description: `The \`${API_KEY_HEADER}\` header is missing, or the key is malformed, unknown, revoked or expired.`,
-      content: errorContent(UNAUTHORIZED.message),
+      content: errorContent(UNAUTHORIZED.message, 401),
     },
     PayloadTooLarge: {
       description: 'The request body is over 6 MiB (Lambda’s payload limit).',
-      content: errorContent(REQUEST_TOO_LARGE.message),
+      content: errorContent(REQUEST_TOO_LARGE.message, 413),
     },
     TooManyRequests: {
       description:
@@ -380,7 +411,7 @@ function gatewayResponseComponents(): Record<string, Json> {
           schema: { type: 'integer', minimum: 1 },
         },
       },
-      content: errorContent(THROTTLED.message),
+      content: errorContent(THROTTLED.message, 429),
     },
     InternalServerError: {
       description: 'An internal error; the message says nothing more.',
@@ -388,7 +419,7 @@ function gatewayResponseComponents(): Record<string, Json> {
     },
     BadGateway: {
       description: 'The function failed to answer (a crash or a timeout).',
-      content: errorContent(AUTHORIZER_FAILURE.message),
+      content: errorContent(AUTHORIZER_FAILURE.message, 502),
     },
   };
 }
@@ -397,7 +428,7 @@ function gatewayResponseComponents(): Record<string, Json> {
 const FORBIDDEN_RESPONSE: Json = {
   description:
     'The API key is read-only (scope `read`) and this operation needs a `read-write` key. It is checked before the request is validated, and nothing is written.',
-  content: errorContent(READ_ONLY_KEY_MESSAGE),
+  content: errorContent(READ_ONLY_KEY_MESSAGE, 403),
 };
 
 /** The gateway's responses every operation can get: 413 when it takes a body, 429, 500 and 502. */
@@ -523,10 +554,13 @@ function endpointOperation(
       200: {
         description: operation.returns,
         ...(route.auth === 'apiKey' && {
-          headers: idempotent ? { ...RATE_LIMIT_HEADERS, ...IDEMPOTENT_REPLAYED } : RATE_LIMIT_HEADERS,
+          headers: idempotent
+            ? { ...RATE_LIMIT_HEADERS, ...IDEMPOTENT_REPLAYED }
+            : { ...RATE_LIMIT_HEADERS, ...(route.method === 'GET' && GET_HEADERS) },
         }),
         content: { 'application/json': { schema: ref('schemas', response) } },
       },
+      ...(route.method === 'GET' && { 304: NOT_MODIFIED }),
       ...errors,
       ...gatewayResponsesOf(requestBody !== undefined),
       // The handler's own 502 (a provider it asked could not be reached) says so in place of the gateway's.

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { NotFoundError } from '#api/http/errors.ts';
+import { PROBLEM_SLUGS, problemTitle } from '#definitions/http-conventions.ts';
 import { SWAGGER_UI_FILES } from '#definitions/swagger-ui.ts';
 import { escapeHtml } from '#platform/html.ts';
 import { REFERENCE_STYLE } from './reference-style.ts';
@@ -72,6 +73,40 @@ function contentSecurityPolicy(base: string): string {
   ].join('; ');
 }
 
+/** What each error status means, in the reference page's section that problem types point to. */
+const ERROR_MEANINGS: Record<number, string> = {
+  400: 'The request is malformed or a value fails validation; <code>errors</code> names each value at fault.',
+  401: 'The API key (or bearer token) is missing, malformed, unknown, revoked or expired.',
+  403: 'The credential may not do this: a <code>read</code> key on an operation that writes.',
+  404: 'No such resource in your organization, or no such path.',
+  405: 'The path does not take this method; <code>Allow</code> lists those it takes.',
+  409: 'The request conflicts with the resource’s state, or an <code>Idempotency-Key</code> is in use.',
+  413: 'The request body is larger than the service accepts.',
+  422: 'The request is understood but refused by a rule of the service; the message says which.',
+  429: 'Too many requests; wait for <code>Retry-After</code> seconds.',
+  500: 'A fault of the service; quote <code>request_id</code> when asking about it.',
+  502: 'A function or a provider could not answer; try again later.',
+};
+
+/**
+ * The page's section on errors: one anchor per status (`#errors-not-found`), which the `type` of every
+ * problem details body points to (RFC 9457; shared/definitions/http-conventions.ts).
+ */
+const errorSections = (): string =>
+  Object.entries(PROBLEM_SLUGS)
+    .map(
+      ([status, slug]) =>
+        `<section id="errors-${slug}"><h3>${status} ${problemTitle(Number(status))}</h3><p>${ERROR_MEANINGS[Number(status)] ?? ''}</p></section>`,
+    )
+    .join('\n');
+
+/** The errors section, a landmark of its own, each problem `type` of an error body (`/docs#errors-<slug>`) in it. */
+const errorsSection = (): string =>
+  `<section id="errors" aria-labelledby="errors-heading"><h2 id="errors-heading">Errors</h2>
+<p>Every error body has <code>message</code> and the RFC 9457 members <code>type</code> (a link to its section below), <code>title</code>, <code>status</code> and <code>detail</code>; send <code>Accept: application/problem+json</code> to have it labelled so.</p>
+${errorSections()}
+</section>`;
+
 /** `GET /docs`: the reference page of the deployment at `base`. */
 export function referencePage(base: string): APIGatewayProxyResult {
   const asset = (name: string) => escapeHtml(`${base}/docs/${name}`);
@@ -97,7 +132,7 @@ export function referencePage(base: string): APIGatewayProxyResult {
 <header class="reference-header"><a class="reference-brand" href="${escapeHtml(`${base}/dashboard`)}">Outreach</a><span>API reference</span></header>
 <h1 class="visually-hidden">Outreach Campaign Public API reference</h1>
 <div id="swagger-ui"></div>
-<div class="reference-sections">${REFERENCE_SECTIONS.join('\n')}</div>
+<div class="reference-sections">${[errorsSection(), ...REFERENCE_SECTIONS].join('\n')}</div>
 <script src="${asset('swagger-ui-bundle.js')}"></script>
 <script src="${asset(INITIALIZER)}"></script>
 </body>
