@@ -18,6 +18,7 @@ import { type AdminRun, admin as adminInProcess } from '../support/cli.ts';
 import { smallDocument } from '../support/fixtures.ts';
 import { importFor } from '../support/import.ts';
 import { startTestStack } from '../support/local-stack.ts';
+import { problemBody } from '../support/problem.ts';
 import { emulatedConnection, linkedEmulatorCampaign } from '../support/provider-workspace.ts';
 import { waitFor } from '../support/wait.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
@@ -43,7 +44,7 @@ let readWriteKey: string;
 
 const REFUSED = {
   status: 403,
-  body: { message: READ_ONLY_KEY_MESSAGE, errors: [], request_id: expect.any(String) },
+  body: problemBody(403, READ_ONLY_KEY_MESSAGE, { errors: [] }),
 };
 /** Every route of the public API, from the manifest: a route added there is in this matrix. */
 const API_ROUTES = routes.filter((route) => route.path.startsWith('/public/v1/'));
@@ -339,8 +340,9 @@ describe('an expiring key', () => {
       0,
     );
 
-    const expiredAnswer = await readWrite.as(expiring.apiKey).get('/campaigns');
-    expect(expiredAnswer).toEqual({ status: 401, body: { message: 'Unauthorized' } });
+    // The same answer every time, but for its request id (each request has its own).
+    const expiredAnswer = { status: 401, body: problemBody(401, 'Unauthorized') };
+    expect(await readWrite.as(expiring.apiKey).get('/campaigns')).toEqual(expiredAnswer);
     expect(await readWrite.as(revoked.apiKey).get('/campaigns')).toEqual(expiredAnswer);
     expect(
       await readWrite.as(expiring.apiKey).post('/campaigns/101/raw/contacts', push('late@fresh-example.com')),

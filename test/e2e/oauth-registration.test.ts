@@ -19,6 +19,7 @@ import { createOrganization } from '#domain/organizations.ts';
 import { clientCredentialsToken } from '../../infra/local/route-requests.ts';
 import type { LocalStack } from '../../infra/local/stack.ts';
 import { startTestStack } from '../support/local-stack.ts';
+import { contractMembers } from '../support/problem.ts';
 
 /**
  * How assistants connect to an organization without an operator: dynamic
@@ -69,7 +70,9 @@ async function register(body: unknown, contentType = 'application/json') {
     headers: { 'content-type': contentType },
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
-  return { status: response.status, headers: response.headers, body: (await response.json()) as Json };
+  // An error's RFC 9457 members are checked here once; the tests compare the OAuth members.
+  const answered = contractMembers(response.status, await response.text()) as Json;
+  return { status: response.status, headers: response.headers, body: answered };
 }
 
 /** Registers a client (201), returning its id and, for a confidential one, its secret. */
@@ -85,7 +88,10 @@ async function tokenRequest(parameters: Record<string, string>, headers: Record<
     headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
     body: new URLSearchParams(parameters),
   });
-  return { status: response.status, body: (await response.json()) as Record<string, string> };
+  return {
+    status: response.status,
+    body: contractMembers(response.status, await response.text()) as Record<string, string>,
+  };
 }
 
 /** A code for the client in `orgId` (or another organization), as the consent page issues it on approval. */

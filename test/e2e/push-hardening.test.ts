@@ -8,6 +8,7 @@ import type { LocalStack } from '../../infra/local/stack.ts';
 import { apiClient } from '../support/api-client.ts';
 import { importFor } from '../support/import.ts';
 import { startTestStack } from '../support/local-stack.ts';
+import { contractMembers } from '../support/problem.ts';
 import { maintainedAndRecomputed } from '../support/recompute.ts';
 
 /**
@@ -250,12 +251,21 @@ describe('requests with several problems', () => {
       },
     ];
     expect(response.status).toBe(400);
-    expect(response.body).toStrictEqual({
+    expect(contractMembers(response.status, JSON.stringify(response.body))).toStrictEqual({
       message: errors.map((error) => error.message).join('; '),
       errors,
       request_id: response.headers.get('x-amzn-requestid'),
     });
-    expect(Object.keys(response.body)).toEqual(['message', 'errors', 'request_id']);
+    // The contract's members first, then the RFC 9457 ones.
+    expect(Object.keys(response.body)).toEqual([
+      'message',
+      'errors',
+      'request_id',
+      'type',
+      'title',
+      'status',
+      'detail',
+    ]);
     expect(response.body.request_id).toEqual(expect.stringMatching(/^[0-9a-f-]{36}$/));
   });
 
@@ -289,7 +299,7 @@ describe('requests with several problems', () => {
     const response = await push(101, { contacts: [], triggerIntake: 'yes' });
     expect(response.status).toBe(400);
     const message = "Invalid body field 'triggerIntake': Invalid input: expected boolean, received string";
-    expect(response.body).toStrictEqual({
+    expect(contractMembers(response.status, JSON.stringify(response.body))).toStrictEqual({
       message,
       errors: [{ path: 'body.triggerIntake', message }],
       request_id: response.headers.get('x-amzn-requestid'),
@@ -299,7 +309,7 @@ describe('requests with several problems', () => {
   it('gives a not-found its request id and an empty errors', async () => {
     const response = await push(999_999, { contacts: [{ email: 'nobody@missing.example' }] });
     expect(response.status).toBe(404);
-    expect(response.body).toStrictEqual({
+    expect(contractMembers(response.status, JSON.stringify(response.body))).toStrictEqual({
       message: 'Campaign 999999 not found',
       errors: [],
       request_id: response.headers.get('x-amzn-requestid'),

@@ -73,6 +73,7 @@ const tooLargeBody = () => {
 
 /** The gateway's own answers (shared/definitions/gateway-responses.ts). */
 export const NOT_FOUND = 'Not found';
+export const METHOD_NOT_ALLOWED = 'Method not allowed';
 export const UNAUTHORIZED = 'Unauthorized';
 export const TOO_LARGE = 'Request body too large';
 
@@ -103,14 +104,20 @@ export function requestFlaws(route: Route, valid: BadRequest): fc.Arbitrary<Case
   const flaws: fc.Arbitrary<Case>[] = [];
   const missing = missingMethods(route);
   if (missing.length > 0) {
+    // A known path with a method it lacks: 405 with `Allow` naming every method it has (RFC 9110 §15.5.6).
+    const defined = routes
+      .filter((other) => other.path === route.path)
+      .map((other) => other.method as string);
+    const allow = new RegExp(`^${defined.map((method) => `(?=.*\\b${method}\\b)`).join('')}`);
     flaws.push(
       fc.constantFrom(...missing).map(
         (method): Case => ({
           flaw: `method ${method}`,
           request: { ...valid, method, body: method === 'GET' ? undefined : valid.body },
-          status: 404,
+          status: 405,
           protocol: 'message',
-          message: NOT_FOUND,
+          message: METHOD_NOT_ALLOWED,
+          header: { name: 'allow', value: allow },
         }),
       ),
     );

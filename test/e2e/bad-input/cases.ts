@@ -2,6 +2,7 @@ import type fc from 'fast-check';
 import { expect } from 'vitest';
 import type { routes } from '#definitions/routes.ts';
 import { type HttpAnswer, send as sendHttp } from '../../support/api-client.ts';
+import { contractMembers } from '../../support/problem.ts';
 import type { ObservedCall } from '../../support/request-counter.ts';
 import { REDIRECT_URI, world } from './world.ts';
 
@@ -105,7 +106,9 @@ export function checkAnswer(c: Case, answer: Answer): void {
   if (c.header) expect(answer.headers.get(c.header.name)).toMatch(c.header.value);
   switch (c.protocol) {
     case 'message': {
-      const body = parseJson(answer) as Record<string, unknown>;
+      // The contract's members, once the RFC 9457 members every error body also carries are checked.
+      parseJson(answer);
+      const body = contractMembers(answer.status, answer.text);
       expect(Object.keys(body).filter((key) => key !== 'errors' && key !== 'request_id')).toEqual([
         'message',
       ]);
@@ -126,7 +129,8 @@ export function checkAnswer(c: Case, answer: Answer): void {
       return;
     }
     case 'oauth': {
-      const body = parseJson(answer) as Record<string, unknown>;
+      parseJson(answer);
+      const body = contractMembers(answer.status, answer.text);
       expect(Object.keys(body).sort()).toEqual(['error', 'error_description']);
       expect(RFC6749_ERRORS).toContain(body.error);
       if (c.error !== undefined) expect(body.error).toBe(c.error);
