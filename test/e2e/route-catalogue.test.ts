@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
@@ -156,6 +156,8 @@ describe('a client generated from docs/openapi.json (openapi-typescript, openapi
   // Before the catalogue's requests, which end with deleting the link, the connection and the webhook.
   it('compiles strictly and reads every GET of /public/v1 with a 200', async () => {
     // Under the project (.local/ is git-ignored), so that the module finds openapi-fetch as a client's would.
+    // .local/ is not in a fresh clone.
+    mkdirSync(join(PROJECT_ROOT, '.local'), { recursive: true });
     const directory = mkdtempSync(join(PROJECT_ROOT, '.local', 'openapi-client-'));
     try {
       writeFileSync(join(directory, 'openapi.ts'), astToString(await openapiTS(pathToFileURL(OPENAPI_FILE))));

@@ -34,4 +34,5 @@ body { margin: 0; background: #fff; color: #1b1f24; font-family: system-ui, -app
 .swagger-ui .download-contents { background: #3b4151; color: #fff; }
 .swagger-ui .auth-container .scopes h2 a { color: #0b57d0; }
 .swagger-ui .parameter__name.required span, .swagger-ui .parameter__name.required::after { color: #b42318; }
+.swagger-ui .highlight-code .microlight, .swagger-ui .highlight-code .microlight span { background: #1b1f24 !important; color: #f0f3f6 !important; }
 `;

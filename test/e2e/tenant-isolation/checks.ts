@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import { READ_ONLY_KEY_MESSAGE } from '#api/http/endpoint.ts';
 import { providerWebhookOf } from '../../../infra/local/route-requests.ts';
+import { contractMembers } from '../../support/problem.ts';
 import { expectNoWriteCredential } from '../../support/write-credentials.ts';
 import type { Probe, ProbeContext, ProbeRequest } from './probes.ts';
 import { A_IDS, A_WORDS } from './tenants.ts';
@@ -92,9 +93,12 @@ export async function check(ctx: ProbeContext, probe: Probe): Promise<void> {
     case 'refused': {
       const status = { hidden: 404, denied: 401, refused: 400 }[probe.expect.kind];
       expect(response.status, context).toBe(status);
-      // `{message}`, which an endpoint's error follows with `errors` and `request_id` (docs/decisions.md).
+      // `{message}`, which an endpoint's error follows with `errors` and `request_id` (docs/decisions.md),
+      // and the RFC 9457 members every error body carries (checked by contractMembers).
       expect(
-        Object.keys(body()).filter((key) => key !== 'errors' && key !== 'request_id'),
+        Object.keys(contractMembers(response.status, JSON.stringify(body()))).filter(
+          (key) => key !== 'errors' && key !== 'request_id',
+        ),
         context,
       ).toEqual(['message']);
       return;
