@@ -22,13 +22,6 @@ import { headerOf } from './request.ts';
 type Answer = APIGatewayProxyResult;
 type Headers = NonNullable<Answer['headers']>;
 
-/** A header of an answer by name, whatever its case. */
-const answerHeader = (headers: Headers | undefined, name: string): string | undefined => {
-  for (const [key, value] of Object.entries(headers ?? {}))
-    if (key.toLowerCase() === name) return String(value);
-  return undefined;
-};
-
 /** The answer's headers with `name` set (any header of that name, in whatever case, replaced). */
 function withHeader(headers: Headers | undefined, name: string, value: string): Headers {
   const kept = Object.entries(headers ?? {}).filter(([key]) => key.toLowerCase() !== name);
@@ -62,7 +55,7 @@ function detailOf(body: Record<string, unknown>): string | undefined {
  */
 export function withProblemDetails(event: APIGatewayProxyEvent, answer: Answer): Answer {
   const status = answer.statusCode;
-  const contentType = answerHeader(answer.headers, 'content-type') ?? '';
+  const contentType = headerOf(answer.headers, 'content-type') ?? '';
   if (status < 400 || !answer.body || answer.isBase64Encoded || !contentType.startsWith('application/json'))
     return answer;
   let body: unknown;

@@ -7,12 +7,14 @@ import type { APIGatewayProxyEvent } from 'aws-lambda';
  */
 
 type EventHeaders = Record<string, string | undefined> | null | undefined;
+/** A request's headers, or an answer's (whose values may be numbers or booleans). */
+type AnyHeaders = Record<string, string | number | boolean | undefined> | null | undefined;
 
-/** The value of header `name`, whatever the case of its name in the request. */
-export function headerOf(headers: EventHeaders, name: string): string | undefined {
+/** The value of header `name`, whatever the case of its name in the request (or answer). */
+export function headerOf(headers: AnyHeaders, name: string): string | undefined {
   const wanted = name.toLowerCase();
   for (const [key, value] of Object.entries(headers ?? {})) {
-    if (key.toLowerCase() === wanted) return value;
+    if (key.toLowerCase() === wanted) return value === undefined ? undefined : String(value);
   }
   return undefined;
 }
