@@ -13,7 +13,7 @@ import { BUNDLE_ENTRY_FILE } from '../infra/constructs/service-function.ts';
 import { type LocalStack, localSecretsKey } from '../infra/local/stack.ts';
 import { PROJECT_ROOT } from '../infra/paths.ts';
 import { FLOOR_ENTRY, initialOutputs, measuredBuildOptions } from './bundle-init.ts';
-import { reasonOf, type SectionFailure } from './failures.ts';
+import { firstRequestFailure, reasonOf, type SectionFailure } from './failures.ts';
 import type { EventPreparer } from './first-events.ts';
 import { round } from './load.ts';
 
@@ -35,8 +35,12 @@ const run = promisify(execFile);
 
 /** Times each bundle is imported in a fresh process; the fastest and the median are reported. */
 const IMPORTS_PER_BUNDLE = 9;
-/** Fresh processes per function for init plus first request; the median is reported. */
-const FIRST_REQUESTS_PER_FUNCTION = 3;
+/**
+ * Rounds of init plus first request: each round runs the floor and then every
+ * function once, each in a fresh process, so that load on the machine falls on
+ * all alike; the fastest and the median of each are reported.
+ */
+const FIRST_REQUEST_ROUNDS = 5;
 
 export interface BundleFigures {
   function: string;
@@ -67,15 +71,23 @@ export interface BundleFigures {
 
 export interface FirstRequestFigures {
   function: string;
-  /** Median over fresh processes, in ms: the import, then the first invocation. */
+  /** Medians over the rounds' fresh processes, in ms: the import, the first invocation, and both. */
   initMs: number;
   firstRequestMs: number;
   totalMs: number;
+  /** The fastest process's import plus first invocation, in ms. */
+  fastestTotalMs: number;
   /** The first invocation's status code (HTTP functions), `ok`, or what it threw. */
   outcome: string;
-  /** The total ÷ the floor's. */
+  /**
+   * The fastest total ÷ the floor's fastest: load from other work on the
+   * machine only adds time, and adds it unevenly, so the fastest of each
+   * compare the code (as the import ratio does).
+   */
   ratio: number;
-  /** Why the process gave no figures (it failed or timed out), if so. */
+  /** The median total ÷ the floor's median total. */
+  medianRatio: number;
+  /** Why a process gave no figures (it failed or timed out), if so. */
   error?: string;
   /** An error answer's body or what the handler threw, if so. */
   detail?: string;
@@ -93,7 +105,8 @@ export interface BundleReport {
 }
 
 export interface FirstRequests {
-  processesPerFunction: number;
+  /** Rounds, each a fresh process of the floor and of every function. */
+  rounds: number;
   floor: FirstRequestFigures;
   functions: FirstRequestFigures[];
   /** Functions the stack did not invoke during the run, so there was no event to replay. */
@@ -363,51 +376,83 @@ export async function measureFirstRequests(
   preparers: Record<string, EventPreparer> = {},
 ): Promise<FirstRequests> {
   const environment = stackEnvironment(stack);
-  const firstRequest = async (bundle: BuiltBundle, event: unknown): Promise<FirstRequestFigures> => {
-    try {
-      return await firstRequestOf(bundle, event);
-    } catch (error) {
-      const none = Number.NaN;
-      const failed = { initMs: none, firstRequestMs: none, totalMs: none, ratio: none };
-      return { function: bundle.name, ...failed, outcome: 'no answer', error: reasonOf(error) };
-    }
-  };
-  const firstRequestOf = async (bundle: BuiltBundle, event: unknown) => {
+  interface Run {
+    initMs: number;
+    firstRequestMs: number;
+    outcome: string;
+    detail?: string;
+  }
+  /** One fresh process: the import and the first invocation of `bundle` with `event`. */
+  const runOnce = async (bundle: BuiltBundle, event: unknown): Promise<Run> => {
     const eventFile = join(built.folder, `${bundle.name}.event.json`);
     const prepare = preparers[bundle.name];
-    const runs: { initMs: number; firstRequestMs: number; outcome: string; detail?: string }[] = [];
-    for (let index = 0; index < FIRST_REQUESTS_PER_FUNCTION; index++) {
-      writeFileSync(eventFile, JSON.stringify(prepare ? await prepare(event) : event));
-      const { stdout } = await run(
-        built.node.path,
-        [resolve(PROJECT_ROOT, 'bench/first-request.mjs'), bundle.file, eventFile],
-        { env: environment, cwd: resolve(bundle.file, '..'), timeout: 60_000 },
-      );
-      runs.push(JSON.parse(stdout) as (typeof runs)[number]);
-    }
-    const initMs = median(runs.map((entry) => entry.initMs));
-    const firstRequestMs = median(runs.map((entry) => entry.firstRequestMs));
-    return {
-      function: bundle.name,
-      initMs: round(initMs, 1),
-      firstRequestMs: round(firstRequestMs, 1),
-      totalMs: round(median(runs.map((entry) => entry.initMs + entry.firstRequestMs)), 1),
-      outcome: runs.at(-1)!.outcome,
-      ...(runs.at(-1)!.detail !== undefined && { detail: runs.at(-1)!.detail }),
-      ratio: 1,
-    };
+    writeFileSync(eventFile, JSON.stringify(prepare ? await prepare(event) : event));
+    const { stdout } = await run(
+      built.node.path,
+      [resolve(PROJECT_ROOT, 'bench/first-request.mjs'), bundle.file, eventFile],
+      { env: environment, cwd: resolve(bundle.file, '..'), timeout: 60_000 },
+    );
+    return JSON.parse(stdout) as Run;
   };
-  const floor = await firstRequest(built.floor, { pk: 'FLOOR', sk: 'FLOOR' });
-  const functions: FirstRequestFigures[] = [];
+  const floorEvent = { pk: 'FLOOR', sk: 'FLOOR' };
+  const measured: { bundle: BuiltBundle; event: unknown }[] = [{ bundle: built.floor, event: floorEvent }];
   const withoutEvent: string[] = [];
   for (const bundle of built.functions) {
     const event = events.get(bundle.entry);
-    if (bundle.error || event === undefined) {
-      withoutEvent.push(bundle.name);
-      continue;
-    }
-    const figures = await firstRequest(bundle, event);
-    functions.push({ ...figures, ratio: round(figures.totalMs / floor.totalMs, 2) });
+    if (bundle.error || event === undefined) withoutEvent.push(bundle.name);
+    else measured.push({ bundle, event });
   }
-  return { processesPerFunction: FIRST_REQUESTS_PER_FUNCTION, floor, functions, withoutEvent };
+  const runs = new Map<BuiltBundle, Run[] | Error>(measured.map(({ bundle }) => [bundle, []]));
+  for (let round = 0; round < FIRST_REQUEST_ROUNDS; round++) {
+    for (const { bundle, event } of measured) {
+      const sofar = runs.get(bundle);
+      if (sofar instanceof Error) continue;
+      try {
+        sofar?.push(await runOnce(bundle, event));
+      } catch (error) {
+        runs.set(bundle, error as Error);
+      }
+    }
+  }
+  const figuresOf = (bundle: BuiltBundle): FirstRequestFigures => {
+    const none = Number.NaN;
+    const ofBundle = runs.get(bundle);
+    if (!ofBundle || ofBundle instanceof Error || ofBundle.length === 0) {
+      const error = ofBundle instanceof Error ? reasonOf(ofBundle) : 'not run';
+      const failed = { initMs: none, firstRequestMs: none, totalMs: none, fastestTotalMs: none };
+      return {
+        function: bundle.name,
+        ...failed,
+        ratio: none,
+        medianRatio: none,
+        outcome: 'no answer',
+        error,
+      };
+    }
+    const totals = ofBundle.map((entry) => entry.initMs + entry.firstRequestMs);
+    // An error answer in any round measured another path than the function's work.
+    const failedRun = ofBundle.find((entry) => firstRequestFailure(entry));
+    const reported = failedRun ?? ofBundle.at(-1)!;
+    return {
+      function: bundle.name,
+      initMs: round(median(ofBundle.map((entry) => entry.initMs)), 1),
+      firstRequestMs: round(median(ofBundle.map((entry) => entry.firstRequestMs)), 1),
+      totalMs: round(median(totals), 1),
+      fastestTotalMs: round(Math.min(...totals), 1),
+      outcome: reported.outcome,
+      ...(reported.detail !== undefined && { detail: reported.detail }),
+      ratio: 1,
+      medianRatio: 1,
+    };
+  };
+  const floor = figuresOf(built.floor);
+  const functions = measured.slice(1).map(({ bundle }) => {
+    const figures = figuresOf(bundle);
+    return {
+      ...figures,
+      ratio: round(figures.fastestTotalMs / floor.fastestTotalMs, 2),
+      medianRatio: round(figures.totalMs / floor.totalMs, 2),
+    };
+  });
+  return { rounds: FIRST_REQUEST_ROUNDS, floor, functions, withoutEvent };
 }

@@ -114,7 +114,9 @@ export function bundleFailure(bundle: BundleFigures): string | undefined {
 }
 
 /** A first request that threw or answered an error measured another path than the function's work. */
-export function firstRequestFailure(row: FirstRequestFigures): string | undefined {
+export function firstRequestFailure(
+  row: Pick<FirstRequestFigures, 'error' | 'outcome' | 'detail'>,
+): string | undefined {
   if (row.error) return row.error;
   if (row.outcome === 'ok' || (/^\d{3}$/.test(row.outcome) && Number(row.outcome) < 400)) return undefined;
   const what = /^\d{3}$/.test(row.outcome) ? `answered ${row.outcome}` : row.outcome;
