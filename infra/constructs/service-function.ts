@@ -10,6 +10,7 @@ import type { Construct } from 'constructs';
 import type { BuildOptions } from 'esbuild';
 import type { TableAction } from '#definitions/routes.ts';
 import { PROJECT_ROOT } from '../paths.ts';
+import { nodeHttpBuiltin } from './node-http-builtin.ts';
 import { sdkSchemaKeys } from './sdk-schema-keys.ts';
 
 /**
@@ -62,7 +63,7 @@ export const BUNDLE_ENTRY_FILE = 'index.mjs';
  * the KMS client, the SMTP transport) is a chunk of its own that a cold start
  * does not read until a request needs it; the SDK's schema modules are read
  * with literal keys (sdk-schema-keys.ts), so a client's unused operations drop
- * out.
+ * out, and `node:http` is read without its module facade (node-http-builtin.ts).
  */
 export const bundleBuildOptions = (entryFile: string, outdir: string) =>
   ({
@@ -79,7 +80,7 @@ export const bundleBuildOptions = (entryFile: string, outdir: string) =>
     mainFields: [...BUNDLE.mainFields],
     banner: { js: BUNDLE.banner },
     alias: { ...LAMBDA_ALIASES },
-    plugins: [sdkSchemaKeys],
+    plugins: [sdkSchemaKeys, nodeHttpBuiltin],
     logLevel: 'silent',
   }) satisfies BuildOptions;
 

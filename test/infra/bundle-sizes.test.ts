@@ -29,13 +29,17 @@ const MAX_RATIO = BUNDLE_BOUNDS.size;
 const initSizes = new Map<string, number>();
 /** Node's own modules imported at init, by entry. */
 const initNodeModules = new Map<string, Set<string>>();
+/** Node's own modules any output of the bundle imports, statically or with `import()`, by entry. */
+const anyNodeModules = new Map<string, Set<string>>();
 
 /**
  * Node modules whose import as an ES module costs far more than the code a
  * function needs of them: Node builds a module's namespace from every export
  * it has, and `node:http`'s lazy exports load undici, http2 and worker_threads
  * (about 25 ms of a cold start on Node 24; `require` of it takes 0.5 ms).
- * shared/platform/http-client.ts reads it with `process.getBuiltinModule`.
+ * shared/platform/http-client.ts reads it with `process.getBuiltinModule`, and
+ * the SDK's `import()` of it (for http endpoints) is resolved to that too
+ * (infra/constructs/node-http-builtin.ts).
  */
 const COSTLY_AS_ES_MODULES = ['node:http'];
 
@@ -44,6 +48,13 @@ beforeAll(async () => {
   for (const [entry, { metafile }] of await functionBundles()) {
     initSizes.set(entry, initialBytes(metafile));
     initNodeModules.set(entry, initialNodeModules(metafile));
+    const imported = Object.values(metafile.outputs).flatMap((output) => output.imports);
+    anyNodeModules.set(
+      entry,
+      new Set(
+        imported.filter(({ external }) => external).map(({ path }) => path.replace(/^(node:)?/, 'node:')),
+      ),
+    );
   }
   const { metafile } = await build({
     ...measuredBuildOptions(FLOOR_ENTRY, resolve(PROJECT_ROOT, FLOOR_ENTRY), join(tmpdir(), 'bundle-sizes')),
@@ -67,6 +78,8 @@ describe('what a cold start reads, beside a bare DynamoDB function', () => {
     (entry) => {
       const costly = COSTLY_AS_ES_MODULES.filter((name) => initNodeModules.get(entry)!.has(name));
       expect(costly).toEqual([]);
+      // Nor later, on a request: the SDK's `import()` for an http endpoint included.
+      expect(COSTLY_AS_ES_MODULES.filter((name) => anyNodeModules.get(entry)!.has(name))).toEqual([]);
     },
   );
 
