@@ -1,3 +1,4 @@
+import { linkToProviderCampaign } from '#domain/provider-campaign-links.ts';
 import type { putSequenceProviderLinkEndpoint } from '#schemas/provider-campaigns.ts';
 import type { OperationInput, OperationOutput } from './operation.ts';
 import { toSequenceProviderLink } from './sequence-provider-link-resource.ts';
@@ -19,9 +20,6 @@ type Endpoint = typeof putSequenceProviderLinkEndpoint;
 export async function putSequenceProviderLink(
   input: OperationInput<Endpoint>,
 ): Promise<OperationOutput<Endpoint>> {
-  // Everything past validation loads with the request: the stores, the provider's client, its transport
-  // and the key's opening (docs/architecture.md, Bundles).
-  const { linkToProviderCampaign } = await import('#domain/provider-campaign-links.ts');
   const { link, warning } = await linkToProviderCampaign(input.orgId, {
     sequenceId: input.path.sequenceId,
     connectionId: input.body.connection_id,

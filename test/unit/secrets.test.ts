@@ -53,6 +53,32 @@ describe('with the local key', () => {
     ).rejects.toBeInstanceOf(SecretUnreadable);
   });
 
+  it('opens what was sealed before: the context is in the same key order as it always was', async () => {
+    // Sealed when the keys were ordered by the locale's collation: the stored provider keys and
+    // idempotent answers of both contexts must keep opening.
+    useConfiguration({
+      ...loadConfiguration({}),
+      secrets: { localKey: Buffer.alloc(32, 7).toString('base64') },
+    });
+    const apiKey = {
+      wrappedKey: 'qXAGi0V8PTU45pE5yf7Z4DSdkYJZkF7jNcT8LaTvuxvq2CipHaPgv1PyAnQnDprlHyrhjFKoqdiTuBmo',
+      wrappedBy: 'local' as const,
+      iv: 'lFHlU6w/y2z/FXTH',
+      ciphertext: 'l2bzbJpGmUUODnTIHRRnt9I=',
+      tag: 'TD/kiL1HKhe1w1ffvLz1vQ==',
+    };
+    expect(await openSecret(apiKey, CONTEXT)).toBe('sl-api-key-123456');
+    const answer = {
+      wrappedKey: 'Km1/cJxhmJUaOpzn1FxIVoUs/rd3pPRDdyDA9NuV3LcCT8LFBdqG104wVJCCFqPz0F3cPijG0/PWp3m/',
+      wrappedBy: 'local' as const,
+      iv: 'K4NUoQb819RpgXsv',
+      ciphertext: 'H6avhXVNM0FDfkXYvEU=',
+      tag: 'sZh6oOoKcgUatXqfKrng+Q==',
+    };
+    const answerContext = { purpose: 'idempotent-answer', orgId: '7', idempotencyKey: 'k-1' };
+    expect(await openSecret(answer, answerContext)).toBe('{"status":201}');
+  });
+
   it('refuses to open with another local key', async () => {
     const sealed = await sealSecret('key', CONTEXT);
     useConfiguration({ ...loadConfiguration({}), secrets: { localKey: newLocalKey() } });
