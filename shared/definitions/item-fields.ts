@@ -4,7 +4,7 @@
  * without zod, so the stores never import their schemas at run time.
  */
 
-/** Counter attributes of a campaign item (CampaignSummary.stats and CampaignDetail.contacts; docs/decisions.md, Assignments). */
+/** Counter attributes of a campaign item (CampaignSummary.stats and CampaignDetail.contacts, and the dashboard's rates; docs/decisions.md, Assignments). */
 export const CAMPAIGN_COUNTERS = [
   'statSent',
   'statOpened',
@@ -12,6 +12,8 @@ export const CAMPAIGN_COUNTERS = [
   'statBounced',
   'statUnsubscribed',
   'statBlocked',
+  // Not in the public API's shapes: the dashboard's positive-reply rate (docs/decisions.md, Positive replies).
+  'statPositiveReplied',
   'statusPendingApproval',
   'statusScheduled',
   'statusInProgress',

@@ -28,6 +28,8 @@ export interface AssignmentFacts {
   openCount: number;
   clickCount: number;
   contactBlocked: boolean;
+  /** A received message of it has been classified positive, once at least (it stays counted). */
+  positiveReplied: boolean;
 }
 
 export type { CampaignCounter, CampaignCounts, OrganizationCounter, OrganizationCounts };
@@ -63,6 +65,7 @@ export function campaignContribution(facts: AssignmentFacts | null): CampaignCou
   counts.statBounced = facts.status === 'bounced' ? 1 : 0;
   counts.statUnsubscribed = facts.status === 'unsubscribed' ? 1 : 0;
   counts.statBlocked = facts.contactBlocked ? 1 : 0;
+  counts.statPositiveReplied = facts.positiveReplied ? 1 : 0;
   counts[statusCounter(facts.status)] = 1;
   return counts;
 }

@@ -61,6 +61,7 @@ export const factsOf = (record: AssignmentFacts): AssignmentFacts => ({
   openCount: record.openCount,
   clickCount: record.clickCount,
   contactBlocked: record.contactBlocked,
+  positiveReplied: record.positiveReplied,
 });
 
 /** CampaignContact, the contact list's item. */
@@ -168,6 +169,7 @@ export function creationWrites(
       openCount: 0,
       clickCount: 0,
       contactBlocked: input.contact.blocked,
+      positiveReplied: false,
     });
     accumulate(campaignDelta, deltas.campaign);
     accumulate(organizationDelta, deltas.organization);

@@ -56,9 +56,12 @@ export function messageEffects(
   let last: MessageEffects['last'] = null;
   let sent = 0;
   let opens = 0;
+  let positiveReplied = false;
   for (const message of messages) {
     if (message.type === 'sent') sent += 1;
     opens += message.open_count;
+    // As the Positive Reply webhook judges a message (webhook-events.ts).
+    if (message.type === 'received' && message.response_type === 'positive') positiveReplied = true;
     const newer =
       !last ||
       message.created_at > last.at ||
@@ -76,7 +79,7 @@ export function messageEffects(
     .filter((message) => message.subject)
     .sort((a, b) => (a.created_at < b.created_at ? 1 : -1))[0];
   if (last && newestWithSubject) last.subject = newestWithSubject.subject ?? null;
-  return { sent, opens, last };
+  return { sent, opens, last, positiveReplied };
 }
 
 /**
@@ -149,6 +152,7 @@ export function historyChunkWrites(
     ...factsOf(assignment),
     sentCount: assignment.sentCount + effects.sent,
     openCount: assignment.openCount + effects.opens,
+    positiveReplied: assignment.positiveReplied || effects.positiveReplied,
   };
   const deltas = assignmentDeltas(factsOf(assignment), after);
   const writes: TransactItem[] = messages.map((message) => storedMessages.putNew(orgId, assignment, message));

@@ -188,7 +188,7 @@ export async function eventWrites(
     ];
   }
   if (event.type === 'reply_classified') {
-    return [marker, ...(await classificationWrites(orgId, event, assignment, emitEvents, reads))];
+    return [marker, ...(await classificationWrites(orgId, event, assignment, emitEvents, writerSlot, reads))];
   }
 
   const writes: TransactItem[] = [marker];
@@ -225,6 +225,7 @@ export async function eventWrites(
     sentCount: after.sentCount + effects.sent,
     openCount: after.openCount + effects.opens,
     clickCount: after.clickCount + clicks,
+    positiveReplied: after.positiveReplied || effects.positiveReplied,
   };
   if (event.type === 'opened' && event.message_id !== undefined) {
     writes.push(storedMessages.addOpen(orgId, event.message_id, assignment.assignmentId));
@@ -313,7 +314,7 @@ async function messageOf(
   };
 }
 
-const NO_MESSAGE_EFFECTS: MessageEffects = { sent: 0, opens: 0, last: null };
+const NO_MESSAGE_EFFECTS: MessageEffects = { sent: 0, opens: 0, last: null, positiveReplied: false };
 
 /**
  * The writes of a `reply_classified` (besides its marker): it sets the
@@ -322,13 +323,15 @@ const NO_MESSAGE_EFFECTS: MessageEffects = { sent: 0, opens: 0, last: null };
  * assignment's version moves, so a concurrent reply or classification retries
  * on the state this one left. Positive Reply is announced the first time a
  * message becomes positive (a reply that took a positive pending
- * classification was announced when it was recorded).
+ * classification was announced when it was recorded); by the same rule the
+ * assignment then counts in its campaign's positive replies, for good.
  */
 async function classificationWrites(
   orgId: number,
   event: Extract<ProviderEvent, { type: 'reply_classified' }>,
   assignment: AssignmentRecord,
   emitEvents: boolean,
+  writerSlot: number | null,
   reads: EventReads,
 ): Promise<TransactItem[]> {
   const message =
@@ -341,13 +344,18 @@ async function classificationWrites(
   }
   const wasPositive = message.everPositive || message.responseType === 'positive';
   const positive = event.response_type === 'positive';
+  const counted = positive && !assignment.positiveReplied;
   const writes = [
     storedMessages.classify(orgId, message.messageId, assignment.assignmentId, {
       responseType: event.response_type,
       everPositive: wasPositive || positive,
     }),
-    assignmentMessageUpdate(orgId, assignment, NO_MESSAGE_EFFECTS),
+    assignmentMessageUpdate(orgId, assignment, { ...NO_MESSAGE_EFFECTS, positiveReplied: counted }),
   ];
+  if (counted) {
+    const deltas = assignmentDeltas(factsOf(assignment), { ...factsOf(assignment), positiveReplied: true });
+    writes.push(...assignmentCounterWrites(orgId, assignment, deltas, 0, writerSlot));
+  }
   if (emitEvents && positive && !wasPositive) {
     const classified = toCampaignMessage({ ...message, responseType: event.response_type });
     writes.push(assignmentMessageEventWrite(orgId, 'positive_reply', assignment, classified));

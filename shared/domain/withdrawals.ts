@@ -49,6 +49,7 @@ export function withdrawalOf(
         openCount: 0,
         clickCount: 0,
         contactBlocked: contact.blocked,
+        positiveReplied: false,
       },
       null,
     );

@@ -58,6 +58,8 @@ export interface MessageEffects {
   opens: number;
   /** The newest message of the batch, if newer than the assignment's last, with the thread's latest sender and subject. */
   last: { messageId: number; at: string; senderEmail: string | null; subject: string | null } | null;
+  /** The batch holds a received message classified positive (or a classification made one so): the flag is set, never cleared. */
+  positiveReplied: boolean;
 }
 
 export function assignmentStore(table: TableSource = tableContext) {
@@ -183,6 +185,10 @@ export function assignmentStore(table: TableSource = tableContext) {
       if (effects.opens > 0) {
         adds.push('openCount :opens');
         values[':opens'] = effects.opens;
+      }
+      if (effects.positiveReplied) {
+        sets.push('positiveReplied = :positive');
+        values[':positive'] = true;
       }
       if (effects.last) {
         sets.push('lastMessageId = :lastId', 'lastMessageAt = :lastAt');

@@ -113,8 +113,13 @@ describe('campaign pages', () => {
     expect(page.text).toContain('Open rate');
     expect(page.text).toContain('Reply rate');
     expect(page.text).toContain('Bounce rate');
+    expect(textOf(page.text)).toContain(
+      'Campaign Contacts sent Open rate Reply rate Positive-reply rate Bounce rate',
+    );
     expect(page.text).toContain(`href="${stack.apiUrl}/dashboard/campaigns/102"`);
-    expect(textOf(page.text)).toContain('Retail Ops 1 100%');
+    // 101: Ann's reply came positive; 102: Cy's contact was sent to, opened it and bounced.
+    expect(textOf(page.text)).toContain('1 100% 100% 100% 0%');
+    expect(textOf(page.text)).toContain('Retail Ops 1 100% 0% 0% 100%');
     expectInert(page.text);
     // The session (GetItem), membership and organization (BatchGetItem); the campaigns (one Query).
     expect(calls.map((call) => call.operation).sort()).toEqual(['BatchGetItem', 'GetItem', 'Query']);
@@ -124,6 +129,7 @@ describe('campaign pages', () => {
     const { result: page, calls } = await countRequests(() => viewerA.get('/dashboard/campaigns/101'));
     expect(page.status).toBe(200);
     const text = textOf(page.text);
+    expect(text).toContain('100% Reply rate 1 replied 100% Positive-reply rate 1 positive 0% Bounce rate');
     expect(text).toContain('Pending approval 1');
     expect(text).toContain('Scheduled 1');
     expect(text).toContain('Sequence 201 Smartlead Not linked');

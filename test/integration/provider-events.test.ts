@@ -224,7 +224,7 @@ const EFFECTS: EffectCase[] = [
     history: true,
     fields: { response_type: 'positive', message: { body: 'Interested!' } },
     status: 'replied',
-    campaign: { statusInProgress: -1, statusReplied: 1, messagesCount: 1 },
+    campaign: { statusInProgress: -1, statusReplied: 1, statPositiveReplied: 1, messagesCount: 1 },
     analytics: { totalContactsReplied: 1 },
     message: { messageType: 'received', stepType: 'reply', responseType: 'positive', body: 'Interested!' },
   },

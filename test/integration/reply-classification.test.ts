@@ -7,6 +7,7 @@ import { tableName } from '#platform/config.ts';
 import { dynamo } from '#platform/dynamodb-client.ts';
 import { type ProviderEvent, providerEvent } from '#schemas/import.ts';
 import type { AssignmentStatus } from '#schemas/resources.ts';
+import { campaigns } from '#store/campaigns.ts';
 import { keys } from '#store/keys.ts';
 import { importFor } from '../support/import.ts';
 import { maintainedAndRecomputed, readRawOrganization } from '../support/recompute.ts';
@@ -113,6 +114,16 @@ const positiveReplies = async (orgId: number) =>
     .filter((item) => item.eventType === 'positive_reply')
     .map((item) => JSON.parse(item.body as string) as { data: { message: Item; assignment_id: number } });
 
+/** Campaign 101's contacts with a positive reply, as the dashboard reads them (the item and its shards). */
+const positiveRepliedOf = async (orgId: number) =>
+  (await campaigns.get(orgId, 101, { consistent: true }))!.statPositiveReplied;
+
+/** The maintained counters equal their recomputation from the raw items. */
+async function expectCountersRecomputed(orgId: number) {
+  const { stored, recomputed } = await maintainedAndRecomputed(orgId);
+  expect(stored).toEqual(recomputed);
+}
+
 /** What a classification could touch: every item the recomputation reads, and the outbox. */
 const everything = async (orgId: number) => ({
   organization: await readRawOrganization(orgId),
@@ -126,6 +137,7 @@ describe('reply classification', () => {
     await recordProviderEvent(orgId, reply('sl-reply-1', 9001));
     const beforeClassification = await listCampaignMessages(orgId, 101, 0, 10);
     const announcedBefore = await positiveReplies(orgId);
+    const countedBefore = await positiveRepliedOf(orgId);
 
     // Act
     const outcome = await recordProviderEvent(orgId, classified('sl-category-1', 'positive'));
@@ -143,7 +155,14 @@ describe('reply classification', () => {
       assignment_id: 501,
       message: { id: 9001, type: 'received', response_type: 'positive', body: 'Reply 9001' },
     });
-    expect(await assignmentOf(orgId)).toMatchObject({ status: 'replied', lastReceivedMessageId: 9001 });
+    expect(await assignmentOf(orgId)).toMatchObject({
+      status: 'replied',
+      lastReceivedMessageId: 9001,
+      positiveReplied: true,
+    });
+    expect(countedBefore).toBe(0);
+    expect(await positiveRepliedOf(orgId)).toBe(1);
+    await expectCountersRecomputed(orgId);
   });
 
   it('keeps a classification that arrives first for the reply, which is announced once when it lands', async () => {
@@ -166,6 +185,10 @@ describe('reply classification', () => {
     const announced = await positiveReplies(orgId);
     expect(announced).toHaveLength(1);
     expect(announced[0]!.data.message).toMatchObject({ id: 9001, response_type: 'positive' });
+    expect(pending.positiveReplied).toBeUndefined();
+    expect(assignment.positiveReplied).toBe(true);
+    expect(await positiveRepliedOf(orgId)).toBe(1);
+    await expectCountersRecomputed(orgId);
   });
 
   it('announces nothing more for a second positive classification, nor after positive, negative, positive', async () => {
@@ -176,8 +199,11 @@ describe('reply classification', () => {
 
     // Act
     const again = await recordProviderEvent(orgId, classified('category-2', 'positive'));
+    const afterSecondPositive = await positiveRepliedOf(orgId);
     await recordProviderEvent(orgId, classified('category-3', 'negative'));
     const afterNegative = await responseTypeOf(orgId, 9001);
+    const countedAfterNegative = await positiveRepliedOf(orgId);
+    await expectCountersRecomputed(orgId);
     await recordProviderEvent(orgId, classified('category-4', 'positive'));
 
     // Assess
@@ -185,6 +211,9 @@ describe('reply classification', () => {
     expect(afterNegative).toBe('negative');
     expect(await responseTypeOf(orgId, 9001)).toBe('positive');
     expect(await positiveReplies(orgId)).toHaveLength(1);
+    // Counted once, and for good: as the Positive Reply is announced.
+    expect([afterSecondPositive, countedAfterNegative, await positiveRepliedOf(orgId)]).toEqual([1, 1, 1]);
+    await expectCountersRecomputed(orgId);
   });
 
   it('changes nothing on a replayed classification', async () => {
@@ -241,6 +270,7 @@ describe('reply classification', () => {
       expect(await responseTypeOf(orgId, 9002)).toBe('neutral');
       expect((await assignmentOf(orgId)).pendingResponseType).toBeUndefined();
       expect(await positiveReplies(orgId)).toEqual([]);
+      expect(await positiveRepliedOf(orgId)).toBe(0);
     },
   );
 
@@ -262,6 +292,9 @@ describe('reply classification', () => {
     expect(await responseTypeOf(orgId, 9002)).toBe('positive');
     expect(await responseTypeOf(orgId, 9003)).toBe('neutral');
     expect((await positiveReplies(orgId)).map((payload) => payload.data.message.id)).toEqual([9002]);
+    expect((await assignmentOf(orgId, 502)).positiveReplied).toBeUndefined();
+    expect(await positiveRepliedOf(orgId)).toBe(1);
+    await expectCountersRecomputed(orgId);
   });
 
   it.each<AssignmentStatus>([
@@ -291,8 +324,7 @@ describe('reply classification', () => {
       expect(after.analyticsShards).toEqual(before.analyticsShards);
       expect(after.contacts).toEqual(before.contacts);
       expect(await assignmentOf(orgId)).toMatchObject({ status, pendingResponseType: 'negative' });
-      const { stored, recomputed } = await maintainedAndRecomputed(orgId);
-      expect(stored).toEqual(recomputed);
+      await expectCountersRecomputed(orgId);
     },
   );
 
@@ -311,8 +343,7 @@ describe('reply classification', () => {
     expect(outcomes.map((recorded) => recorded.outcome)).toEqual(['applied', 'applied', 'applied']);
     expect(await responseTypeOf(orgId, 9001)).toBe('positive');
     expect(await positiveReplies(orgId)).toHaveLength(1);
-    const { stored, recomputed } = await maintainedAndRecomputed(orgId);
-    expect(stored).toEqual(recomputed);
+    await expectCountersRecomputed(orgId);
   });
 
   it('imports replies and their classifications in either order', async () => {
@@ -338,6 +369,8 @@ describe('reply classification', () => {
     expect(await responseTypeOf(orgId, 9002)).toBe('positive');
     const announced = (await positiveReplies(orgId)).map((payload) => payload.data.message.id);
     expect(announced.sort()).toEqual([9001, 9002]);
+    expect(await positiveRepliedOf(orgId)).toBe(2);
+    await expectCountersRecomputed(orgId);
   });
 
   it.each([

@@ -28,6 +28,7 @@ const CAMPAIGN_COUNTERS = [
   'statBounced',
   'statUnsubscribed',
   'statBlocked',
+  'statPositiveReplied',
   'statusPendingApproval',
   'statusScheduled',
   'statusInProgress',
@@ -74,6 +75,8 @@ export interface AssignmentDerived {
   sentCount: number;
   /** Whether its contact is blocked. */
   contactBlocked: boolean;
+  /** Whether a received message of it has ever been classified positive. */
+  positiveReplied: boolean;
   /** The status-index partition the contact filter reads it from. */
   statusIndex: string;
 }
@@ -219,6 +222,7 @@ export function maintained(raw: RawOrganization): CounterSnapshot {
     snapshot.assignments[assignment.assignmentId as number] = {
       sentCount: Number(assignment.sentCount ?? 0),
       contactBlocked: assignment.contactBlocked === true,
+      positiveReplied: assignment.positiveReplied === true,
       statusIndex: String(assignment.gsi2pk),
     };
   }
@@ -229,8 +233,9 @@ export function maintained(raw: RawOrganization): CounterSnapshot {
  * The same counters recomputed from the raw items: an assignment counts as
  * sent with at least one sent message, opened with at least one open (on its
  * messages or recorded on it without a message), clicked with a click, blocked
- * when its contact item is blocked; status counts by its status; totals over
- * all campaigns.
+ * when its contact item is blocked, positively replied when one of its
+ * received messages is classified positive or ever was (the message's
+ * `everPositive`); status counts by its status; totals over all campaigns.
  */
 export function recomputed(orgId: number, raw: RawOrganization): CounterSnapshot {
   const snapshot: CounterSnapshot = {
@@ -250,8 +255,14 @@ export function recomputed(orgId: number, raw: RawOrganization): CounterSnapshot
     counts.messagesCount = messages.length;
     const sentMessages = new Map<number, number>();
     const messageOpens = new Map<number, number>();
+    const positiveReplies = new Set<number>();
     for (const message of messages) {
       const assignmentId = message.assignmentId as number;
+      if (
+        message.messageType === 'received' &&
+        (message.responseType === 'positive' || message.everPositive === true)
+      )
+        positiveReplies.add(assignmentId);
       if (message.messageType === 'sent')
         sentMessages.set(assignmentId, (sentMessages.get(assignmentId) ?? 0) + 1);
       messageOpens.set(assignmentId, (messageOpens.get(assignmentId) ?? 0) + Number(message.openCount ?? 0));
@@ -272,6 +283,7 @@ export function recomputed(orgId: number, raw: RawOrganization): CounterSnapshot
       if (status === 'bounced') counts.statBounced! += 1;
       if (status === 'unsubscribed') counts.statUnsubscribed! += 1;
       if (blocked) counts.statBlocked! += 1;
+      if (positiveReplies.has(assignmentId)) counts.statPositiveReplied! += 1;
 
       if (sent) analytics.totalContactsSent! += 1;
       if (opened) analytics.totalContactsOpened! += 1;
@@ -292,6 +304,7 @@ export function recomputed(orgId: number, raw: RawOrganization): CounterSnapshot
       snapshot.assignments[assignmentId] = {
         sentCount: sentMessages.get(assignmentId) ?? 0,
         contactBlocked: blocked,
+        positiveReplied: positiveReplies.has(assignmentId),
         statusIndex: keys.campaignStatusIndex(orgId, campaignId, status).gsi2pk,
       };
     }

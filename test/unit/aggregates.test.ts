@@ -21,6 +21,7 @@ const facts = (overrides: Partial<AssignmentFacts> = {}): AssignmentFacts => ({
   openCount: 0,
   clickCount: 0,
   contactBlocked: false,
+  positiveReplied: false,
   ...overrides,
 });
 
@@ -106,6 +107,36 @@ describe('campaign and organization aggregates', () => {
     // Assess
     expect(nonZero(campaign)).toEqual({ statBlocked: 1, statusCompleted: 1 });
     expect(nonZero(organization)).toEqual({});
+  });
+
+  it('counts an assignment with a positive reply in the campaign only, in any status', () => {
+    // Act
+    const replied = campaignContribution(facts({ status: 'replied', sentCount: 1, positiveReplied: true }));
+    const unsubscribed = campaignContribution(facts({ status: 'unsubscribed', positiveReplied: true }));
+    const organization = organizationContribution(facts({ status: 'replied', positiveReplied: true }));
+
+    // Assess
+    expect(nonZero(replied)).toEqual({ statSent: 1, statPositiveReplied: 1, statusReplied: 1 });
+    expect(nonZero(unsubscribed)).toEqual({
+      statPositiveReplied: 1,
+      statUnsubscribed: 1,
+      statusUnsubscribed: 1,
+    });
+    expect(nonZero(organization)).toEqual({ totalContactsReplied: 1 });
+  });
+
+  it('raises the positive replies once when a reply turns positive, and keeps them while it stays so', () => {
+    // Prepare
+    const replied = facts({ status: 'replied', sentCount: 1 });
+    const positive = { ...replied, positiveReplied: true };
+
+    // Act
+    const turned = assignmentDeltas(replied, positive);
+    const again = assignmentDeltas(positive, { ...positive, status: 'unsubscribed' });
+
+    // Assess
+    expect(turned).toEqual({ campaign: { statPositiveReplied: 1 }, organization: {} });
+    expect(again.campaign.statPositiveReplied).toBeUndefined();
   });
 
   it('maps every status to its own campaign counter', () => {

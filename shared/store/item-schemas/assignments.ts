@@ -42,6 +42,8 @@ export const assignmentItem = z.object({
   openCount: z._default(z.number(), 0),
   clickCount: z._default(z.number(), 0),
   contactBlocked: z._default(z.boolean(), false),
+  /** Whether a received message of the assignment has ever been classified positive (items older than it: false). */
+  positiveReplied: z._default(z.boolean(), false),
   /** The mailbox that last wrote to the contact, and that message (for reply threading). */
   lastSenderEmail: optionalText,
   lastMessageId: z._default(z.nullable(z.number()), null),

@@ -15,11 +15,11 @@ import {
 } from '#api/dashboard/words.ts';
 import { ASSIGNMENT_STATUSES, ENROLLMENT_STATUSES } from '#definitions/item-fields.ts';
 import { DomainError, InputInvalid } from '#domain/errors.ts';
-import type { CampaignDetail } from '#schemas/resources.ts';
 import { findCampaignContacts } from '#use-cases/find-campaign-contacts.ts';
 import { listProviderCampaigns } from '#use-cases/list-provider-campaigns.ts';
 import {
   type CampaignSequence,
+  type DashboardCampaign,
   listCampaignDetails,
   readCampaignWithSequences,
 } from '#use-cases/read-campaign-pages.ts';
@@ -37,24 +37,29 @@ import { readContactThread } from '#use-cases/read-contact-thread.ts';
 /** Contacts a page of the campaign's list shows. */
 const PAGE_SIZE = 25;
 
-/** The rates of a campaign, as shares of the contacts sent to. */
-function rates(campaign: CampaignDetail) {
+/**
+ * The rates of a campaign, as shares of the contacts sent to. A positive reply is a contact with a
+ * reply classified positive once at least (docs/dashboard.md, Rates).
+ */
+function rates({ campaign, positiveReplied }: DashboardCampaign) {
   const { sent } = campaign.stats;
   return {
     open: formatRate(campaign.stats.opened, sent),
     reply: formatRate(campaign.contacts.replied, sent),
+    positive: formatRate(positiveReplied, sent),
     bounce: formatRate(campaign.stats.bounced, sent),
   };
 }
 
 async function listPage({ orgId, base }: PageRequest): Promise<Html> {
   const campaigns = await listCampaignDetails({ orgId });
-  const rows = campaigns.map((campaign) => {
-    const rate = rates(campaign);
-    return html`<tr><th scope="row"><a href="${base}${pagePath('campaigns', campaign.id)}">${campaign.icp_name}</a></th><td class="number">${formatCount(campaign.stats.sent)}</td><td class="number">${rate.open}</td><td class="number">${rate.reply}</td><td class="number">${rate.bounce}</td></tr>`;
+  const rows = campaigns.map((read) => {
+    const { campaign } = read;
+    const rate = rates(read);
+    return html`<tr><th scope="row"><a href="${base}${pagePath('campaigns', campaign.id)}">${campaign.icp_name}</a></th><td class="number">${formatCount(campaign.stats.sent)}</td><td class="number">${rate.open}</td><td class="number">${rate.reply}</td><td class="number">${rate.positive}</td><td class="number">${rate.bounce}</td></tr>`;
   });
   return html`<p>Rates are shares of the contacts each campaign sent to.</p>
-${table('The organization’s campaigns and their rates', ['Campaign', 'Contacts sent', 'Open rate', 'Reply rate', 'Bounce rate'], rows, 'No campaigns yet.')}`;
+${table('The organization’s campaigns and their rates', ['Campaign', 'Contacts sent', 'Open rate', 'Reply rate', 'Positive-reply rate', 'Bounce rate'], rows, 'No campaigns yet.')}`;
 }
 
 /** The search of a campaign's contacts, from the page's query (a GET form): what it refuses is 400. */
@@ -160,17 +165,19 @@ function contactPager(
 async function campaignPage(request: PageRequest, campaignId: number): Promise<Html> {
   const { orgId, base, query } = request;
   const search = searchOf(query);
-  const [{ campaign, sequences }, found] = await Promise.all([
+  const [read, found] = await Promise.all([
     readCampaignWithSequences({ orgId, campaignId }),
     findCampaignContacts({ orgId, campaignId, ...search, take: PAGE_SIZE }),
   ]);
+  const { campaign, positiveReplied, sequences } = read;
   const names = await providerCampaignNames(orgId, sequences);
   const here = `${base}${pagePath('campaigns', campaignId)}`;
-  const rate = rates(campaign);
+  const rate = rates(read);
   const cards: [string, string, string][] = [
     ['Contacts sent', formatCount(campaign.stats.sent), ''],
     ['Open rate', rate.open, `${formatCount(campaign.stats.opened)} opened`],
     ['Reply rate', rate.reply, `${formatCount(campaign.contacts.replied)} replied`],
+    ['Positive-reply rate', rate.positive, `${formatCount(positiveReplied)} positive`],
     ['Bounce rate', rate.bounce, `${formatCount(campaign.stats.bounced)} bounced`],
     ['Unsubscribed', formatCount(campaign.stats.unsubscribed), ''],
   ];
