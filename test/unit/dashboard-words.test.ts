@@ -33,6 +33,46 @@ describe('the words the dashboard shows for identifiers', () => {
     expect(formatDateTime('not a date')).toBe('not a date');
   });
 
+  it('writes counts, rates and instants as Intl writes them in en-US (UTC)', () => {
+    const integer = new Intl.NumberFormat('en-US');
+    const percent = new Intl.NumberFormat('en-US', { style: 'percent', maximumFractionDigits: 1 });
+    const dateTime = new Intl.DateTimeFormat('en-US', {
+      dateStyle: 'medium',
+      timeStyle: 'short',
+      timeZone: 'UTC',
+    });
+    const date = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' });
+    for (const value of [0, 7, 999, 1000, 12_345, 999_999, 1_000_000, 123_456_789, -4321]) {
+      expect(formatCount(value)).toBe(integer.format(value));
+    }
+    // Every rate of up to 64 contacts, and some of thousands: ties included (1/16 is 6.25%).
+    for (let whole = 1; whole <= 64; whole++) {
+      for (let part = 0; part <= whole; part++) {
+        expect(formatRate(part, whole), `${part}/${whole}`).toBe(percent.format(part / whole));
+      }
+    }
+    for (const [part, whole] of [
+      [1234, 5678],
+      [1, 3000],
+      [2999, 3000],
+      [50_000, 40_000],
+    ] as const) {
+      expect(formatRate(part, whole), `${part}/${whole}`).toBe(percent.format(part / whole));
+    }
+    // Each hour of a day, each month, and days and years of several widths.
+    const instants = [
+      ...Array.from({ length: 24 }, (_, hour) => Date.UTC(2026, 10, 29, hour, hour * 2)),
+      ...Array.from({ length: 12 }, (_, month) => Date.UTC(2025 + month, month, 1 + month * 2, 12, 0)),
+      Date.UTC(1999, 11, 31, 23, 59),
+      Date.UTC(2030, 0, 1, 0, 0),
+    ];
+    for (const instant of instants) {
+      const iso = new Date(instant).toISOString();
+      expect(formatDateTime(iso)).toBe(`${dateTime.format(instant)} UTC`);
+      expect(formatDate(iso)).toBe(date.format(instant));
+    }
+  });
+
   it('says a date alone, and "Never" for an instant that is not there', () => {
     expect(formatDate('2026-11-29T23:59:00.000Z')).toBe('Nov 29, 2026');
     expect(formatWhen(null)).toBe('Never');

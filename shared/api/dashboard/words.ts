@@ -31,36 +31,49 @@ export const scopeLabel = (scope: ApiKeyScope): string => SCOPE_LABELS[scope];
 /** The provider's own spelling of its name ("HeyReach"), from its facts. */
 export const providerLabel = (provider: Provider): string => PROVIDER_FACTS[provider].displayName;
 
-// One locale for every page: the dashboard is in English, and a figure must read the same for every member.
-const LOCALE = 'en-US';
-const integerFormat = new Intl.NumberFormat(LOCALE);
-const percentFormat = new Intl.NumberFormat(LOCALE, { style: 'percent', maximumFractionDigits: 1 });
-// UTC, and said so: members of one organization sit in different time zones, and the audit log must agree.
-const dateTimeFormat = new Intl.DateTimeFormat(LOCALE, {
-  dateStyle: 'medium',
-  timeStyle: 'short',
-  timeZone: 'UTC',
-});
+// One locale for every page, en-US: the dashboard is in English, and a figure must read the same for every
+// member. Written out rather than through Intl: the first Intl formatter a process makes loads ICU's data,
+// 20 to 30 ms of a cold dashboard's first request (1.43x the floor's init plus first request, bench/report.md);
+// a unit test holds these equal to Intl's en-US output.
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
-const dateFormat = new Intl.DateTimeFormat(LOCALE, { dateStyle: 'medium', timeZone: 'UTC' });
+/** `value` with en-US digit grouping and at most `fractionDigits` decimals (halves away from zero), as Intl does. */
+function decimal(value: number, fractionDigits: number): string {
+  const scale = 10 ** fractionDigits;
+  const scaled = Math.round(Math.abs(value) * scale);
+  const whole = String(Math.floor(scaled / scale)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  const fraction = String(scaled % scale)
+    .padStart(fractionDigits, '0')
+    .replace(/0+$/, '');
+  return `${value < 0 && scaled > 0 ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`;
+}
 
 /** 12,345 */
-export const formatCount = (value: number): string => integerFormat.format(value);
+export const formatCount = (value: number): string => decimal(value, 3);
 
 /** A share of a whole, as "12.5%"; "–" when the whole is zero (no rate yet, rather than a false 0%). */
 export const formatRate = (part: number, whole: number): string =>
-  whole > 0 ? percentFormat.format(part / whole) : '–';
+  whole > 0 ? `${decimal((part / whole) * 100, 1)}%` : '–';
 
+/** "Nov 29, 2026" of a UTC instant. */
+const dayOf = (date: Date): string =>
+  `${MONTHS[date.getUTCMonth()]} ${date.getUTCDate()}, ${date.getUTCFullYear()}`;
+
+// UTC, and said so: members of one organization sit in different time zones, and the audit log must agree.
 /** "Nov 29, 2026, 1:05 AM UTC" for an ISO 8601 instant; the text itself when it is not one. */
 export function formatDateTime(iso: string): string {
   const time = Date.parse(iso);
-  return Number.isNaN(time) ? iso : `${dateTimeFormat.format(time)} UTC`;
+  if (Number.isNaN(time)) return iso;
+  const date = new Date(time);
+  const hours = date.getUTCHours();
+  const minutes = String(date.getUTCMinutes()).padStart(2, '0');
+  return `${dayOf(date)}, ${hours % 12 || 12}:${minutes} ${hours < 12 ? 'AM' : 'PM'} UTC`;
 }
 
 /** "Nov 29, 2026" for an ISO 8601 instant (UTC), where the time of day says nothing. */
 export function formatDate(iso: string): string {
   const time = Date.parse(iso);
-  return Number.isNaN(time) ? iso : dateFormat.format(time);
+  return Number.isNaN(time) ? iso : dayOf(new Date(time));
 }
 
 /** "Nov 29, 2026, 1:05 AM UTC", or "Never" when there is no instant (a key never used, never expiring). */
