@@ -1,3 +1,5 @@
+// First, before any module that makes a logger (quiet-environment.ts says why).
+import './quiet-environment.ts';
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -47,11 +49,6 @@ import {
  * A measurement that failed (bench/failures.ts) is reported as failed, never
  * as a figure, and the bench exits non-zero after writing what it measured.
  */
-
-// Read into the configuration when the local stack loads it (config.ts): logs and metrics would fill the report.
-process.env.POWERTOOLS_LOG_LEVEL ??= 'SILENT';
-process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 /** Seconds of load per endpoint, and of floor replay. */
 const ENDPOINT_SECONDS = Number(process.env.BENCH_ENDPOINT_SECONDS ?? 3);
