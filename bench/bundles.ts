@@ -36,9 +36,9 @@ const run = promisify(execFile);
 /** Times each bundle is imported in a fresh process; the fastest and the median are reported. */
 const IMPORTS_PER_BUNDLE = 9;
 /**
- * Rounds of init plus first request: each round runs the floor and then every
- * function once, each in a fresh process, so that load on the machine falls on
- * all alike; the fastest and the median of each are reported.
+ * Rounds of init plus first request: each round runs every function once, each
+ * right after a run of the floor, each in a fresh process; the ratio is the
+ * median of a function's paired ratios.
  */
 const FIRST_REQUEST_ROUNDS = 5;
 
@@ -80,13 +80,14 @@ export interface FirstRequestFigures {
   /** The first invocation's status code (HTTP functions), `ok`, or what it threw. */
   outcome: string;
   /**
-   * The fastest total ÷ the floor's fastest: load from other work on the
-   * machine only adds time, and adds it unevenly, so the fastest of each
-   * compare the code (as the import ratio does).
+   * The median, over the rounds, of the total ÷ the floor's total run just
+   * before it: load from other work comes and goes, and falls on both runs of
+   * a pair alike, where a floor measured once would be set beside every
+   * function's load of another moment.
    */
   ratio: number;
-  /** The median total ÷ the floor's median total. */
-  medianRatio: number;
+  /** The fastest total ÷ the floor's fastest. */
+  fastestRatio: number;
   /** Why a process gave no figures (it failed or timed out), if so. */
   error?: string;
   /** An error answer's body or what the handler threw, if so. */
@@ -403,15 +404,28 @@ export async function measureFirstRequests(
     else measured.push({ bundle, event });
   }
   const runs = new Map<BuiltBundle, Run[] | Error>(measured.map(({ bundle }) => [bundle, []]));
+  /** By function: each of its totals ÷ the floor's total run just before it. */
+  const pairedRatios = new Map<BuiltBundle, number[]>();
+  const runInto = async (bundle: BuiltBundle, event: unknown): Promise<Run | null> => {
+    const sofar = runs.get(bundle);
+    if (!sofar || sofar instanceof Error) return null;
+    try {
+      const run = await runOnce(bundle, event);
+      sofar.push(run);
+      return run;
+    } catch (error) {
+      runs.set(bundle, error as Error);
+      return null;
+    }
+  };
+  const total = (run: Run) => run.initMs + run.firstRequestMs;
   for (let round = 0; round < FIRST_REQUEST_ROUNDS; round++) {
-    for (const { bundle, event } of measured) {
-      const sofar = runs.get(bundle);
-      if (sofar instanceof Error) continue;
-      try {
-        sofar?.push(await runOnce(bundle, event));
-      } catch (error) {
-        runs.set(bundle, error as Error);
-      }
+    for (const { bundle, event } of measured.slice(1)) {
+      // The floor right before each function: load that comes and goes falls on both of a pair alike.
+      const floorRun = await runInto(built.floor, floorEvent);
+      const run = await runInto(bundle, event);
+      if (floorRun && run)
+        pairedRatios.set(bundle, [...(pairedRatios.get(bundle) ?? []), total(run) / total(floorRun)]);
     }
   }
   const figuresOf = (bundle: BuiltBundle): FirstRequestFigures => {
@@ -424,12 +438,12 @@ export async function measureFirstRequests(
         function: bundle.name,
         ...failed,
         ratio: none,
-        medianRatio: none,
+        fastestRatio: none,
         outcome: 'no answer',
         error,
       };
     }
-    const totals = ofBundle.map((entry) => entry.initMs + entry.firstRequestMs);
+    const totals = ofBundle.map(total);
     // An error answer in any round measured another path than the function's work.
     const failedRun = ofBundle.find((entry) => firstRequestFailure(entry));
     const reported = failedRun ?? ofBundle.at(-1)!;
@@ -442,16 +456,17 @@ export async function measureFirstRequests(
       outcome: reported.outcome,
       ...(reported.detail !== undefined && { detail: reported.detail }),
       ratio: 1,
-      medianRatio: 1,
+      fastestRatio: 1,
     };
   };
   const floor = figuresOf(built.floor);
   const functions = measured.slice(1).map(({ bundle }) => {
     const figures = figuresOf(bundle);
+    const paired = pairedRatios.get(bundle) ?? [];
     return {
       ...figures,
-      ratio: round(figures.fastestTotalMs / floor.fastestTotalMs, 2),
-      medianRatio: round(figures.totalMs / floor.totalMs, 2),
+      ratio: paired.length > 0 ? round(median(paired), 2) : Number.NaN,
+      fastestRatio: round(figures.fastestTotalMs / floor.fastestTotalMs, 2),
     };
   });
   return { rounds: FIRST_REQUEST_ROUNDS, floor, functions, withoutEvent };

@@ -357,20 +357,20 @@ export function renderBundles(bundles: BundleReport | SectionFailure): string[] 
         ? [
             '### Init plus first request',
             '',
-            `A fresh Node ${bundles.node} process imports the bundle and invokes its handler once with the first event the local stack gave that function during the bench (its HTTP event, authorizer request, queue batch or stream batch), against the running local stack (DynamoDB Local, the local SQS, the SMTP sink). The floor's first request is its GetItem. Each is run in ${first.rounds} rounds that run the floor and every function once each, so that load on the machine falls on all alike; init and first request are medians, and the total is shown as the median with the fastest. The ratio sets the fastest total beside the floor's fastest, as the import ratio does (load from other work only adds time, and adds it unevenly); the ratio of the medians is shown beside it. On Lambda, init also pays for the runtime and the code download, and requests cross the network; the figures compare the code, not the platform.`,
+            `A fresh Node ${bundles.node} process imports the bundle and invokes its handler once with the first event the local stack gave that function during the bench (its HTTP event, authorizer request, queue batch or stream batch), against the running local stack (DynamoDB Local, the local SQS, the SMTP sink). The floor's first request is its GetItem. In each of ${first.rounds} rounds every function runs once, right after a run of the floor, so that load from other work, which comes and goes, falls on both runs of a pair alike; the ratio is the median of a function's ${first.rounds} paired ratios (its total ÷ the floor's total just before it), and the fastest total ÷ the floor's fastest is shown beside it. Init and first request are medians; the total is shown as the median with the fastest. On Lambda, init also pays for the runtime and the code download, and requests cross the network; the figures compare the code, not the platform.`,
             '',
             firstRequestFailure(first.floor)
               ? `Floor: ${failedCell(firstRequestFailure(first.floor)!)}.`
-              : `Floor: init ${first.floor.initMs} ms + first request ${first.floor.firstRequestMs} ms = **${first.floor.totalMs} ms** (fastest ${first.floor.fastestTotalMs} ms).`,
+              : `Floor: init ${first.floor.initMs} ms + first request ${first.floor.firstRequestMs} ms = **${first.floor.totalMs} ms** (fastest ${first.floor.fastestTotalMs} ms), over its runs, one before each function's.`,
             '',
-            '| function | init ms | first request ms | total ms (fastest) | ÷ floor (fastest) | (medians) | first answer |',
+            '| function | init ms | first request ms | total ms (fastest) | ÷ floor (paired, median) | (fastest ÷ fastest) | first answer |',
             '|---|---:|---:|---:|---:|---:|---|',
             ...first.functions.map((row) => {
               const failed = firstRequestFailure(row);
               const floorFailed = firstRequestFailure(first.floor) !== undefined;
               return failed
                 ? `| ${row.function} | — | — | ${failedCell(failed)} | — | — | ${row.outcome} |`
-                : `| ${row.function} | ${row.initMs} | ${row.firstRequestMs} | ${row.totalMs} (${row.fastestTotalMs}) | ${floorFailed ? '—' : row.ratio <= BUNDLE_BOUNDS.firstRequest ? row.ratio : `**${row.ratio}**`} | ${floorFailed ? '—' : row.medianRatio} | ${row.outcome} |`;
+                : `| ${row.function} | ${row.initMs} | ${row.firstRequestMs} | ${row.totalMs} (${row.fastestTotalMs}) | ${floorFailed ? '—' : row.ratio <= BUNDLE_BOUNDS.firstRequest ? row.ratio : `**${row.ratio}**`} | ${floorFailed ? '—' : row.fastestRatio} | ${row.outcome} |`;
             }),
             '',
             ...(first.withoutEvent.length > 0
