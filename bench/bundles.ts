@@ -15,7 +15,7 @@ import { PROJECT_ROOT } from '../infra/paths.ts';
 import { FLOOR_ENTRY, initialOutputs, measuredBuildOptions } from './bundle-init.ts';
 import { firstRequestFailure, reasonOf, type SectionFailure } from './failures.ts';
 import type { EventPreparer } from './first-events.ts';
-import { round } from './load.ts';
+import { median, round } from './load.ts';
 
 /**
  * Every function's bundle, built as the stack builds it (bundleBuildOptions:
@@ -245,8 +245,6 @@ export function removeBundles(built: BuiltBundles): void {
   rmSync(built.folder, { recursive: true, force: true });
 }
 
-const median = (values: number[]): number =>
-  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const kib = (bytes: number) => round(bytes / 1024, 1);
 
 async function coldImport(nodePath: string, bundle: BuiltBundle): Promise<number> {

@@ -34,6 +34,12 @@ import { CONCURRENCY } from './load.ts';
  * that no key meets the emulator's rate limit.
  */
 
+/**
+ * What makes an endpoint's requests; `same` where every one is the same request, which the load
+ * generator then builds once rather than for every request it sends.
+ */
+export type NextRequest = (() => BenchRequest) & { readonly same?: true };
+
 /** One HTTP request, relative to the stack's base URL. */
 export interface BenchRequest {
   method: string;
@@ -48,7 +54,7 @@ export interface EndpointSpec {
   /** The route of the manifest it exercises. */
   route: string;
   /** The next request (called once per request sent, and for warm-up and capture). */
-  next: () => BenchRequest;
+  next: NextRequest;
   expectedStatus?: number;
   /** A fixed number of requests instead of the fixed duration (writes bounded by a limit); read after `prepare`. */
   amount?: () => number;
@@ -418,6 +424,8 @@ export function endpointSpecs(fixtures: BenchFixtures, runId: string): EndpointS
     providerCampaignId: providers.campaignId,
     member: fixtures.member,
   };
+  /** Requests already built, by route and target: the catalogue builds every route's request to give one. */
+  const built = new Map<string, BenchRequest>();
   /**
    * The route's valid request (a fresh object each time: autocannon writes the content length into the
    * headers it is given), pointed at `at`, with `json` members replacing the body's.
@@ -427,19 +435,24 @@ export function endpointSpecs(fixtures: BenchFixtures, runId: string): EndpointS
     at: Partial<RequestTarget> = {},
     json?: Record<string, unknown>,
   ): BenchRequest => {
-    const valid = validRequest(route, { ...base, ...at });
-    const body = json ? JSON.stringify({ ...valid.json, ...json }) : valid.body;
-    return {
-      method: valid.method,
-      path: valid.url,
-      headers: valid.headers,
-      ...(body !== undefined && { body }),
-    };
+    const key = json ? undefined : `${route} ${JSON.stringify(at)}`;
+    let made = key === undefined ? undefined : built.get(key);
+    if (!made) {
+      const valid = validRequest(route, { ...base, ...at });
+      const body = json ? JSON.stringify({ ...valid.json, ...json }) : valid.body;
+      made = {
+        method: valid.method,
+        path: valid.url,
+        headers: valid.headers,
+        ...(body !== undefined && { body }),
+      };
+      if (key !== undefined) built.set(key, made);
+    }
+    return { ...made, headers: { ...made.headers } };
   };
-  const read =
-    (route: RouteName, at: Partial<RequestTarget> = {}) =>
-    () =>
-      request(route, at);
+  /** A read's request: the same every time, built once (building requests takes the stack's event loop too). */
+  const read = (route: RouteName, at: Partial<RequestTarget> = {}): NextRequest =>
+    Object.assign(() => request(route, at), { same: true as const });
   const hook = cycle(hooks.webhookIds);
   const ofHooks = () => ({ apiKey: hooks.apiKey, webhookId: hook() });
   const providerConnection = cycle(providers.connections);

@@ -21,6 +21,22 @@ export const round = (value: number, digits = 2): number => {
   return Math.round(value * scale) / scale;
 };
 
+/** The middle value (the upper of the two middle ones of an even count). */
+export const median = (values: number[]): number =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+/**
+ * API ÷ floor per percentile as the median of the turns' own ratios, each turn's load beside the
+ * floor replayed right after it: load from elsewhere on the machine that falls on one turn moves
+ * that turn's ratio, not the result.
+ */
+export function pairedRatio(api: Percentiles[], floor: Percentiles[]): Percentiles {
+  const turns = api.slice(0, floor.length).map((load, turn) => ({ load, floor: floor[turn]! }));
+  const of = (percentile: keyof Percentiles) =>
+    round(median(turns.map((turn) => turn.load[percentile] / turn.floor[percentile])), 1);
+  return { p50: of('p50'), p95: of('p95'), p99: of('p99') };
+}
+
 /** Nearest-rank percentiles (each is a latency that was observed). */
 export function percentiles(samples: number[]): Percentiles {
   const sorted = [...samples].sort((a, b) => a - b);

@@ -3,13 +3,14 @@ import './quiet-environment.ts';
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import type { AutocannonRequest } from 'autocannon';
 import { type LocalStack, type LocalStackOptions, startLocalStack } from '../infra/local/stack.ts';
 import { PROJECT_ROOT } from '../infra/paths.ts';
 import { buildBundles, measureBundles, measureFirstRequests, removeBundles } from './bundles.ts';
 import type { BenchFixtures, EndpointSpec } from './endpoints.ts';
 import { attempt, endpointFailures, exitCodeOf, reasonOf } from './failures.ts';
 import type { FloorRun } from './floor.ts';
-import { CONCURRENCY, type LoadRun, mergeLoads, type Percentiles, round, runLoad } from './load.ts';
+import { CONCURRENCY, type LoadRun, mergeLoads, pairedRatio, round, runLoad } from './load.ts';
 import { javaChildren, machine, peakMemory, startSampler } from './machine.ts';
 import {
   type BenchReport,
@@ -51,12 +52,19 @@ import {
  */
 
 /** Seconds of load per endpoint, and of floor replay. */
-const ENDPOINT_SECONDS = Number(process.env.BENCH_ENDPOINT_SECONDS ?? 3);
-const FLOOR_SECONDS = Number(process.env.BENCH_FLOOR_SECONDS ?? 1);
-/** The load and the floor of an endpoint alternate this many times. */
-const ROUNDS = 2;
+const ENDPOINT_SECONDS = Number(process.env.BENCH_ENDPOINT_SECONDS ?? 6);
+const FLOOR_SECONDS = Number(process.env.BENCH_FLOOR_SECONDS ?? 2);
+/** The load and the floor of an endpoint alternate this many times (an odd number: the ratio is their median). */
+const ROUNDS = 3;
 const SUSTAINED_SECONDS = Number(process.env.BENCH_SUSTAINED_SECONDS ?? 60);
 const WARMUP_REQUESTS = 10;
+/**
+ * Seconds of unmeasured load, then of unmeasured floor replay, before an endpoint's turns: ten
+ * requests leave most of a handler's path to V8's interpreter, while the floor's (the SDK, which
+ * the stack runs all the time) is optimized already, and in 1.5-second turns that gap decided the
+ * cheap reads' ratio (docs/architecture.md, Benchmark).
+ */
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
 
 const benchStarted = performance.now();
 const log = (message: string) =>
@@ -92,11 +100,13 @@ async function measureEndpoints(specs: EndpointSpec[]): Promise<EndpointRow[]> {
   const quiet = () =>
     waitForQuiet([stack.queueUrls.mail, stack.queueUrls.webhooks, stack.queueUrls.providerEvents]);
 
-  const ratio = (api: Percentiles, floor: Percentiles): Percentiles => ({
-    p50: round(api.p50 / floor.p50, 1),
-    p95: round(api.p95 / floor.p95, 1),
-    p99: round(api.p99 / floor.p99, 1),
-  });
+  /** What autocannon sends for `spec`: the same request built once, or each one made as it is sent. */
+  const loadRequest = (spec: EndpointSpec): AutocannonRequest => {
+    const onResponse = (status: number, body: string) => spec.onResponse?.(status, body);
+    return spec.next.same
+      ? { ...spec.next(), onResponse }
+      : { setupRequest: (request) => ({ ...request, ...spec.next() }), onResponse };
+  };
 
   /** One endpoint's row: its load against its floor, in turns. */
   async function measureEndpoint(spec: EndpointSpec): Promise<EndpointRow> {
@@ -112,6 +122,30 @@ async function measureEndpoints(specs: EndpointSpec[]): Promise<EndpointRow[]> {
       if (spec.queuesWork) await quiet();
     }
     const [calls = []] = recordings;
+    // Writes a limit bounds send their fixed number of requests and no more.
+    if (!spec.amount && WARMUP_SECONDS > 0) {
+      const warmup = await runLoad({
+        baseUrl: stack.apiUrl,
+        requests: [loadRequest(spec)],
+        duration: WARMUP_SECONDS,
+        expectedStatus: spec.expectedStatus,
+      });
+      // The warm-up's figures are not shown, so a failure there fails the row instead of passing unseen.
+      const { errors, unexpected, statuses } = warmup.result;
+      if (errors > 0 || unexpected > 0)
+        throw new Error(
+          `warm-up: ${errors} errors, ${unexpected} unexpected statuses (${JSON.stringify(statuses)})`,
+        );
+      if (spec.queuesWork) await quiet();
+      if (calls.length > 0) {
+        const floorWarmup = await replayFloor(recordings, (WARMUP_SECONDS * 1000) / 2);
+        if (floorWarmup.result.errors > 0)
+          throw new Error(
+            `floor warm-up: ${floorWarmup.result.errors} errors (${floorWarmup.result.firstError})`,
+          );
+        if (spec.queuesWork) await quiet();
+      }
+    }
     // The load and the floor in turns, so a change in the shared machine's background load weighs on both alike.
     const rounds = spec.amount ? 1 : ROUNDS;
     const apiRuns: LoadRun[] = [];
@@ -121,12 +155,7 @@ async function measureEndpoints(specs: EndpointSpec[]): Promise<EndpointRow[]> {
       apiRuns.push(
         await runLoad({
           baseUrl: stack.apiUrl,
-          requests: [
-            {
-              setupRequest: (request) => ({ ...request, ...spec.next() }),
-              onResponse: (status, body) => spec.onResponse?.(status, body),
-            },
-          ],
+          requests: [loadRequest(spec)],
           ...(spec.amount ? { amount: spec.amount() } : { duration: ENDPOINT_SECONDS / rounds }),
           expectedStatus: spec.expectedStatus,
         }),
@@ -157,7 +186,15 @@ async function measureEndpoints(specs: EndpointSpec[]): Promise<EndpointRow[]> {
     };
     // A ratio only of two figures that both stand.
     const failed = endpointFailures(row);
-    return floor && !failed.api && !failed.floor ? { ...row, ratio: ratio(api, floor) } : row;
+    return floor && !failed.api && !failed.floor
+      ? {
+          ...row,
+          ratio: pairedRatio(
+            apiRuns.map((run) => run.result),
+            floorRuns.map((run) => run.result),
+          ),
+        }
+      : row;
   }
 
   const rows: EndpointRow[] = [];
@@ -288,6 +325,7 @@ async function measureOnStack(stack: LocalStack) {
       endpointSeconds: ENDPOINT_SECONDS,
       floorSeconds: FLOOR_SECONDS,
       warmupRequests: WARMUP_REQUESTS,
+      warmupSeconds: WARMUP_SECONDS,
       rounds: ROUNDS,
       gatewayThrottling: false as const,
       demo: { seconds: seedSeconds, records: demo.records },

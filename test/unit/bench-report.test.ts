@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { BundleFigures, BundleReport } from '../../bench/bundles.ts';
 import { attempt, exitCodeOf } from '../../bench/failures.ts';
 import type { FloorResult } from '../../bench/floor.ts';
-import type { LoadResult } from '../../bench/load.ts';
+import { type LoadResult, pairedRatio } from '../../bench/load.ts';
 import {
   type BenchReport,
   benchFailures,
@@ -135,6 +135,7 @@ const report = (overrides: Partial<BenchReport> = {}): BenchReport => ({
     endpointSeconds: 3,
     floorSeconds: 1,
     warmupRequests: 10,
+    warmupSeconds: 2,
     rounds: 2,
     gatewayThrottling: false,
     demo: { seconds: 3.6, records: 5044 },
@@ -371,5 +372,25 @@ describe("the bench report's failed measurements", () => {
       }),
     ).resolves.toEqual({ failed: 'Queues still busy after 120000 ms: 3' });
     await expect(attempt(async () => 42)).resolves.toBe(42);
+  });
+});
+
+describe("an endpoint's API ÷ floor", () => {
+  const turn = (p50: number) => ({ p50, p95: 2 * p50, p99: 3 * p50 });
+
+  it('is the median of the turns paired with the floor replayed right after each', () => {
+    // Turn 2's load met a burst of other work: its own ratio is 4, the others 1.5 and 1.8.
+    const ratio = pairedRatio([turn(15), turn(40), turn(18)], [turn(10), turn(10), turn(10)]);
+    expect(ratio).toEqual({ p50: 1.8, p95: 1.8, p99: 1.8 });
+  });
+
+  it('pairs each load with its own floor, not the loads with the floors as a whole', () => {
+    // Merged, the loads' middle (20) over the floors' middle (10) would read 2; each turn reads 1.
+    const ratio = pairedRatio([turn(5), turn(20), turn(40)], [turn(5), turn(20), turn(40)]);
+    expect(ratio.p50).toBe(1);
+  });
+
+  it('has one pair when a write sends its fixed number of requests in one turn', () => {
+    expect(pairedRatio([turn(30)], [turn(12)]).p50).toBe(2.5);
   });
 });
