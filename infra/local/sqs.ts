@@ -132,6 +132,9 @@ export function startQueuePoller(
   options: { batchSize: number; onError?: (error: unknown) => void },
 ): { stop(): Promise<void> } {
   let running = true;
+  // Ends the long poll in flight at `stop()`, which would otherwise wait out its second: every stack's stop
+  // (each e2e file's, each `npm start` stopped by a test) paid for it.
+  const stopping = new AbortController();
   const queueArn = `arn:aws:sqs:local:000000000000:${queueUrl.split('/').at(-1)}`;
   const loop = (async () => {
     while (running) {
@@ -144,6 +147,7 @@ export function startQueuePoller(
             MessageSystemAttributeNames: ['All'],
             MessageAttributeNames: ['All'],
           }),
+          { abortSignal: stopping.signal },
         );
         if (Messages.length === 0 || !running) continue;
         const records = Messages.map((message) => toRecord(message, queueArn));
@@ -177,6 +181,8 @@ export function startQueuePoller(
   return {
     async stop() {
       running = false;
+      // Only the wait for messages: a batch being handled is finished first.
+      stopping.abort();
       await loop;
     },
   };

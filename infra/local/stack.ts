@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import { dirname, resolve } from 'node:path';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { localCredentials } from '#admin/local-credentials.ts';
@@ -8,7 +8,7 @@ import { type LocalEndpointsFile, localConfiguration, localEndpointsFile } from 
 import { type QueueName, queueDefinitions } from '#definitions/queues.ts';
 import type { Throttle } from '#definitions/rate-limits.ts';
 import { handlerEntry, routes } from '#definitions/routes.ts';
-import { loadConfiguration, useConfiguration } from '#platform/config.ts';
+import { type Configuration, loadConfiguration, useConfiguration } from '#platform/config.ts';
 import { serviceAwsClient } from '#platform/configured.ts';
 import { newLocalKey } from '#platform/secrets.ts';
 import { PROVIDERS, type Provider } from '#schemas/import.ts';
@@ -23,6 +23,7 @@ import {
   startGateway,
 } from './gateway.ts';
 import type { OpenIdProvider } from './openid-provider/index.ts';
+import { portFree } from './port.ts';
 import {
   type ProviderEmulatorOptions,
   type ProviderEmulators,
@@ -91,7 +92,14 @@ export interface LocalStackOptions {
    * The provider API emulators (infra/local/provider-emulators/): how they play enrolled leads
    * back. Their ports follow the API's (port + 1 … + 4) when it is fixed, else free ones.
    */
-  providerEmulators?: Omit<ProviderEmulatorOptions, 'ports' | 'host'>;
+  providerEmulators?: Omit<ProviderEmulatorOptions, 'ports' | 'host' | 'rateLimits'>;
+  /**
+   * Provider rate limits in place of the documented ones, by provider: the emulators enforce them and the
+   * service paces its calls to them (the configuration's `providerRateLimits`). For the test stacks whose
+   * tests are not about pacing, which would otherwise wait on Smartlead's 60 requests a minute; absent
+   * (npm start, the bench), the documented limits.
+   */
+  providerRateLimits?: Configuration['providerRateLimits'];
   /**
    * Work on the table (npm start's demo seed), begun as soon as the table exists and the
    * configuration is installed, while the rest of the stack starts; the stack is returned once it
@@ -262,22 +270,15 @@ export function localSecretsKey(dataDir?: string): string {
 }
 
 /** Starts the local stack; `stop()` shuts every part down. */
-/** Fails with EADDRINUSE when `port` is taken, before anything of the stack starts. */
-function portFree(port: number): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve()));
-  });
-}
-
 export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
   const tableName = options.tableName ?? LOCAL_TABLE_NAME;
   // The environment's settings (checked before anything starts), which the emulators' endpoints complete.
   const loaded = loadConfiguration(process.env, LOCAL_DEFAULTS);
-  const base = options.corsAllowedOrigins
-    ? { ...loaded, corsAllowedOrigins: [...options.corsAllowedOrigins] }
-    : loaded;
+  const base = {
+    ...loaded,
+    ...(options.corsAllowedOrigins && { corsAllowedOrigins: [...options.corsAllowedOrigins] }),
+    ...(options.providerRateLimits && { providerRateLimits: options.providerRateLimits }),
+  };
   // A busy port is said at once, not after DynamoDB Local and the emulators have started and stopped.
   if (options.port !== 0) await portFree(options.port);
   const endpointsFile = localEndpointsFile(base.admin.localDir);
@@ -320,6 +321,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   // The work does not wait for the provider emulators either.
   const providersStarted = startProviderEmulators({
     ...options.providerEmulators,
+    rateLimits: options.providerRateLimits,
     ports:
       options.port === 0
         ? {}

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { DemoSeed } from '#admin/seed.ts';
 import { JavaMissingError, startDynamoDbLocal } from './dynamodb-local.ts';
+import { portFree } from './port.ts';
 
 /**
  * `npm start`: runs the whole service locally and prints the base URL and the
@@ -29,12 +30,14 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
   process.exit(1);
 }
 
-// DynamoDB Local's JVM is the slowest part to start: it starts first, and the stack's code loads meanwhile.
-const dynamodbLocal = startDynamoDbLocal({ dataDir });
-// The stack waits for it (and stops it); a failure to start (no Java) is reported from there.
-dynamodbLocal.catch(() => undefined);
-
 try {
+  // A busy port is said at once, before DynamoDB Local's JVM has started for nothing (startLocalStack checks
+  // it again, for its other callers).
+  if (port !== 0) await portFree(port);
+  // DynamoDB Local's JVM is the slowest part to start: it starts first, and the stack's code loads meanwhile.
+  const dynamodbLocal = startDynamoDbLocal({ dataDir });
+  // The stack waits for it (and stops it); a failure to start (no Java) is reported from there.
+  dynamodbLocal.catch(() => undefined);
   const stackModules = Promise.all([import('./stack.ts'), import('#admin/progress.ts')]);
   stackModules.catch(() => undefined);
   const { demoOrganizationId, prepareDemo, seedDemo } = await import('#admin/seed.ts');

@@ -220,7 +220,7 @@ export async function openSession(
       import('#platform/ssrf.ts'),
     ]);
   const budget = pacingBudgetOf(connection);
-  const pace = pacer(budget, client.facts, context.sleep ?? defaultSleep);
+  const pace = pacer(budget, connection.provider, client.facts, context.sleep ?? defaultSleep);
   const http =
     context.httpFor?.(connection, pace) ??
     providerHttp(connection.baseUrl ?? client.facts.defaultBaseUrl, {

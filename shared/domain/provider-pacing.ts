@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import type { Provider } from '#definitions/providers.ts';
+import { configuration } from '#platform/config.ts';
 import type { ProviderFacts } from '#providers/contract.ts';
 import { enrollments, type PacingBudget } from '#store/enrollments.ts';
 import type { ProviderConnectionRecord } from '#store/provider-connections.ts';
@@ -34,14 +36,17 @@ export function pacingBudgetOf(connection: ProviderConnectionRecord): PacingBudg
  * Waits for the budget's next request slot: one request every
  * `perMs / (requests − 1)` milliseconds, shared by every consumer through one
  * conditional UpdateItem, so no window of the provider's length holds more
- * than its limit.
+ * than its limit. The limit is the provider's documented one, unless the
+ * configuration names another (`providerRateLimits`: only a local stack's
+ * tests that do not test pacing, whose emulators enforce the same figure).
  */
 export function pacer(
   budget: PacingBudget,
+  provider: Provider,
   facts: ProviderFacts,
   sleep: (ms: number) => Promise<void>,
 ): () => Promise<void> {
-  const { requests, perMs } = facts.rateLimit;
+  const { requests, perMs } = configuration().providerRateLimits?.[provider] ?? facts.rateLimit;
   const intervalMs = Math.ceil(perMs / Math.max(1, requests - 1));
   let seen: number | null = null;
   return async () => {

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import '#definitions/zod-english.ts';
 import { LOG_LEVELS } from '#definitions/log-levels.ts';
+import { PROVIDERS } from '#definitions/providers.ts';
 import { MAX_VISIBILITY_SECONDS, QUEUE_NAMES } from '#definitions/queues.ts';
 
 /**
@@ -65,6 +66,18 @@ export function buildConfigurationSchema() {
         .array(z.int().check(z.gte(0), z.lte(MAX_VISIBILITY_SECONDS)))
         .check(z.minLength(1)),
     }),
+    /**
+     * Provider rate limits in place of the documented ones (each provider's facts.ts), which the calls to
+     * the provider then keep below: only a local stack whose emulators enforce the same figures, for the
+     * tests that do not test pacing (LocalStackOptions.providerRateLimits). Never on AWS, nor from the
+     * environment.
+     */
+    providerRateLimits: z.optional(
+      z.partialRecord(
+        z.enum(PROVIDERS),
+        z.strictObject({ requests: z.int().check(z.positive()), perMs: z.int().check(z.positive()) }),
+      ),
+    ),
     /** The API's own URL (a custom domain); absent, it is taken from each request's context. */
     publicBaseUrl: z.optional(url),
     /** The web origins that may call `/public/v1` from a browser (CORS); absent or empty, none may. */

@@ -23,6 +23,8 @@ export async function startTestStack(
     openIdProvider?: boolean;
     /** Origins that may call `/public/v1` from a browser (CORS): none unless asked. */
     corsAllowedOrigins?: readonly string[];
+    /** Provider rate limits in place of the documented ones (LocalStackOptions.providerRateLimits). */
+    providerRateLimits?: LocalStackOptions['providerRateLimits'];
   } = {},
 ): Promise<LocalStack> {
   recordTableActions();
@@ -40,6 +42,7 @@ export async function startTestStack(
     authorizerCacheSeconds: options.authorizerCacheSeconds,
     openIdProvider: options.openIdProvider ?? false,
     corsAllowedOrigins: options.corsAllowedOrigins,
+    providerRateLimits: options.providerRateLimits,
     // A test machine busy with other work can be many times slower than Lambda: a request is bounded by
     // its test's timeout, not by API Gateway's 29 seconds (a 1,000-contact push took 30 s on a loaded machine).
     invocationTimeoutMs: 300_000,

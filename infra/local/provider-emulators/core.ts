@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import type { ProviderFacts } from '#providers/contract.ts';
 import { PROVIDER_FACTS } from '#providers/registry.ts';
 import { controlRequestRefusal, handleControl } from './control.ts';
 import { BodyError, type JsonObject, matchPath, parseJson, type Reply, readBody, send } from './http.ts';
@@ -37,6 +38,12 @@ export interface EmulatorSettings {
   positiveShare: number;
   /** The rate limit's clock (epoch ms); Date.now unless a test holds time still to count a window's requests. */
   clock?: () => number;
+  /**
+   * The limit enforced in place of the documented one (ProviderFacts.rateLimit): a test stack's, whose
+   * service paces to the same figure (LocalStackOptions.providerRateLimits), for the tests that do not
+   * test pacing.
+   */
+  rateLimit?: ProviderFacts['rateLimit'];
 }
 
 /** The result of playing one event: where its payloads went and how each answered (0: not delivered). */
@@ -406,9 +413,14 @@ export class EmulatorCore implements EmulatorApi {
     return null;
   }
 
-  /** The documented limit per API key over a sliding window (each provider's shared/providers/<provider>/facts.ts). */
+  /** The limit this emulator enforces: the documented one (shared/providers/<provider>/facts.ts) unless set. */
+  private get limit(): ProviderFacts['rateLimit'] {
+    return this.settings.rateLimit ?? PROVIDER_FACTS[this.spec.provider].rateLimit;
+  }
+
+  /** The limit per API key over a sliding window. */
   private rateLimit(workspace: Workspace): Reply | null {
-    const { requests, perMs } = PROVIDER_FACTS[this.spec.provider].rateLimit;
+    const { requests, perMs } = this.limit;
     const now = (this.settings.clock ?? Date.now)();
     workspace.recentRequests = workspace.recentRequests.filter((at) => at > now - perMs);
     if (workspace.recentRequests.length >= requests) {
@@ -421,7 +433,7 @@ export class EmulatorCore implements EmulatorApi {
 
   private tooManyRequests(retryAfterSeconds: number, resetAt: Date): Reply {
     const reply = this.spec.error(429, 'Too many requests');
-    const { requests } = PROVIDER_FACTS[this.spec.provider].rateLimit;
+    const { requests } = this.limit;
     return {
       ...reply,
       headers: {

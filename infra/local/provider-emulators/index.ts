@@ -1,4 +1,5 @@
 import type { Provider } from '#definitions/providers.ts';
+import type { ProviderFacts } from '#providers/contract.ts';
 import { EmulatorCore } from './core.ts';
 import { heyreachSpec } from './heyreach/emulator.ts';
 import { instantlySpec } from './instantly/emulator.ts';
@@ -66,6 +67,11 @@ export interface ProviderEmulatorOptions {
   ports?: Partial<Record<Provider, number>>;
   /** The rate limits' clock (epoch ms), default Date.now: a test holds it still so that a window's count, not the machine's speed, decides. */
   clock?: () => number;
+  /**
+   * Limits in place of the documented ones (each provider's facts.ts), by provider: a test stack's, whose
+   * service paces to the same figures (LocalStackOptions.providerRateLimits). Absent, the documented ones.
+   */
+  rateLimits?: Partial<Record<Provider, ProviderFacts['rateLimit']>>;
 }
 
 /** The emulators: one line each, a provider without its line does not compile (docs/architecture.md, Adding a provider). */
@@ -91,6 +97,7 @@ export async function startProviderEmulators(
         replyShare: options.replyShare ?? 0.3,
         positiveShare: options.positiveShare ?? 0.5,
         ...(options.clock && { clock: options.clock }),
+        ...(options.rateLimits?.[provider] && { rateLimit: options.rateLimits[provider] }),
       });
       urls[provider] = await core.start();
       cores.push(core);
