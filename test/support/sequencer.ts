@@ -15,9 +15,8 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 /** Seconds each slow file takes on two cores beside another file (a quiet machine's full run). */
 const ESTIMATES: Record<string, number> = {
   'test/e2e/bad-input.property.test.ts': 103,
-  // Expected from its 95 s less the Smartlead waits it no longer has (provider-pacing has them).
-  'test/e2e/provider-enrollment.test.ts': 65,
-  'test/e2e/provider-pacing.test.ts': 30,
+  'test/e2e/provider-enrollment.test.ts': 49,
+  'test/e2e/provider-pacing.test.ts': 24,
   'test/integration/counters.property.test.ts': 48,
   'test/e2e/local-stack-process.test.ts': 42,
   'test/e2e/restart.test.ts': 30,
