@@ -13,6 +13,7 @@ import { apiClient } from './api-client.ts';
 import { admin } from './cli.ts';
 import { importFor } from './import.ts';
 import { startTestStack } from './local-stack.ts';
+import { emulatorControl } from './provider-emulator-http.ts';
 import { waitFor } from './wait.ts';
 import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver.ts';
 
@@ -60,17 +61,13 @@ interface EmulatedLead {
   linkedinUrl: string | null;
 }
 
-export async function emulator(provider: Provider, method: 'GET' | 'POST', path: string, body?: unknown) {
-  const url = new URL(`/_emulator/${path}`, enrolling.stack.providerApiUrls[provider]);
-  const response = await fetch(url, {
+/** A request to `provider`'s emulator control API (`path` below `/_emulator/`). */
+export const emulator = (provider: Provider, method: 'GET' | 'POST', path: string, body?: unknown) =>
+  emulatorControl(() => enrolling.stack.providerApiUrls[provider])<Record<string, unknown>>(
     method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  expect(response.ok, text).toBe(true);
-  return JSON.parse(text) as Record<string, unknown>;
-}
+    `/${path}`,
+    body,
+  );
 
 export async function emulatedLeads(
   provider: Provider,
