@@ -342,14 +342,23 @@ type AuthorizerOutcome =
   | { kind: 'unauthorized' }
   | { kind: 'failure' };
 
+/** Resource patterns compiled once: the cached policies are evaluated on every request. */
+const resourcePatterns = new Map<string, RegExp>();
+const MAX_RESOURCE_PATTERNS = 1_000;
+
 /** Whether an IAM policy statement's resource pattern covers the method ARN. */
 function resourceMatches(pattern: string, methodArn: string): boolean {
-  const regex = new RegExp(
-    `^${pattern
-      .split('*')
-      .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
-      .join('.*')}$`,
-  );
+  let regex = resourcePatterns.get(pattern);
+  if (!regex) {
+    regex = new RegExp(
+      `^${pattern
+        .split('*')
+        .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+        .join('.*')}$`,
+    );
+    if (resourcePatterns.size >= MAX_RESOURCE_PATTERNS) resourcePatterns.clear();
+    resourcePatterns.set(pattern, regex);
+  }
   return regex.test(methodArn);
 }
 
