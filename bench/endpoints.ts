@@ -35,10 +35,10 @@ import { CONCURRENCY } from './load.ts';
  */
 
 /**
- * What makes an endpoint's requests; `same` where every one is the same request, which the load
- * generator then builds once rather than for every request it sends.
+ * What makes an endpoint's requests; `fixed` where they are a fixed set (a read's), which the load
+ * generator then builds once and sends in turn rather than making each request as it sends it.
  */
-export type NextRequest = (() => BenchRequest) & { readonly same?: true };
+export type NextRequest = (() => BenchRequest) & { readonly fixed?: readonly BenchRequest[] };
 
 /** One HTTP request, relative to the stack's base URL. */
 export interface BenchRequest {
@@ -450,21 +450,33 @@ export function endpointSpecs(fixtures: BenchFixtures, runId: string): EndpointS
     }
     return { ...made, headers: { ...made.headers } };
   };
-  /** A read's request: the same every time, built once (building requests takes the stack's event loop too). */
-  const read = (route: RouteName, at: Partial<RequestTarget> = {}): NextRequest =>
-    Object.assign(() => request(route, at), { same: true as const });
+  /**
+   * A read's requests, one per target (the same one by default), built once and sent in turn: building
+   * requests as they are sent takes the load generator's time, which shares the cores with the stack.
+   */
+  const read = (route: RouteName, ...targets: Partial<RequestTarget>[]): NextRequest => {
+    const fixed = (targets.length > 0 ? targets : [{}]).map((at) => request(route, at));
+    const next = cycle(fixed);
+    return Object.assign(
+      () => {
+        const made = next();
+        return { ...made, headers: { ...made.headers } };
+      },
+      { fixed },
+    );
+  };
   const hook = cycle(hooks.webhookIds);
   const ofHooks = () => ({ apiKey: hooks.apiKey, webhookId: hook() });
-  const providerConnection = cycle(providers.connections);
+  /** Each of the hooks organization's subscriptions, for the reads that go round them. */
+  const eachHook = hooks.webhookIds.map((webhookId) => ({ apiKey: hooks.apiKey, webhookId }));
   /** One of the providers organization's connections, with its own workspace's key (a check and a replacement ask it). */
-  const ofProviders = () => {
-    const connection = providerConnection();
-    return {
-      apiKey: providers.apiKey,
-      providerConnectionId: connection.id,
-      providerAccount: { ...providers.account, apiKey: connection.apiKey },
-    };
-  };
+  const ofConnection = (connection: (typeof providers.connections)[number]) => ({
+    apiKey: providers.apiKey,
+    providerConnectionId: connection.id,
+    providerAccount: { ...providers.account, apiKey: connection.apiKey },
+  });
+  const providerConnection = cycle(providers.connections);
+  const ofProviders = () => ofConnection(providerConnection());
   const ofLink = (target: SequenceLinkTarget) => ({
     apiKey: links.apiKey,
     sequenceId: target.sequenceId,
@@ -542,11 +554,11 @@ export function endpointSpecs(fixtures: BenchFixtures, runId: string): EndpointS
       next: read('list-webhooks', { apiKey: hooks.apiKey }),
       note: `${HOOKS} subscriptions`,
     },
-    { name: name('get-webhook'), route: 'get-webhook', next: () => request('get-webhook', ofHooks()) },
+    { name: name('get-webhook'), route: 'get-webhook', next: read('get-webhook', ...eachHook) },
     {
       name: name('list-webhook-deliveries'),
       route: 'list-webhook-deliveries',
-      next: () => request('list-webhook-deliveries', ofHooks()),
+      next: read('list-webhook-deliveries', ...eachHook),
     },
     {
       name: name('list-provider-connections'),
@@ -557,12 +569,12 @@ export function endpointSpecs(fixtures: BenchFixtures, runId: string): EndpointS
     {
       name: name('get-provider-connection'),
       route: 'get-provider-connection',
-      next: () => request('get-provider-connection', ofProviders()),
+      next: read('get-provider-connection', ...providers.connections.map(ofConnection)),
     },
     {
       name: name('get-sequence-provider-link'),
       route: 'get-sequence-provider-link',
-      next: () => request('get-sequence-provider-link', ofLink(readLink())),
+      next: read('get-sequence-provider-link', ...links.read.map(ofLink)),
       note: `over ${links.read.length} linked sequences`,
     },
     { name: `${name('mcp')} (tools/call get_campaign)`, route: 'mcp', next: read('mcp') },
@@ -585,7 +597,7 @@ export function endpointSpecs(fixtures: BenchFixtures, runId: string): EndpointS
     {
       name: name('dashboard-item', ' (webhooks/{id})'),
       route: 'dashboard-item',
-      next: () => request('dashboard-item', { ...ofHooks(), member: hooks.member }),
+      next: read('dashboard-item', ...eachHook.map((at) => ({ ...at, member: hooks.member }))),
       note: 'a viewer; a subscription and its deliveries',
     },
     { name: name('openapi'), route: 'openapi', next: read('openapi') },

@@ -100,12 +100,15 @@ async function measureEndpoints(specs: EndpointSpec[]): Promise<EndpointRow[]> {
   const quiet = () =>
     waitForQuiet([stack.queueUrls.mail, stack.queueUrls.webhooks, stack.queueUrls.providerEvents]);
 
-  /** What autocannon sends for `spec`: the same request built once, or each one made as it is sent. */
-  const loadRequest = (spec: EndpointSpec): AutocannonRequest => {
+  /**
+   * What autocannon sends for `spec`: its fixed requests, built once and sent in turn by each
+   * connection, or each request made as it is sent.
+   */
+  const loadRequests = (spec: EndpointSpec): AutocannonRequest[] => {
     const onResponse = (status: number, body: string) => spec.onResponse?.(status, body);
-    return spec.next.same
-      ? { ...spec.next(), onResponse }
-      : { setupRequest: (request) => ({ ...request, ...spec.next() }), onResponse };
+    return spec.next.fixed
+      ? spec.next.fixed.map((request) => ({ ...request, headers: { ...request.headers }, onResponse }))
+      : [{ setupRequest: (request) => ({ ...request, ...spec.next() }), onResponse }];
   };
 
   /** One endpoint's row: its load against its floor, in turns. */
@@ -126,7 +129,7 @@ async function measureEndpoints(specs: EndpointSpec[]): Promise<EndpointRow[]> {
     if (!spec.amount && WARMUP_SECONDS > 0) {
       const warmup = await runLoad({
         baseUrl: stack.apiUrl,
-        requests: [loadRequest(spec)],
+        requests: loadRequests(spec),
         duration: WARMUP_SECONDS,
         expectedStatus: spec.expectedStatus,
       });
@@ -155,7 +158,7 @@ async function measureEndpoints(specs: EndpointSpec[]): Promise<EndpointRow[]> {
       apiRuns.push(
         await runLoad({
           baseUrl: stack.apiUrl,
-          requests: [loadRequest(spec)],
+          requests: loadRequests(spec),
           ...(spec.amount ? { amount: spec.amount() } : { duration: ENDPOINT_SECONDS / rounds }),
           expectedStatus: spec.expectedStatus,
         }),
