@@ -3,7 +3,6 @@ import {
   BatchWriteItemCommand,
   ConditionalCheckFailedException,
   DeleteItemCommand,
-  DynamoDBClient,
   GetItemCommand,
   PutItemCommand,
   QueryCommand,
@@ -13,27 +12,37 @@ import {
   TransactWriteItemsCommand,
   UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
+import {
+  BatchGetCommand,
+  BatchWriteCommand,
+  DeleteCommand,
+  QueryCommand as DocumentQueryCommand,
+  ScanCommand as DocumentScanCommand,
+  type DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  TransactGetCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { configuration } from '#platform/config.ts';
-import { awsClientOptions, serviceAwsClient } from '#platform/configured.ts';
-import { dynamo } from '#platform/dynamodb-client.ts';
+import { createDynamoClient, dynamo } from '#platform/dynamodb-client.ts';
 import { CONCURRENCY, type Percentiles, percentiles } from './load.ts';
 
 /** One client for every replay, so its connections stay warm from one endpoint to the next. */
-let floorClient: DynamoDBClient | undefined;
+let floorClient: DynamoDBDocumentClient | undefined;
 
 /**
- * The replay client: the service's DynamoDB client as dynamodb-client.ts
- * builds it (region, credentials and endpoint from the configuration, so
- * DynamoDB Local's on the local stack; no logger middleware), without the
- * document client, since the recorded calls are already marshalled. Built
- * without them, the SDK's own resolution found no DynamoDB to call and every
- * replayed call failed.
+ * The replay client: a document client built as the service builds its own
+ * (`createDynamoClient`: region, credentials and endpoint from the
+ * configuration, so DynamoDB Local's on the local stack; the same marshalling
+ * options). The calls are replayed through the library the service calls
+ * DynamoDB with, so the floor holds all of the DynamoDB work, marshalling
+ * included, as the bundles' floor does. Built without the configuration, the
+ * SDK's own resolution found no DynamoDB to call and every replayed call failed.
  */
-function replayClient(): DynamoDBClient {
-  const { aws } = configuration();
-  floorClient ??= serviceAwsClient(
-    new DynamoDBClient({ maxAttempts: 3, ...awsClientOptions(aws, aws.endpoints.dynamodb) }),
-  );
+function replayClient(): DynamoDBDocumentClient {
+  floorClient ??= createDynamoClient(configuration());
   return floorClient;
 }
 
@@ -54,11 +63,15 @@ export function closeFloor(): void {
  * so calls the handler made in parallel run in parallel again.
  */
 
-/** One DynamoDB call the handler made, as sent (marshalled) and when. */
+/** One DynamoDB call the handler made, as sent and when. */
 export interface RecordedCall {
   operation: string;
+  /** The low-level command sent, e.g. `GetItemCommand`. */
   command: string;
+  /** Its input, marshalled. */
   input: Record<string, unknown>;
+  /** The input the handler gave its document client, when it sent the call through one (as the stores do). */
+  document?: Record<string, unknown>;
   startedAt: number;
   endedAt: number;
 }
@@ -73,6 +86,15 @@ let recorders = 0;
 export async function recordCalls<T>(fn: () => Promise<T>): Promise<{ result: T; calls: RecordedCall[] }> {
   const name = `bench-recorder-${++recorders}`;
   const calls: RecordedCall[] = [];
+  // The document client's input, seen before its marshalling (a serialize-step middleware), by call.
+  const documentInputs = new WeakMap<object, Record<string, unknown>>();
+  dynamo.middlewareStack.add(
+    (next, context) => async (args) => {
+      documentInputs.set(context, structuredClone((args as { input: Record<string, unknown> }).input));
+      return next(args);
+    },
+    { step: 'initialize', name: `${name}-document`, priority: 'high' },
+  );
   dynamo.middlewareStack.add(
     (next, context) => async (args) => {
       const command = String(context.commandName ?? 'unknown');
@@ -80,6 +102,8 @@ export async function recordCalls<T>(fn: () => Promise<T>): Promise<{ result: T;
         operation: command.replace(/Command$/, ''),
         command,
         input: structuredClone((args as { input: Record<string, unknown> }).input),
+        // The document client marks the calls it marshalled with this feature (@aws-sdk/lib-dynamodb).
+        ...(sentThroughDocumentClient(context) && { document: documentInputs.get(context) }),
         startedAt: performance.now(),
         endedAt: Number.POSITIVE_INFINITY,
       };
@@ -95,20 +119,28 @@ export async function recordCalls<T>(fn: () => Promise<T>): Promise<{ result: T;
   try {
     return { result: await fn(), calls };
   } finally {
+    dynamo.middlewareStack.remove(`${name}-document`);
     dynamo.middlewareStack.remove(name);
   }
 }
 
-/** Calls per DynamoDB operation, e.g. `{ BatchGetItem: 1, Query: 1 }`. */
+/** Whether the document client marshalled this call: it sets the `DDB_MAPPER` feature on the call's context. */
+function sentThroughDocumentClient(context: object): boolean {
+  const features = (context as { __aws_sdk_context?: { features?: Record<string, string> } })
+    .__aws_sdk_context?.features;
+  return features?.DDB_MAPPER !== undefined;
+}
+
 export const byOperation = (calls: RecordedCall[]): Record<string, number> =>
   calls.reduce<Record<string, number>>((counts, call) => {
     counts[call.operation] = (counts[call.operation] ?? 0) + 1;
     return counts;
   }, {});
 
-type LowLevelCommand = new (input: never) => Parameters<DynamoDBClient['send']>[0];
+type ReplayCommand = new (input: never) => Parameters<DynamoDBDocumentClient['send']>[0];
 
-const COMMANDS: Record<string, LowLevelCommand> = {
+/** The low-level commands, for a call the handler sent without the document client. */
+const COMMANDS = {
   GetItemCommand,
   PutItemCommand,
   UpdateItemCommand,
@@ -119,7 +151,21 @@ const COMMANDS: Record<string, LowLevelCommand> = {
   BatchWriteItemCommand,
   TransactGetItemsCommand,
   TransactWriteItemsCommand,
-} as unknown as Record<string, LowLevelCommand>;
+} as unknown as Record<string, ReplayCommand>;
+
+/** The document client's command for each low-level one it sends. */
+const DOCUMENT_COMMANDS = {
+  GetItemCommand: GetCommand,
+  PutItemCommand: PutCommand,
+  UpdateItemCommand: UpdateCommand,
+  DeleteItemCommand: DeleteCommand,
+  QueryCommand: DocumentQueryCommand,
+  ScanCommand: DocumentScanCommand,
+  BatchGetItemCommand: BatchGetCommand,
+  BatchWriteItemCommand: BatchWriteCommand,
+  TransactGetItemsCommand: TransactGetCommand,
+  TransactWriteItemsCommand: TransactWriteCommand,
+} as unknown as Record<string, ReplayCommand>;
 
 /** What replaying an endpoint's calls measured. */
 export interface FloorResult extends Percentiles {
@@ -153,11 +199,11 @@ export async function replayFloor(recordings: RecordedCall[][], durationMs: numb
   let errors = 0;
   let firstError: string | undefined;
   const send = async (call: RecordedCall) => {
-    const Command = COMMANDS[call.command];
+    const Command = (call.document ? DOCUMENT_COMMANDS : COMMANDS)[call.command];
     if (!Command) throw new Error(`The floor cannot replay ${call.command}`);
     sent += 1;
     try {
-      await client.send(new Command(structuredClone(call.input) as never));
+      await client.send(new Command(structuredClone(call.document ?? call.input) as never));
     } catch (error) {
       if (error instanceof ConditionalCheckFailedException || error instanceof TransactionCanceledException)
         refused += 1;
