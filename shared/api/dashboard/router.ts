@@ -80,9 +80,15 @@ export async function serveDashboard(event: APIGatewayProxyEvent): Promise<APIGa
   }
   if (method === 'GET' && pageName === 'assets') return await asset(base, item);
 
-  const session = await resumeSession(
+  const sessionRead = resumeSession(
     cookieOf(event, sessionCookieName(configuration().dashboard.secureCookies)),
   );
+  const path = Object.hasOwn(DASHBOARD_PAGES, pageName) ? (pageName as PagePath) : undefined;
+  // The page's module (a chunk of its own) loads while the session is read, not after it. A request
+  // without a session loaded it for nothing; a failed load is thrown where the page is awaited.
+  const pageLoaded = path === undefined ? undefined : DASHBOARD_PAGES[path]();
+  pageLoaded?.catch(() => undefined);
+  const session = await sessionRead;
   if (!session) {
     if (method === 'GET')
       return seeOther(`${base}/dashboard/sign-in?return_to=${encodeURIComponent(requestedPath(event))}`);
@@ -117,8 +123,7 @@ export async function serveDashboard(event: APIGatewayProxyEvent): Promise<APIGa
   if (!organization)
     return seeOther(`${base}/dashboard/organizations?next=${encodeURIComponent(requestedPath(event))}`);
 
-  const path = Object.hasOwn(DASHBOARD_PAGES, pageName) ? (pageName as PagePath) : undefined;
-  const page = path === undefined ? undefined : await DASHBOARD_PAGES[path]();
+  const page = await pageLoaded;
   const frame = {
     base,
     current: path ?? ('' as const),
