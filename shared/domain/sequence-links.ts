@@ -84,10 +84,8 @@ export function readCampaigns(orgId: number): Promise<CampaignRecord[]> {
 export async function sequenceOf(
   orgId: number,
   sequenceId: number,
-  options: { consistent?: boolean } = {},
 ): Promise<{ campaign: CampaignRecord; sequence: StoredSequence }> {
-  const all = await campaigns.list(orgId, options);
-  return sequenceIn(all, sequenceId);
+  return sequenceIn(await campaigns.list(orgId), sequenceId);
 }
 
 /** The sequence `sequenceId` among the campaigns read, with its campaign; SequenceNotFound for none. */
