@@ -80,15 +80,9 @@ export async function serveDashboard(event: APIGatewayProxyEvent): Promise<APIGa
   }
   if (method === 'GET' && pageName === 'assets') return await asset(base, item);
 
-  const sessionRead = resumeSession(
+  const session = await resumeSession(
     cookieOf(event, sessionCookieName(configuration().dashboard.secureCookies)),
   );
-  const path = Object.hasOwn(DASHBOARD_PAGES, pageName) ? (pageName as PagePath) : undefined;
-  // The page's module (a chunk of its own) loads while the session is read, not after it. A request
-  // without a session loaded it for nothing; a failed load is thrown where the page is awaited.
-  const pageLoaded = path === undefined ? undefined : DASHBOARD_PAGES[path]();
-  pageLoaded?.catch(() => undefined);
-  const session = await sessionRead;
   if (!session) {
     if (method === 'GET')
       return seeOther(`${base}/dashboard/sign-in?return_to=${encodeURIComponent(requestedPath(event))}`);
@@ -123,7 +117,10 @@ export async function serveDashboard(event: APIGatewayProxyEvent): Promise<APIGa
   if (!organization)
     return seeOther(`${base}/dashboard/organizations?next=${encodeURIComponent(requestedPath(event))}`);
 
-  const page = await pageLoaded;
+  const path = Object.hasOwn(DASHBOARD_PAGES, pageName) ? (pageName as PagePath) : undefined;
+  // Not loaded while the session is read: its chunk's evaluation ran before the session's request went
+  // out and only moved the wait (profiled; docs/architecture.md, What a first request costs).
+  const page = path === undefined ? undefined : await DASHBOARD_PAGES[path]();
   const frame = {
     base,
     current: path ?? ('' as const),
