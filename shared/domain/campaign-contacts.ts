@@ -38,15 +38,13 @@ export async function listCampaignContacts(
   campaignId: number,
   options: { skip: number; take: number; status?: AssignmentStatus },
 ): Promise<Page<CampaignContact>> {
-  const campaign = await getCampaign(orgId, campaignId);
+  // The campaign and the page in one round trip (docs/architecture.md, What a first request costs).
+  const [campaign, records] = await Promise.all([
+    getCampaign(orgId, campaignId),
+    firstAssignmentsOfCampaign(orgId, campaignId, options.skip + options.take, options.status),
+  ]);
   const total = contactTotal(campaign, options.status);
   if (options.skip >= total) return { data: [], total, skip: options.skip, take: options.take };
-  const records = await firstAssignmentsOfCampaign(
-    orgId,
-    campaignId,
-    options.skip + options.take,
-    options.status,
-  );
   return {
     data: records.slice(options.skip).map(toCampaignContact),
     total,
@@ -61,11 +59,15 @@ export async function listCampaignMessagePage(
   campaignId: number,
   options: { skip: number; take: number },
 ): Promise<Page<CampaignMessage>> {
-  const campaign = await getCampaign(orgId, campaignId);
+  // The campaign and the page in one round trip (docs/architecture.md, What a first request costs).
+  const [campaign, messages] = await Promise.all([
+    getCampaign(orgId, campaignId),
+    listCampaignMessages(orgId, campaignId, options.skip, options.take),
+  ]);
   const total = campaign.messagesCount;
   if (options.skip >= total) return { data: [], total, skip: options.skip, take: options.take };
   return {
-    data: await listCampaignMessages(orgId, campaignId, options.skip, options.take),
+    data: messages,
     total,
     skip: options.skip,
     take: options.take,

@@ -4,6 +4,7 @@ import {
   ProviderApiError,
   type ProviderCampaign,
   type ProviderCampaignPage,
+  type ProviderClient,
   type ProviderHttp,
 } from '#providers/contract.ts';
 import { PROVIDER_FACTS } from '#providers/registry.ts';
@@ -73,7 +74,7 @@ export async function listProviderCampaigns(
   ].join('\n');
   let page = cachedPage(key);
   if (!page) {
-    page = await providerPage(connection, await sessionOf(connection), position.providerCursor);
+    page = await providerPage(connection, await openCampaignSession(connection), position.providerCursor);
     remember(key, page);
   }
   const end = position.offset + CAMPAIGN_PAGE_SIZE;
@@ -93,16 +94,18 @@ export async function listProviderCampaigns(
  * The campaign `campaignId` of the connection's provider, read fresh from the
  * provider's list (never from the listing's cache: a campaign made a moment ago
  * is found, one removed is not), page by page; null when the list does not have
- * it. The errors are the listing's.
+ * it. The errors are the listing's. `session`: the connection's, opened
+ * beforehand (openCampaignSession), else opened here.
  */
 export async function findProviderCampaign(
   connection: ProviderConnectionRecord,
   campaignId: string,
+  session: CampaignSession | Promise<CampaignSession> = openCampaignSession(connection),
 ): Promise<ProviderCampaign | null> {
-  const session = await sessionOf(connection);
+  const opened = await session;
   let providerCursor: string | null = null;
   for (let read = 0; read < MAX_PAGES_SEARCHED; read += 1) {
-    const page: ProviderCampaignPage = await providerPage(connection, session, providerCursor);
+    const page: ProviderCampaignPage = await providerPage(connection, opened, providerCursor);
     const found = page.campaigns.find((campaign) => campaign.id === campaignId);
     if (found) return found;
     if (page.next === null) return null;
@@ -111,33 +114,42 @@ export async function findProviderCampaign(
   return null;
 }
 
-interface Session {
+/** What reading a connection's campaigns needs: the provider's client, its transport and the opened key. */
+export interface CampaignSession {
+  client: ProviderClient;
   http: ProviderHttp;
   apiKey: string;
 }
 
-async function sessionOf(connection: ProviderConnectionRecord): Promise<Session> {
+/**
+ * The connection's session. Its three parts load at once, none waiting on
+ * another: the health tracking's module and the provider's client (chunks of
+ * their own, loaded on first use) and the key (KMS on Lambda). A caller with
+ * other reads to make opens it before them, so that it opens while they wait.
+ */
+export async function openCampaignSession(connection: ProviderConnectionRecord): Promise<CampaignSession> {
   const { defaultBaseUrl, displayName } = PROVIDER_FACTS[connection.provider];
   // No pacing slot: these reads are a person's, few and cached; a provider that is busy answers 429 (docs/providers.md).
   const http = providerHttp(connection.baseUrl ?? defaultBaseUrl, { policy: configuredUrlPolicy() });
-  return {
+  const [health, client, apiKey] = await Promise.all([
     // Each answer says whether the stored key still works, as enrollment's do: the same health tracking,
     // loaded as enrollment loads it (docs/architecture.md, Bundles).
-    http: (await import('./connection-health.ts')).healthTrackedHttp(http, connection, displayName),
-    apiKey: await providerApiKeyOf(connection),
-  };
+    import('./connection-health.ts'),
+    loadProviderClient(connection.provider),
+    providerApiKeyOf(connection),
+  ]);
+  return { client, http: health.healthTrackedHttp(http, connection, displayName), apiKey };
 }
 
 /** One page of the provider's list, its errors as the domain names them. */
 async function providerPage(
   connection: ProviderConnectionRecord,
-  session: Session,
+  session: CampaignSession,
   providerCursor: string | null,
 ): Promise<ProviderCampaignPage> {
-  const client = await loadProviderClient(connection.provider);
   const { displayName } = PROVIDER_FACTS[connection.provider];
   try {
-    return await client.listCampaigns(session.http, { apiKey: session.apiKey }, providerCursor);
+    return await session.client.listCampaigns(session.http, { apiKey: session.apiKey }, providerCursor);
   } catch (error) {
     if (!(error instanceof ProviderApiError)) throw error;
     const status = error.status;

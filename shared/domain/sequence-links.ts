@@ -49,14 +49,18 @@ const LINK_ATTEMPTS = 5;
  * Primary course: 1. read the organization's campaigns (one Query) 2. find the
  * sequence 3. set its link, clear the other holder's and put the link item in
  * one transaction, conditioned on the sequences being where they were read.
+ * `read`: the campaigns as the caller already read them consistently
+ * (readCampaigns), which the first try uses instead of reading them again;
+ * a try after a conflict reads them afresh.
  */
 export async function linkSequence(
   orgId: number,
   link: { sequenceId: number; connectionId: number | null; provider: Provider; externalId: string },
+  read?: CampaignRecord[],
 ): Promise<SequenceLink> {
   return retryOnConflict(
-    async () => {
-      const all = await campaigns.list(orgId, { consistent: true });
+    async (attempt) => {
+      const all = attempt === 0 && read ? read : await readCampaigns(orgId);
       const { campaign, sequence } = sequenceIn(all, link.sequenceId);
       if (sequence.provider !== link.provider) {
         throw new SequenceProviderMismatch(link.sequenceId, sequence.provider, link.provider);
@@ -71,17 +75,21 @@ export async function linkSequence(
   );
 }
 
+/** The organization's campaigns read consistently (one Query), as a link's transaction is conditioned on them. */
+export function readCampaigns(orgId: number): Promise<CampaignRecord[]> {
+  return campaigns.list(orgId, { consistent: true });
+}
+
 /** One of the organization's sequences with its campaign (one Query of the campaigns); SequenceNotFound for none. */
 export async function sequenceOf(
   orgId: number,
   sequenceId: number,
-  options: { consistent?: boolean } = {},
 ): Promise<{ campaign: CampaignRecord; sequence: StoredSequence }> {
-  const all = await campaigns.list(orgId, options);
-  return sequenceIn(all, sequenceId);
+  return sequenceIn(await campaigns.list(orgId), sequenceId);
 }
 
-function sequenceIn(
+/** The sequence `sequenceId` among the campaigns read, with its campaign; SequenceNotFound for none. */
+export function sequenceIn(
   all: CampaignRecord[],
   sequenceId: number,
 ): { campaign: CampaignRecord; sequence: StoredSequence } {
@@ -119,10 +127,7 @@ function linkOf(campaign: CampaignRecord, sequence: StoredSequence): SequenceLin
 export async function unlinkSequence(orgId: number, sequenceId: number): Promise<SequenceLink> {
   return retryOnConflict(
     async () => {
-      const { campaign, sequence } = sequenceIn(
-        await campaigns.list(orgId, { consistent: true }),
-        sequenceId,
-      );
+      const { campaign, sequence } = sequenceIn(await readCampaigns(orgId), sequenceId);
       const link = linkOf(campaign, sequence);
       const index = campaign.sequences.indexOf(sequence);
       await transact([

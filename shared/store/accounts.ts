@@ -5,6 +5,8 @@ import {
   type AccountRecord,
   accountItem,
   domainItem,
+  type ListedAccountRecord,
+  listedAccountItem,
   type QualificationRecord,
   qualificationItem,
 } from './item-schemas/accounts.ts';
@@ -12,7 +14,10 @@ import { queryAll, queryFirst } from './query.ts';
 import { type TableSource, tableContext } from './table-context.ts';
 import type { TransactItem } from './transactions.ts';
 
-export type { AccountRecord, QualificationRecord };
+export type { AccountRecord, ListedAccountRecord, QualificationRecord };
+
+/** The attributes of an account item that getListed reads: the fields of listedAccountItem. */
+const LISTED_ACCOUNT_ATTRIBUTES = Object.keys(listedAccountItem.def.shape);
 
 // The store is built in a pure-annotated call: a bundle keeps it only if its function uses it
 // (esbuild cannot tell that a call has no side effects; docs/architecture.md, Bundles).
@@ -69,16 +74,19 @@ export function accountStore(table: TableSource = tableContext) {
       return Item ? accountItem.parse(Item) : null;
     },
 
-    /** Accounts by id (BatchGetItem); missing ones are absent from the map. */
-    async getMany(orgId: number, accountIds: number[]): Promise<Map<number, AccountRecord>> {
+    /**
+     * Accounts by id as a list shows them (BatchGetItem), without the account's own signals, the
+     * largest part of its item, which a list replaces with the campaign's; missing ones are absent.
+     */
+    async getListed(orgId: number, accountIds: number[]): Promise<Map<number, ListedAccountRecord>> {
       const items = await batchGet(
         accountIds.map((id) => keys.account(orgId, id)),
-        {},
+        { attributes: LISTED_ACCOUNT_ATTRIBUTES },
         table(),
       );
       return new Map(
         items.map((item) => {
-          const account = accountItem.parse(item);
+          const account = listedAccountItem.parse(item);
           return [account.accountId, account];
         }),
       );

@@ -10,19 +10,29 @@ const WRITE_BATCH = 25;
 /**
  * Reads items by key with BatchGetItem, 100 keys a request, retrying keys
  * DynamoDB leaves unprocessed. Missing items are simply absent from the result.
+ * `attributes`: only these of each item (a projection), when the reader needs
+ * no more: less to send, decode and check.
  */
 export async function batchGet(
   itemKeys: readonly Key[],
-  options: { consistent?: boolean } = {},
+  options: { consistent?: boolean; attributes?: readonly string[] } = {},
   table: TableContext = tableContext(),
 ): Promise<Key[]> {
+  const { attributes } = options;
+  // Placeholders for every name: some (`name`) are reserved words in an expression.
+  const projection = attributes && {
+    ProjectionExpression: attributes.map((_, index) => `#a${index}`).join(', '),
+    ExpressionAttributeNames: Object.fromEntries(attributes.map((name, index) => [`#a${index}`, name])),
+  };
   const items: Key[] = [];
   for (let start = 0; start < itemKeys.length; start += GET_BATCH) {
     let pending: Key[] = itemKeys.slice(start, start + GET_BATCH);
     while (pending.length > 0) {
       const result = await table.client.send(
         new BatchGetCommand({
-          RequestItems: { [table.name]: { Keys: pending, ConsistentRead: options.consistent } },
+          RequestItems: {
+            [table.name]: { Keys: pending, ConsistentRead: options.consistent, ...projection },
+          },
         }),
       );
       items.push(...(result.Responses?.[table.name] ?? []));

@@ -22,7 +22,7 @@ import { smallDocument } from '../support/fixtures.ts';
 import { importFor } from '../support/import.ts';
 import { startTestStack } from '../support/local-stack.ts';
 import { emulatedConnection } from '../support/provider-workspace.ts';
-import { countRequests } from '../support/request-counter.ts';
+import { countRequests, sentTogether } from '../support/request-counter.ts';
 import { expectNoWriteCredential } from '../support/write-credentials.ts';
 
 /**
@@ -604,6 +604,22 @@ describe('sessions', () => {
     expect((await member.get('/dashboard')).status).toBe(303);
     expect(await resumeSession(value)).toBeNull();
     expect(SESSION_IDLE_SECONDS).toBe(3600);
+  });
+
+  it('are kept alive and checked at once: the idle expiry written beside the membership read', async () => {
+    const member = await dashboardClient(stack.apiUrl, { orgId: orgA, role: 'viewer' });
+    const value = member.cookie.split('=')[1]!;
+    const id = hashSecret(value);
+    const stored = (await dashboardSessions.get(id))!;
+    // Used ten minutes ago: the idle expiry is due to move.
+    await dashboardSessions.touch(id, stored.expiresAt - 600);
+    const { result: session, calls } = await countRequests(() => resumeSession(value));
+    expect(session?.organization).toMatchObject({ orgId: orgA, role: 'viewer' });
+    expect(calls.map((call) => call.operation).sort()).toEqual(['BatchGetItem', 'GetItem', 'UpdateItem']);
+    const touch = calls.find((call) => call.operation === 'UpdateItem')!;
+    const membership = calls.find((call) => call.operation === 'BatchGetItem')!;
+    expect(sentTogether(touch, membership)).toBe(true);
+    expect((await dashboardSessions.get(id))!.expiresAt).toBeGreaterThanOrEqual(stored.expiresAt);
   });
 
   it('end at twelve hours whatever their use', async () => {

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '#domain/api-keys.ts';
 import { createOrganization } from '#domain/organizations.ts';
 import type { Provider } from '#schemas/import.ts';
+import { providerConnection } from '#store/item-keys.ts';
 import type { LocalStack } from '../../infra/local/stack.ts';
 import { apiClient } from '../support/api-client.ts';
 import { admin } from '../support/cli.ts';
@@ -13,6 +14,7 @@ import { smallDocument } from '../support/fixtures.ts';
 import { importFor } from '../support/import.ts';
 import { startTestStack } from '../support/local-stack.ts';
 import { emulatedConnection } from '../support/provider-workspace.ts';
+import { countRequests, sentTogether } from '../support/request-counter.ts';
 
 /**
  * A connection's campaigns at its provider and a sequence's link to one
@@ -195,6 +197,33 @@ describe('a sequence’s provider link', () => {
       message: `Sequence ${sequenceId} is not linked to a provider campaign`,
     });
     expect((await api().delete(linkPath(sequenceId))).status).toBe(404);
+  });
+
+  it('reads the connection and the campaigns together, and links on that one read of the campaigns', async () => {
+    const sequenceId = SEQUENCE.lemlist;
+    const { result: linked, calls } = await countRequests(() =>
+      api().put(linkPath(sequenceId), {
+        connection_id: connectionOf.lemlist,
+        provider_campaign_id: campaignsOf.lemlist[3],
+      }),
+    );
+    expect(linked.status, JSON.stringify(linked.body)).toBe(200);
+    const connectionKey = JSON.stringify(providerConnection(orgA, connectionOf.lemlist));
+    const connection = calls.find(
+      (call) => call.operation === 'GetItem' && JSON.stringify(call.input.Key) === connectionKey,
+    );
+    const campaigns = calls.filter((call) => call.operation === 'Query');
+    // One read of the campaigns, sent with the connection's: the transaction is conditioned on it.
+    expect(campaigns).toHaveLength(1);
+    expect(sentTogether(connection!, campaigns[0]!)).toBe(true);
+    expect(calls.filter((call) => call.operation === 'TransactWriteItems')).toHaveLength(1);
+    expect((await api().delete(linkPath(sequenceId))).status).toBe(200);
+  });
+
+  it('names a missing connection before a missing sequence, though both are read at once', async () => {
+    const answer = await api().put(linkPath(999999), { connection_id: 999999, provider_campaign_id: '1' });
+    expect(answer.status).toBe(404);
+    expect(answer.body.message).toBe('Provider connection 999999 not found');
   });
 
   it('refuses another provider’s sequence, a campaign the provider does not have, and unknown ids', async () => {

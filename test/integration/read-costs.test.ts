@@ -9,7 +9,7 @@ import { handler as listCampaignMessages } from '../../functions/list-campaign-m
 import { handler as listCampaigns } from '../../functions/list-campaigns/handler.ts';
 import { importFor } from '../support/import.ts';
 import { invoke } from '../support/invoke.ts';
-import { countRequests } from '../support/request-counter.ts';
+import { countRequests, sentTogether } from '../support/request-counter.ts';
 
 /**
  * The read endpoints answer with a fixed number of DynamoDB requests however
@@ -111,5 +111,41 @@ describe('DynamoDB requests per read endpoint on a campaign with a thousand assi
     );
     expect(result.body.data).toHaveLength(100);
     expect(count).toBeLessThanOrEqual(4);
+  });
+
+  it.each([
+    ['contacts', listCampaignContacts],
+    ['messages', listCampaignMessages],
+  ] as const)(
+    'GET /campaigns/{id}/%s reads the campaign and the page in one round trip',
+    async (_name, handler) => {
+      const { result, calls } = await countRequests(() => invoke(handler, { orgId, path: { id: '7001' } }));
+      expect(result.status).toBe(200);
+      expect(calls).toHaveLength(2);
+      expect(sentTogether(calls[0]!, calls[1]!)).toBe(true);
+    },
+  );
+
+  it('lists accounts in two round trips: the campaign and its ranking together, then the accounts without their signals', async () => {
+    const { result, calls } = await countRequests(() =>
+      invoke(listCampaignAccounts, { orgId, path: { id: '7001' }, query: { take: '5' } }),
+    );
+    expect(result.status).toBe(200);
+    expect(result.body.accounts).toHaveLength(5);
+    const ranking = calls.find((call) => call.input.IndexName === 'gsi1');
+    const campaign = calls.find((call) => call.operation === 'Query' && call !== ranking);
+    const accounts = calls.find((call) => call.operation === 'BatchGetItem');
+    expect(calls).toHaveLength(3);
+    expect(sentTogether(campaign!, ranking!)).toBe(true);
+    expect(accounts!.sent).toBeGreaterThan(ranking!.answered!);
+    // A list shows the campaign's signals of an account (its qualification's), so the account's own are not read.
+    const [read] = Object.values(accounts!.input.RequestItems as Record<string, Record<string, unknown>>);
+    expect(Object.values(read!.ExpressionAttributeNames as Record<string, string>).sort()).toEqual([
+      'accountId',
+      'domain',
+      'linkedinUrl',
+      'name',
+      'website',
+    ]);
   });
 });

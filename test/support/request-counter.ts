@@ -8,7 +8,17 @@ export interface ObservedCall {
   input: Record<string, unknown>;
   /** Whether DynamoDB accepted it; a write refused by its condition (or any failed call) changed nothing. */
   succeeded: boolean;
+  /**
+   * When it was sent and when its answer (or failure) came, as places in the one sequence of the
+   * calls' sendings and answers (0, 1, …): which calls were in flight together, without reading clocks.
+   */
+  sent: number;
+  answered: number | null;
 }
+
+/** Whether every one of `calls` was sent before any of them was answered: they went out together. */
+export const sentTogether = (...calls: ObservedCall[]): boolean =>
+  calls.every((call) => calls.every((other) => other.answered === null || call.sent < other.answered));
 
 /** What `countRequests` observed while its function ran. */
 export interface RequestCount<T> {
@@ -35,6 +45,7 @@ export async function countRequests<T>(fn: () => Promise<T>): Promise<RequestCou
   const byCommand: Record<string, number> = {};
   const calls: ObservedCall[] = [];
   let count = 0;
+  let events = 0;
   dynamo.middlewareStack.add(
     (next, context) => async (args) => {
       const operation = String(context.commandName ?? 'unknown').replace(/Command$/, '');
@@ -44,11 +55,17 @@ export async function countRequests<T>(fn: () => Promise<T>): Promise<RequestCou
         operation,
         input: args.input as Record<string, unknown>,
         succeeded: false,
+        sent: events++,
+        answered: null,
       };
       calls.push(call);
-      const output = await next(args);
-      call.succeeded = true;
-      return output;
+      try {
+        const output = await next(args);
+        call.succeeded = true;
+        return output;
+      } finally {
+        call.answered = events++;
+      }
     },
     { step: 'initialize', name, priority: 'high' },
   );

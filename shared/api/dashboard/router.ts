@@ -118,6 +118,8 @@ export async function serveDashboard(event: APIGatewayProxyEvent): Promise<APIGa
     return seeOther(`${base}/dashboard/organizations?next=${encodeURIComponent(requestedPath(event))}`);
 
   const path = Object.hasOwn(DASHBOARD_PAGES, pageName) ? (pageName as PagePath) : undefined;
+  // Not loaded while the session is read: its chunk's evaluation ran before the session's request went
+  // out and only moved the wait (profiled; docs/architecture.md, What a first request costs).
   const page = path === undefined ? undefined : await DASHBOARD_PAGES[path]();
   const frame = {
     base,

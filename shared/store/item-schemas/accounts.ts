@@ -17,6 +17,17 @@ export const accountItem = z.object({
 
 export type AccountRecord = z.infer<typeof accountItem>;
 
+/** What a campaign's account list shows of an account: its score and signals there are the qualification's. */
+export const listedAccountItem = z.pick(accountItem, {
+  accountId: true,
+  name: true,
+  domain: true,
+  website: true,
+  linkedinUrl: true,
+});
+
+export type ListedAccountRecord = z.infer<typeof listedAccountItem>;
+
 /** An account's qualification into a campaign; `listed` when it is in the campaign's ranking. */
 export const qualificationItem = z.pipe(
   z.object({
