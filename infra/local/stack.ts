@@ -31,7 +31,7 @@ import {
 } from './provider-emulators/index.ts';
 import { type SmtpSink, startSmtpSink } from './smtp.ts';
 import { type LocalQueues, type QueueConsumer, startLocalQueues, startQueuePoller } from './sqs.ts';
-import { type StreamConsumer, startStreamPoller } from './streams.ts';
+import { type StreamConsumer, type StreamPoller, startStreamPoller } from './streams.ts';
 import { localThrottling } from './usage-plans.ts';
 
 /**
@@ -269,6 +269,34 @@ export function localSecretsKey(dataDir?: string): string {
   return readFileSync(file, 'utf8').trim();
 }
 
+/** The service's DynamoDB writes, by the command names its client's middleware sees. */
+const WRITE_COMMAND = /^(Put|Update|Delete|TransactWrite|BatchWrite)(Item)?Command$/;
+let relayWakers = 0;
+
+/**
+ * Wakes the stream relay after each write made through the service's
+ * DynamoDB client in this process (the stack's handlers, and a test's own
+ * writes), so that the relay's idle pace (streams.ts) never delays what a
+ * request causes. Returns what removes the middleware again.
+ */
+async function wakeOnWrites(poller: StreamPoller): Promise<() => void> {
+  const { dynamo } = await import('#platform/dynamodb-client.ts');
+  const name = `local-stream-relay-wake-${++relayWakers}`;
+  dynamo.middlewareStack.add(
+    (next, context) => async (args) => {
+      try {
+        return await next(args);
+      } finally {
+        if (WRITE_COMMAND.test(String(context.commandName))) poller.wake();
+      }
+    },
+    { step: 'initialize', name },
+  );
+  return () => {
+    dynamo.middlewareStack.remove(name);
+  };
+}
+
 /** Starts the local stack; `stop()` shuts every part down. */
 export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
   const tableName = options.tableName ?? LOCAL_TABLE_NAME;
@@ -290,6 +318,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   let openId: OpenIdProvider | undefined;
   let pollerClient: SQSClient | undefined;
   const pollers: { stop(): Promise<void> }[] = [];
+  let stopWakingRelay: () => void = () => undefined;
   // Only a stack that wrote the endpoints file removes it: a start that failed (a busy port) leaves the
   // file of the stack already running from this folder alone.
   let wroteEndpointsFile = false;
@@ -297,6 +326,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     if (wroteEndpointsFile) rmSync(endpointsFile, { force: true });
     if (server) await new Promise((resolve) => server?.close(resolve));
     server?.closeAllConnections();
+    stopWakingRelay();
     await Promise.all(pollers.map((poller) => poller.stop()));
     pollerClient?.destroy();
     await queues?.stop();
@@ -450,9 +480,16 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     // from the first record of the stream turned on since, before any request is let through.
     const startAt =
       (options.dataDir && !freshStore) || (freshStore && options.whileStarting) ? 'oldest' : 'now';
-    pollers.push(
-      await startStreamPoller(tableClient, dynamodbEndpoint, tableName, relay, reportError, startAt),
+    const relayPoller = await startStreamPoller(
+      tableClient,
+      dynamodbEndpoint,
+      tableName,
+      relay,
+      reportError,
+      startAt,
     );
+    pollers.push(relayPoller);
+    stopWakingRelay = await wakeOnWrites(relayPoller);
     // Written once the stack is complete: `outreach-admin` finds it from then on.
     if (options.writeEndpointsFile) {
       mkdirSync(dirname(endpointsFile), { recursive: true });

@@ -19,7 +19,19 @@ import { LOCAL_REGION } from './dynamodb.ts';
  * pause, as Lambda retries a stream batch.
  */
 
+/**
+ * How often the shards are read: every 100 ms while records come, every
+ * second once none came for a second. An idle stack (a test waiting on
+ * something else, `npm start` between requests) otherwise spent a tenth of a
+ * core on empty GetRecords calls, between this process and DynamoDB Local.
+ * The writes of the stack's own handlers wake the relay at once
+ * (`wake()`, stack.ts), so what they cause is not delayed by the idle pace;
+ * a write from another process (`outreach-admin` against the local stack) is
+ * seen within a second.
+ */
 const POLL_INTERVAL_MS = 100;
+const IDLE_POLL_INTERVAL_MS = 1000;
+const EMPTY_ROUNDS_BEFORE_IDLE = 10;
 const RETRY_DELAY_MS = 1000;
 
 export type StreamConsumer = (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse>;
@@ -28,7 +40,13 @@ interface ShardState {
   iterator: string | undefined;
 }
 
-/** Starts following the table's stream; `stop()` ends it. */
+/** A running stream poller: `wake()` reads the shards now, `stop()` ends it. */
+export interface StreamPoller {
+  wake(): void;
+  stop(): Promise<void>;
+}
+
+/** Starts following the table's stream. */
 export async function startStreamPoller(
   dynamodb: DynamoDBClient,
   endpoint: string,
@@ -36,7 +54,7 @@ export async function startStreamPoller(
   consumer: StreamConsumer,
   onError: (error: unknown) => void = () => undefined,
   startAt: 'now' | 'oldest' = 'now',
-): Promise<{ stop(): Promise<void> }> {
+): Promise<StreamPoller> {
   // Without the SDK's logger middleware, as Lambda's own poller has no such cost: it would walk every
   // GetRecords answer through the operation's schema for a log line nobody writes (configured.ts).
   const streams = serviceAwsClient(
@@ -65,14 +83,15 @@ export async function startStreamPoller(
     firstDiscovery = false;
   }
 
-  async function poll(shardId: string, state: ShardState) {
-    if (!state.iterator) return;
+  /** Reads one shard; whether it had records. */
+  async function poll(shardId: string, state: ShardState): Promise<boolean> {
+    if (!state.iterator) return false;
     const { Records = [], NextShardIterator } = await streams.send(
       new GetRecordsCommand({ ShardIterator: state.iterator, Limit: 100 }),
     );
     if (Records.length === 0) {
       state.iterator = NextShardIterator;
-      return;
+      return false;
     }
     const response = await consumer({ Records: Records as unknown as DynamoDBRecord[] });
     const failure = response.batchItemFailures[0]?.itemIdentifier;
@@ -87,28 +106,51 @@ export async function startStreamPoller(
         }),
       );
       state.iterator = ShardIterator;
-      return;
+      return true;
     }
     state.iterator = NextShardIterator;
+    return true;
   }
 
   await discover();
   let running = true;
   let rounds = 0;
+  let emptyRounds = 0;
+  // A wake during a round makes the next one start at once; during the pause, it ends the pause.
+  let woken = false;
+  let endPause: () => void = () => undefined;
+  const pause = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      endPause = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
   const loop = (async () => {
     while (running) {
+      woken = false;
       try {
         if (++rounds % 20 === 0) await discover();
-        for (const [shardId, state] of shards) await poll(shardId, state);
+        let records = false;
+        for (const [shardId, state] of shards) records = (await poll(shardId, state)) || records;
+        emptyRounds = records ? 0 : emptyRounds + 1;
       } catch (error) {
         if (running) onError(error);
       }
-      await new Promise((resolve) => setTimeout(resolve, POLL_INTERVAL_MS));
+      if (woken || !running) continue;
+      await pause(emptyRounds >= EMPTY_ROUNDS_BEFORE_IDLE ? IDLE_POLL_INTERVAL_MS : POLL_INTERVAL_MS);
     }
   })();
   return {
+    wake() {
+      woken = true;
+      emptyRounds = 0;
+      endPause();
+    },
     async stop() {
       running = false;
+      endPause();
       await loop;
       streams.destroy();
     },
