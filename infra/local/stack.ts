@@ -276,8 +276,8 @@ let relayWakers = 0;
 /**
  * Wakes the stream relay after each write made through the service's
  * DynamoDB client in this process (the stack's handlers, and a test's own
- * writes), so that the relay's idle pace (streams.ts) never delays what a
- * request causes. Returns what removes the middleware again.
+ * writes), so that the relay's idle pace (streams.ts) does not hold back what
+ * a request causes. Returns what removes the middleware again.
  */
 async function wakeOnWrites(poller: StreamPoller): Promise<() => void> {
   const { dynamo } = await import('#platform/dynamodb-client.ts');
@@ -480,14 +480,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     // from the first record of the stream turned on since, before any request is let through.
     const startAt =
       (options.dataDir && !freshStore) || (freshStore && options.whileStarting) ? 'oldest' : 'now';
-    const relayPoller = await startStreamPoller(
-      tableClient,
-      dynamodbEndpoint,
-      tableName,
-      relay,
-      reportError,
+    const relayPoller = await startStreamPoller(tableClient, dynamodbEndpoint, tableName, relay, {
+      onError: reportError,
       startAt,
-    );
+    });
     pollers.push(relayPoller);
     stopWakingRelay = await wakeOnWrites(relayPoller);
     // Written once the stack is complete: `outreach-admin` finds it from then on.

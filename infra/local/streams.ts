@@ -24,10 +24,12 @@ import { LOCAL_REGION } from './dynamodb.ts';
  * second once none came for a second. An idle stack (a test waiting on
  * something else, `npm start` between requests) otherwise spent a tenth of a
  * core on empty GetRecords calls, between this process and DynamoDB Local.
- * The writes of the stack's own handlers wake the relay at once
- * (`wake()`, stack.ts), so what they cause is not delayed by the idle pace;
- * a write from another process (`outreach-admin` against the local stack) is
- * seen within a second.
+ * A write of the stack's own handlers ends an idle pause at once (`wake()`,
+ * stack.ts), so what a request causes after a quiet second is not held back
+ * by the idle pace; while records come, wakes change nothing, so the relay
+ * still takes what 100 ms of writes left in one batch instead of one read
+ * (and one relay invocation) per write. A write from another process
+ * (`outreach-admin` against the local stack) is seen within a second.
  */
 const POLL_INTERVAL_MS = 100;
 const IDLE_POLL_INTERVAL_MS = 1000;
@@ -40,10 +42,18 @@ interface ShardState {
   iterator: string | undefined;
 }
 
-/** A running stream poller: `wake()` reads the shards now, `stop()` ends it. */
+/** A running stream poller: `wake()` ends an idle pause, `stop()` ends it. */
 export interface StreamPoller {
   wake(): void;
   stop(): Promise<void>;
+}
+
+export interface StreamPollerOptions {
+  onError?: (error: unknown) => void;
+  /** Where the shards present at the start are read from (shards that appear later: their beginning). */
+  startAt?: 'now' | 'oldest';
+  /** Empty rounds after which the pace is the idle one (default 10: a second at 100 ms). */
+  emptyRoundsBeforeIdle?: number;
 }
 
 /** Starts following the table's stream. */
@@ -52,8 +62,11 @@ export async function startStreamPoller(
   endpoint: string,
   tableName: string,
   consumer: StreamConsumer,
-  onError: (error: unknown) => void = () => undefined,
-  startAt: 'now' | 'oldest' = 'now',
+  {
+    onError = () => undefined,
+    startAt = 'now',
+    emptyRoundsBeforeIdle = EMPTY_ROUNDS_BEFORE_IDLE,
+  }: StreamPollerOptions = {},
 ): Promise<StreamPoller> {
   // Without the SDK's logger middleware, as Lambda's own poller has no such cost: it would walk every
   // GetRecords answer through the operation's schema for a log line nobody writes (configured.ts).
@@ -116,8 +129,8 @@ export async function startStreamPoller(
   let running = true;
   let rounds = 0;
   let emptyRounds = 0;
-  // A wake during a round makes the next one start at once; during the pause, it ends the pause.
-  let woken = false;
+  // Whether the pause under way is the idle one, which a wake ends.
+  let idlePause = false;
   let endPause: () => void = () => undefined;
   const pause = (ms: number) =>
     new Promise<void>((resolve) => {
@@ -129,7 +142,6 @@ export async function startStreamPoller(
     });
   const loop = (async () => {
     while (running) {
-      woken = false;
       try {
         if (++rounds % 20 === 0) await discover();
         let records = false;
@@ -138,15 +150,16 @@ export async function startStreamPoller(
       } catch (error) {
         if (running) onError(error);
       }
-      if (woken || !running) continue;
-      await pause(emptyRounds >= EMPTY_ROUNDS_BEFORE_IDLE ? IDLE_POLL_INTERVAL_MS : POLL_INTERVAL_MS);
+      if (!running) break;
+      idlePause = emptyRounds >= emptyRoundsBeforeIdle;
+      await pause(idlePause ? IDLE_POLL_INTERVAL_MS : POLL_INTERVAL_MS);
+      idlePause = false;
     }
   })();
   return {
     wake() {
-      woken = true;
       emptyRounds = 0;
-      endPause();
+      if (idlePause) endPause();
     },
     async stop() {
       running = false;

@@ -9,7 +9,8 @@ import { dynamodbEndpoint } from '../support/dynamodb-endpoint.ts';
 
 /**
  * The local stack's stream relay (infra/local/streams.ts): idle, it reads the
- * shards once a second; `wake()` reads them at once. The pauses are the
+ * shards once a second, and `wake()` ends that pause; while records come, it
+ * reads every 100 ms whatever wakes it. The pauses are the
  * poller's only timers, so with the clock stopped a record can only arrive
  * through a wake: what is asserted is which reads happen, not how long
  * anything takes.
@@ -39,8 +40,8 @@ async function follow(startAt: 'now' | 'oldest' = 'now'): Promise<{ keys: string
       for (const record of event.Records) keys.push(String(record.dynamodb?.Keys?.pk?.S));
       return { batchItemFailures: [] };
     },
-    undefined,
-    startAt,
+    // Idle after one empty read: the pause that follows it is the one a wake ends.
+    { startAt, emptyRoundsBeforeIdle: 1 },
   );
   return { keys };
 }
@@ -66,6 +67,21 @@ it('reads the shards at once when woken, and not before its pause ends', async (
   // Checked on the real clock: vi.waitFor would move the stopped one on.
   for (let check = 0; check < 400 && relayed.keys.length < 2; check++) await realPause(50);
   expect(relayed.keys).toEqual(['POLLER#unannounced', 'POLLER#announced']);
+});
+
+it('keeps the pace while records come: a wake then reads nothing early', async () => {
+  const relayed = await follow();
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+  await realPause(300);
+  await put('POLLER#first');
+  poller?.wake();
+  for (let check = 0; check < 400 && relayed.keys.length < 1; check++) await realPause(50);
+  expect(relayed.keys).toEqual(['POLLER#first']);
+  // Records came: the pause now is the active one (100 ms, never ending on the stopped clock).
+  await put('POLLER#second');
+  poller?.wake();
+  await realPause(1500);
+  expect(relayed.keys).toEqual(['POLLER#first']);
 });
 
 it('reads at its own pace without a wake', async () => {
