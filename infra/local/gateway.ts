@@ -1,13 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
-import {
-  createServer,
-  type IncomingMessage,
-  type Server,
-  type ServerResponse,
-  validateHeaderName,
-  validateHeaderValue,
-} from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type {
   APIGatewayAuthorizerResult,
   APIGatewayProxyEvent,
@@ -15,14 +8,11 @@ import type {
   APIGatewayRequestAuthorizerEvent,
   Context,
 } from 'aws-lambda';
-import * as z from 'zod/mini';
-import { type GatewayResponseType, gatewayResponses } from '#definitions/gateway-responses.ts';
+import getRawBody from 'raw-body';
+import type { GatewayResponseType } from '#definitions/gateway-responses.ts';
 import {
-  acceptsProblemDetails,
   allowedMethods,
-  GATEWAY_CORS_HEADERS,
   METHOD_NOT_ALLOWED_MESSAGE,
-  PROBLEM_MEDIA_TYPE,
   preflightHeaders,
   problemTitle,
   problemTypePath,
@@ -31,6 +21,19 @@ import type { Throttle } from '#definitions/rate-limits.ts';
 import { MAX_BODY_BYTES } from '#definitions/request-limits.ts';
 import { API_KEY_HEADER, AUTHORIZER_CACHE_TTL_SECONDS, type RouteDefinition } from '#definitions/routes.ts';
 import { compressed } from './compression.ts';
+import { type Answer, asProblem, gatewayAnswer, malformation, refusal } from './gateway-answers.ts';
+import { type AuthorizerOutcome, allows } from './gateway-policies.ts';
+import {
+  ACCOUNT,
+  API_ID,
+  decodeSegment,
+  lambdaContext,
+  listeningDomain,
+  queryParameters,
+  REGION,
+  requestUrl,
+  singleValueHeaders,
+} from './gateway-requests.ts';
 import { rateLimitHeaders, TokenBuckets } from './token-buckets.ts';
 
 /**
@@ -49,6 +52,10 @@ import { rateLimitHeaders, TokenBuckets } from './token-buckets.ts';
  * string, a status that is no HTTP status) is API Gateway's 502
  * `{"message":"Internal server error"}`, its cause logged, never a dropped
  * connection.
+ *
+ * This module routes, throttles, authorizes and invokes; what it reads of a
+ * request is ./gateway-requests.ts, what it answers ./gateway-answers.ts,
+ * and how it evaluates an authorizer's policy ./gateway-policies.ts.
  */
 
 export type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
@@ -125,10 +132,6 @@ const invocations = new AsyncLocalStorage<string>();
  */
 export const runningRoute = (): string | undefined => invocations.getStore();
 
-const REGION = 'local';
-const ACCOUNT = '000000000000';
-const API_ID = 'local';
-
 interface CompiledRoute extends LocalRoute {
   pattern: RegExp;
   parameterNames: string[];
@@ -146,231 +149,6 @@ function compile(route: LocalRoute): CompiledRoute {
     })
     .join('/');
   return { ...route, pattern: new RegExp(`^${source}/?$`), parameterNames };
-}
-
-/**
- * A Lambda proxy response as API Gateway takes it: an integer HTTP status, headers whose values are
- * strings, numbers or booleans, and a string body (or none). Anything else is "Malformed Lambda proxy
- * response", a 502.
- */
-const headerValue = z.union([z.string(), z.number(), z.boolean()]);
-const proxyResult = z.object({
-  statusCode: z.int().check(z.minimum(100), z.maximum(599)),
-  headers: z.optional(z.nullable(z.record(z.string(), headerValue))),
-  multiValueHeaders: z.optional(z.nullable(z.record(z.string(), z.array(headerValue)))),
-  body: z.optional(z.nullable(z.string())),
-  isBase64Encoded: z.optional(z.nullable(z.boolean())),
-});
-
-/** Why a handler's result cannot be sent as it is, or null when it can. */
-function malformation(result: unknown): string | null {
-  const parsed = proxyResult.safeParse(result);
-  if (!parsed.success)
-    return parsed.error.issues
-      .map((issue) => `${issue.path.join('.') || 'the result'}: ${issue.message}`)
-      .join('; ');
-  const { headers, multiValueHeaders } = parsed.data;
-  const fields = [
-    ...Object.entries(headers ?? {}),
-    ...Object.entries(multiValueHeaders ?? {}).flatMap(([name, values]) =>
-      values.map((value): [string, unknown] => [name, value]),
-    ),
-  ];
-  try {
-    // Node's own checks, which are the HTTP grammar's: a CR, LF or NUL, or a character beyond Latin-1.
-    for (const [name, value] of fields) {
-      validateHeaderName(name);
-      validateHeaderValue(name, String(value));
-    }
-  } catch (error) {
-    return (error as Error).message;
-  }
-  return null;
-}
-
-/** What the gateway answers a request with. */
-interface Answer {
-  routePath: string | null;
-  status: number;
-  headers: Record<string, string | string[]>;
-  body: Buffer;
-  /** One of the gateway's own refusals, whose body becomes a problem (`asProblem`) once the request id is known. */
-  own?: boolean;
-}
-
-/** One of the gateway's own responses, as the deployed stage would send it. */
-function gatewayAnswer(type: GatewayResponseType, routePath: string | null = null): Answer {
-  const definition: { statusCode: number | null; message: string | null; headers?: Record<string, string> } =
-    gatewayResponses[type];
-  const { statusCode, message } = definition;
-  return refusal(statusCode ?? 500, message ?? 'Internal server error', definition.headers, routePath);
-}
-
-/** A `{message}` refusal (the shape of every response the gateway makes itself). */
-function refusal(
-  status: number,
-  message: string,
-  headers: Record<string, string> = {},
-  routePath: string | null = null,
-): Answer {
-  return {
-    routePath,
-    status,
-    headers: { 'content-type': 'application/json', ...headers },
-    body: Buffer.from(JSON.stringify({ message })),
-    own: true,
-  };
-}
-
-/**
- * A refusal of the gateway's own as the deployed stage sends it (infra/stack.ts: its gateway response
- * templates): `{message}` with the request id and the RFC 9457 members, CORS-readable from any origin
- * (the answer holds nothing of any organization's), as `application/problem+json` when Accept asks.
- */
-function asProblem(answer: Answer, requestId: string, base: string, accept: string | undefined): Answer {
-  const { message } = JSON.parse(answer.body.toString('utf8')) as { message: string };
-  const typePath = problemTypePath(answer.status);
-  const body = {
-    message,
-    request_id: requestId,
-    type: typePath ? `${base}${typePath}` : 'about:blank',
-    title: problemTitle(answer.status),
-    status: answer.status,
-    detail: message,
-  };
-  return {
-    ...answer,
-    headers: {
-      ...answer.headers,
-      ...GATEWAY_CORS_HEADERS,
-      'content-type': acceptsProblemDetails(accept) ? PROBLEM_MEDIA_TYPE : 'application/json',
-    },
-    body: Buffer.from(JSON.stringify(body)),
-  };
-}
-
-class BodyTooLargeError extends Error {}
-
-async function readBody(request: IncomingMessage): Promise<Buffer> {
-  const declared = Number(request.headers['content-length'] ?? 0);
-  if (declared > MAX_BODY_BYTES) throw new BodyTooLargeError();
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_BODY_BYTES) throw new BodyTooLargeError();
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
-}
-
-function singleValueHeaders(request: IncomingMessage): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(request.headers)) {
-    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(',') : value;
-  }
-  return headers;
-}
-
-function queryParameters(url: URL) {
-  const names = new Set(url.searchParams.keys());
-  if (names.size === 0) return { single: null, multi: null };
-  // Built from entries, so a parameter named like an Object.prototype member is just a parameter.
-  const multi: Record<string, string[]> = Object.fromEntries(
-    [...names].map((name) => [name, url.searchParams.getAll(name)]),
-  );
-  // API Gateway passes the last value of a repeated parameter.
-  const single = Object.fromEntries(Object.entries(multi).map(([name, values]) => [name, values.at(-1)!]));
-  return { single, multi };
-}
-
-/** A path segment's decoded value; undefined when its percent-encoding is broken. */
-function decodeSegment(segment: string): string | undefined {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * The request target as a URL on this gateway, or null when it is not a path
- * (`//[`, an absolute-form URL): only the path and query are ever read, so
- * the target is never resolved against a host the client names.
- */
-function requestUrl(target: string | undefined): URL | null {
-  if (!target?.startsWith('/')) return null;
-  try {
-    return new URL(`http://gateway${target}`);
-  } catch {
-    return null;
-  }
-}
-
-/** `host:port` of the gateway's own listening address: the domain the local stage is served on. */
-function listeningDomain(server: Server): string {
-  const address = server.address();
-  return typeof address === 'object' && address ? `${address.address}:${address.port}` : 'localhost';
-}
-
-function lambdaContext(functionName: string, requestId: string, timeoutMs: number): Context {
-  const deadline = Date.now() + timeoutMs;
-  return {
-    callbackWaitsForEmptyEventLoop: true,
-    functionName,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:${REGION}:${ACCOUNT}:function:${functionName}`,
-    memoryLimitInMB: '512',
-    awsRequestId: requestId,
-    logGroupName: `/aws/lambda/${functionName}`,
-    logStreamName: 'local',
-    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
-  };
-}
-
-type AuthorizerOutcome =
-  | {
-      kind: 'policy';
-      context: Record<string, string | number | boolean>;
-      principalId: string;
-      policy: APIGatewayAuthorizerResult['policyDocument'];
-      usageIdentifierKey: string | null;
-    }
-  | { kind: 'unauthorized' }
-  | { kind: 'failure' };
-
-/** Resource patterns compiled once: the cached policies are evaluated on every request. */
-const resourcePatterns = new Map<string, RegExp>();
-const MAX_RESOURCE_PATTERNS = 1_000;
-
-/** Whether an IAM policy statement's resource pattern covers the method ARN. */
-function resourceMatches(pattern: string, methodArn: string): boolean {
-  let regex = resourcePatterns.get(pattern);
-  if (!regex) {
-    regex = new RegExp(
-      `^${pattern
-        .split('*')
-        .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
-        .join('.*')}$`,
-    );
-    if (resourcePatterns.size >= MAX_RESOURCE_PATTERNS) resourcePatterns.clear();
-    resourcePatterns.set(pattern, regex);
-  }
-  return regex.test(methodArn);
-}
-
-function allows(policy: APIGatewayAuthorizerResult['policyDocument'], methodArn: string): boolean {
-  let allowed = false;
-  for (const statement of policy.Statement) {
-    const resources = 'Resource' in statement ? [statement.Resource].flat() : [];
-    if (!resources.some((resource) => resourceMatches(String(resource), methodArn))) continue;
-    if (statement.Effect === 'Deny') return false;
-    if (statement.Effect === 'Allow') allowed = true;
-  }
-  return allowed;
 }
 
 /** Starts the local gateway on `port` (0 picks a free one). */
@@ -418,9 +196,10 @@ export function startGateway(options: GatewayOptions, port: number, host = '127.
     // Like API Gateway, an oversized payload is refused before routing.
     let body: Buffer;
     try {
-      body = await readBody(request);
+      // raw-body refuses a declared length over the limit before reading, and stops reading at the limit.
+      body = await getRawBody(request, { limit: MAX_BODY_BYTES });
     } catch (error) {
-      if (error instanceof BodyTooLargeError) return gatewayAnswer('REQUEST_TOO_LARGE');
+      if ((error as { type?: string }).type === 'entity.too.large') return gatewayAnswer('REQUEST_TOO_LARGE');
       throw error;
     }
 
