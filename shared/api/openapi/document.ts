@@ -1,49 +1,13 @@
-import {
-  JSONRPCErrorResponseSchema,
-  JSONRPCMessageSchema,
-  JSONRPCResponseSchema,
-  RequestIdSchema,
-} from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod/mini';
 import { READ_ONLY_KEY_MESSAGE } from '#api/http/endpoint.ts';
-import { gatewayResponses } from '#definitions/gateway-responses.ts';
-import { problemTitle, problemTypePath } from '#definitions/http-conventions.ts';
 import {
   IDEMPOTENCY_KEY_HEADER,
-  IDEMPOTENCY_KEY_MALFORMED,
-  IDEMPOTENT_METHODS,
   IDEMPOTENT_REPLAYED_HEADER,
   MAX_IDEMPOTENCY_KEY,
 } from '#definitions/idempotency.ts';
 import { API_KEY_HEADER, type RouteDefinition, routes } from '#definitions/routes.ts';
-import { providerConnection, providerConnectionWithWebhookUrl } from '#schemas/provider-connections.ts';
-import { checkEligibilityEndpoint, pushContactsEndpoint, rawContact } from '#schemas/raw.ts';
-import {
-  account,
-  analyticsOverview,
-  campaignContact,
-  campaignContactCounts,
-  campaignDetail,
-  campaignMessage,
-  campaignStats,
-  campaignSummary,
-  contactFields,
-  errorBody,
-  job,
-  signal,
-} from '#schemas/resources.ts';
-import {
-  firstTouchPayload,
-  newOpportunitiesPayload,
-  positiveReplyPayload,
-  TEST_EVENT_TYPE,
-  testPayload,
-  type WebhookEventType,
-  webhookDelivery,
-  webhookSubscription,
-  webhookWithSecret,
-} from '#schemas/webhooks.ts';
-import { COMPONENT_EXAMPLES, exemplify, exemplifyParameter, WEBHOOK_EXAMPLES } from './examples.ts';
+import { buildComponents, type Components, camelCase } from './components.ts';
+import { exemplifyParameter } from './examples.ts';
 import {
   type CustomOperation,
   type EndpointOperation,
@@ -54,7 +18,22 @@ import {
   ref,
   TAGS,
 } from './operations.ts';
+import {
+  errorContent,
+  FORBIDDEN_RESPONSE,
+  GET_HEADERS,
+  gatewayResponseComponents,
+  gatewayResponsesOf,
+  IDEMPOTENCY_KEY_PARAMETER,
+  IDEMPOTENT_REPLAYED,
+  invalidInput,
+  NOT_MODIFIED,
+  RATE_LIMIT_HEADERS,
+  statusDescription,
+  takesIdempotencyKey,
+} from './responses.ts';
 import { DEPLOYMENT_SERVER_DESCRIPTION, serverParts } from './servers.ts';
+import { webhookOperations } from './webhook-operations.ts';
 
 /**
  * The OpenAPI 3.1 document, generated from the route manifest and the zod
@@ -72,7 +51,7 @@ import { DEPLOYMENT_SERVER_DESCRIPTION, serverParts } from './servers.ts';
  * `openapi-typescript` generates from it (which must compile, with defaulted
  * request fields optional). Hence unique `operationId`s across `paths` and
  * `webhooks`, a `license`, and request bodies under `components.requestBodies`
- * rather than `components.schemas` (see `buildComponents`).
+ * rather than `components.schemas` (see `buildComponents`, ./components.ts).
  */
 
 export const OPENAPI_VERSION = '3.1.1';
@@ -99,181 +78,6 @@ export interface OpenApiDocument {
     responses: Record<string, Json>;
     securitySchemes: Record<string, Json>;
   };
-}
-
-interface ComponentMeta {
-  id: string;
-  description?: string;
-}
-
-/** A schema with two strings about it: its component name and description, or its title and `operationId`. */
-type DescribedSchema = [z.core.$ZodType, string, string];
-
-/** Named response-side schemas: the API's resources and what else several operations share. */
-const RESPONSE_COMPONENTS: DescribedSchema[] = [
-  [
-    errorBody,
-    'Error',
-    'The body of every error: a message, naming the offending field when input is invalid. An endpoint’s 4xx adds `errors` (each problem with its path; empty when no single value is at fault) and every endpoint error `request_id` (as in the logs); the gateway’s own answers (401, 429, an unknown route) carry `message` only.',
-  ],
-  [signal, 'Signal', 'A buying signal with its score.'],
-  [
-    account,
-    'Account',
-    'A company with its score and signals (in a campaign, those of its qualification there).',
-  ],
-  [job, 'Job', 'A job opening; timestamps are ISO 8601 UTC, `status` is `open` or `closed`.'],
-  [campaignStats, 'CampaignStats', 'Counts of the campaign’s assignments (contacts) per outcome.'],
-  [campaignSummary, 'CampaignSummary', 'A campaign (ICP) with its provider sequences aggregated.'],
-  [campaignContactCounts, 'CampaignContactCounts', 'The campaign’s assignments by current status.'],
-  [campaignDetail, 'CampaignDetail', 'A campaign with its contact counts.'],
-  [contactFields, 'Contact', 'A person.'],
-  [campaignContact, 'CampaignContact', 'A contact in one of the campaign’s sequences (an assignment).'],
-  [campaignMessage, 'CampaignMessage', 'A message sent, received or forwarded in a campaign’s sequence.'],
-  [analyticsOverview, 'AnalyticsOverview', 'Counts over all the organization’s campaigns.'],
-  [
-    pushContactsEndpoint.response,
-    'UpsertResult',
-    'What a raw push did: counts, the new assignment ids, skipped contacts with their reasons, and errors.',
-  ],
-  [
-    checkEligibilityEndpoint.response,
-    'EligibilityCheckResult',
-    'The dry run’s verdicts: one per email, with its reasons, and a summary counting each.',
-  ],
-  [webhookSubscription, 'WebhookSubscription', 'A webhook subscription; its secret is never shown again.'],
-  [webhookWithSecret, 'WebhookSubscriptionWithSecret', 'A subscription with its signing secret (`whsec_…`).'],
-  [
-    providerConnection,
-    'ProviderConnection',
-    'A provider connection; its webhook URL to a `read-write` key only, never its API key.',
-  ],
-  [
-    providerConnectionWithWebhookUrl,
-    'ProviderConnectionWithWebhookUrl',
-    'A provider connection with its webhook URL: what connecting and rotating answer.',
-  ],
-  [
-    webhookDelivery,
-    'WebhookDelivery',
-    'One delivery of an event to a subscription, as of its latest attempt.',
-  ],
-  [newOpportunitiesPayload, 'NewOpportunitiesPayload', 'Accounts newly qualified into a campaign.'],
-  [firstTouchPayload, 'FirstTouchPayload', 'The first sent message of an assignment.'],
-  [positiveReplyPayload, 'PositiveReplyPayload', 'A received message with `response_type: positive`.'],
-  [testPayload, 'TestPayload', 'The event `POST /public/v1/webhooks/{id}/test` sends.'],
-  [JSONRPCResponseSchema, 'JsonRpcResponse', 'A JSON-RPC 2.0 response (MCP SDK schema).'],
-  [
-    // The SDK's transport answers a request it cannot read with `"id": null`, as JSON-RPC 2.0 §5 requires,
-    // which the SDK's own error schema (id optional, never null) does not allow.
-    JSONRPCErrorResponseSchema.extend({ id: RequestIdSchema.nullable() }),
-    'JsonRpcTransportError',
-    'A JSON-RPC 2.0 error from the MCP transport, about a request it could not take (`id` is null).',
-  ],
-];
-
-/** Named request-side schemas (parts of requests; the bodies themselves are `components.requestBodies`). */
-const REQUEST_COMPONENTS: DescribedSchema[] = [
-  [JSONRPCMessageSchema, 'JsonRpcMessage', 'A JSON-RPC 2.0 request or notification (MCP SDK schema).'],
-];
-
-/** What a raw push's `contacts` hold, inlined there as `RawContact` (see `buildComponents`). */
-const RAW_CONTACT = {
-  title: 'RawContact',
-  description: 'One contact of a raw push; validated on its own (an invalid one lands in `errors`).',
-};
-
-/**
- * The payload of each webhook event type, told apart by `type`, with its
- * title and `operationId`; a new event type must be added here. The ids are
- * the payloads' own: `testWebhook` is the operation that sends the test event.
- */
-const WEBHOOK_PAYLOADS: Record<WebhookEventType | typeof TEST_EVENT_TYPE, DescribedSchema> = {
-  new_opportunities: [newOpportunitiesPayload, 'New Opportunities', 'newOpportunitiesWebhook'],
-  first_touch: [firstTouchPayload, 'First Touch', 'firstTouchWebhook'],
-  positive_reply: [positiveReplyPayload, 'Positive Reply', 'positiveReplyWebhook'],
-  [TEST_EVENT_TYPE]: [testPayload, 'Test event', 'testWebhookPayload'],
-};
-
-const pascalCase = (name: string) =>
-  name
-    .split('-')
-    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
-    .join('');
-const camelCase = (name: string) => pascalCase(name).replace(/^./, (first) => first.toLowerCase());
-
-/** Registers a schema under `id` unless it is already registered; returns its id. */
-function named(registry: z.core.$ZodRegistry<ComponentMeta>, schema: z.core.$ZodType, id: string): string {
-  const existing = registry.get(schema);
-  if (existing) return existing.id;
-  registry.add(schema, { id });
-  return id;
-}
-
-interface Components {
-  schemas: Record<string, Json>;
-  requestBodies: Record<string, Json>;
-  /** Component names of each route's request body (a request body component) and response (a schema), by route name. */
-  requestOf: Map<string, string>;
-  responseOf: Map<string, string>;
-}
-
-/**
- * Every named schema of the document, generated from two registries: one of
- * responses (`io: 'output'`), one of request bodies (`io: 'input'`). The
- * responses and bodies that are not a named resource are named after their
- * route (`ListCampaignsResponse`, `ReplyToAssignmentRequest`).
- *
- * The request bodies are request body components, each with its schema
- * inline, not schemas: a field with a default is optional in a request
- * (`io: 'input'` leaves it out of `required`), but code generators read a
- * `default` in `components.schemas` as a value always present, as it is in
- * a response (`openapi-typescript`, by default, makes such a field required;
- * under `requestBodies` it does not). For the same reason a raw push's
- * contact (`variables` defaults to `{}`) is inline in the push's body.
- */
-function buildComponents(descriptions: [string, OperationDescription][]): Components {
-  const output = z.registry<ComponentMeta>();
-  const input = z.registry<ComponentMeta>();
-  for (const [schema, id, description] of RESPONSE_COMPONENTS) output.add(schema, { id, description });
-  for (const [schema, id, description] of REQUEST_COMPONENTS) input.add(schema, { id, description });
-  const requestOf = new Map<string, string>();
-  const responseOf = new Map<string, string>();
-  for (const [name, operation] of descriptions) {
-    if (!isEndpointOperation(operation)) continue;
-    const { endpoint } = operation;
-    responseOf.set(name, named(output, endpoint.response, `${pascalCase(name)}Response`));
-    if (endpoint.body) requestOf.set(name, named(input, endpoint.body, `${pascalCase(name)}Request`));
-  }
-  // A raw push validates each contact on its own, so its body accepts anything in `contacts`;
-  // what a client should send there is a RawContact.
-  const contactItem = pushContactsEndpoint.body.shape.contacts.def.element;
-  const { $schema: _, ...rawContactSchema } = z.toJSONSchema(rawContact, { io: 'input' });
-  const generate = (registry: z.core.$ZodRegistry<ComponentMeta>, io: 'input' | 'output') =>
-    z.toJSONSchema(registry, {
-      io,
-      uri: (id) => `#/components/schemas/${id}`,
-      override: ({ zodSchema, jsonSchema }) => {
-        const description = registry.get(zodSchema)?.description;
-        if (description && jsonSchema.description === undefined) jsonSchema.description = description;
-        if (zodSchema === contactItem) Object.assign(jsonSchema, RAW_CONTACT, rawContactSchema);
-      },
-    }).schemas;
-  const bodies = new Set(requestOf.values());
-  const schemas: Record<string, Json> = {};
-  const requestBodies: Record<string, Json> = {};
-  for (const [id, schema] of Object.entries({ ...generate(output, 'output'), ...generate(input, 'input') })) {
-    if (id === '__shared') throw new Error('A schema without a component name is shared between components');
-    if (id in schemas || id in requestBodies) throw new Error(`Two schemas are named ${id}`);
-    const { $schema, $id, ...rest } = schema as Json;
-    // The MCP SDK's JSON-RPC schemas are the SDK's to describe.
-    if (!id.startsWith('JsonRpc')) exemplify(rest, id);
-    else if (COMPONENT_EXAMPLES[id]) rest.examples = [COMPONENT_EXAMPLES[id]];
-    if (bodies.has(id)) {
-      requestBodies[id] = { required: true, content: { 'application/json': { schema: rest } } };
-    } else schemas[id] = rest;
-  }
-  return { schemas, requestBodies, requestOf, responseOf };
 }
 
 interface DescribedParameter {
@@ -339,179 +143,6 @@ function parameters(
 
 /** The names of a manifest path's `{parameters}`. */
 const pathParameterNames = (path: string) => [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!);
-
-const errorContent = (example?: string, status = 500): Json => ({
-  'application/json': {
-    schema: ref('schemas', 'Error'),
-    ...(example !== undefined && {
-      example: {
-        message: example,
-        type: problemTypePath(status) ?? 'about:blank',
-        title: problemTitle(status),
-        status,
-        detail: example,
-      },
-    }),
-  },
-  // The same body, as RFC 9457 names its media type, when the request's Accept asks for it.
-  'application/problem+json': { schema: ref('schemas', 'Error') },
-});
-
-/** The headers of a GET's 200 (#api/http/conventions.ts): its validator, and its neighbour pages for a list. */
-const GET_HEADERS: Json = {
-  ETag: {
-    description:
-      'A weak validator of this answer (a hash of its body); send it as `If-None-Match` to be answered 304 while it is unchanged.',
-    schema: { type: 'string' },
-  },
-  Link: {
-    description:
-      'On a page of a list (RFC 8288): the absolute URLs of the next and previous pages, `<…>; rel="next", <…>; rel="prev"`, as the body’s own paging fields name them. Absent when there is neither.',
-    schema: { type: 'string' },
-  },
-};
-
-/** A conditional GET's answer while its `If-None-Match` names the current ETag (RFC 9110 §15.4.5). */
-const NOT_MODIFIED: Json = {
-  description: 'Not modified: the `If-None-Match` of the request names the current `ETag`. No body.',
-  headers: { ETag: { description: 'The current validator.', required: true, schema: { type: 'string' } } },
-};
-
-/** The responses the gateway (API Gateway, or the local one) answers with itself, shared by operations. */
-function gatewayResponseComponents(): Record<string, Json> {
-  const {
-    UNAUTHORIZED,
-    REQUEST_TOO_LARGE,
-    THROTTLED,
-    QUOTA_EXCEEDED,
-    AUTHORIZER_FAILURE,
-    RESOURCE_NOT_FOUND,
-  } = gatewayResponses;
-  return {
-    NoRoute: {
-      description:
-        'The path matches no route, the gateway’s own answer: a path parameter with a `/` in it (a URL’s slashes go as `%2F`) or that is not valid percent-encoding.',
-      content: errorContent(RESOURCE_NOT_FOUND.message),
-    },
-    Unauthorized: {
-      description: `The \`${API_KEY_HEADER}\` header is missing, or the key is malformed, unknown, revoked or expired.`,
-      content: errorContent(UNAUTHORIZED.message, 401),
-    },
-    PayloadTooLarge: {
-      description: 'The request body is over 6 MiB (Lambda’s payload limit).',
-      content: errorContent(REQUEST_TOO_LARGE.message, 413),
-    },
-    TooManyRequests: {
-      description:
-        'Over the request rate of the stage or of the organization’s plan; higher limits are arranged with the operator.',
-      headers: {
-        'Retry-After': {
-          description: `Seconds to wait before retrying: ${THROTTLED.headers['Retry-After']} when throttled, ${QUOTA_EXCEEDED.headers['Retry-After']} when over a quota.`,
-          required: true,
-          schema: { type: 'integer', minimum: 1 },
-        },
-      },
-      content: errorContent(THROTTLED.message, 429),
-    },
-    InternalServerError: {
-      description: 'An internal error; the message says nothing more.',
-      content: errorContent(AUTHORIZER_FAILURE.message),
-    },
-    BadGateway: {
-      description: 'The function failed to answer (a crash or a timeout).',
-      content: errorContent(AUTHORIZER_FAILURE.message, 502),
-    },
-  };
-}
-
-/** The endpoint wrapper's answer to a `read` key on an operation that needs `read-write`. */
-const FORBIDDEN_RESPONSE: Json = {
-  description:
-    'The API key is read-only (scope `read`) and this operation needs a `read-write` key. It is checked before the request is validated, and nothing is written.',
-  content: errorContent(READ_ONLY_KEY_MESSAGE, 403),
-};
-
-/** The gateway's responses every operation can get: 413 when it takes a body, 429, 500 and 502. */
-function gatewayResponsesOf(takesBody: boolean): Record<string, Json> {
-  return {
-    ...(takesBody && { 413: ref('responses', 'PayloadTooLarge') }),
-    429: ref('responses', 'TooManyRequests'),
-    500: ref('responses', 'InternalServerError'),
-    502: ref('responses', 'BadGateway'),
-  };
-}
-
-/** What a 400 of a validated endpoint says: which inputs it checks, and how its message names the culprit. */
-function invalidInput(operation: EndpointOperation): string | undefined {
-  const { path, query, body } = operation.endpoint;
-  const kinds = [path && 'path parameter', query && 'query parameter', body && 'body field'].filter(
-    (kind): kind is string => typeof kind === 'string',
-  );
-  if (kinds.length === 0) return undefined;
-  return [
-    `An invalid ${kinds.join(' or ')}, named in the message (\`Invalid ${kinds[0]} '<name>': …\`)${body ? ', or a body that is not a JSON object' : ''}.`,
-    operation.errors?.[400],
-  ]
-    .filter(Boolean)
-    .join(' ');
-}
-
-/**
- * The organization's rate limit as the IETF RateLimit headers say it (docs/deploy.md#rate-limits):
- * sent by the local gateway, never by API Gateway, whose usage plans expose nothing: optional.
- */
-const RATE_LIMIT_HEADERS: Json = {
-  'RateLimit-Policy': {
-    description:
-      'The organization’s plan: its burst as the quota over the seconds its bucket takes to fill, e.g. `"organization";q=1000;w=2`. Not sent on AWS.',
-    schema: { type: 'string' },
-  },
-  RateLimit: {
-    description:
-      'What is left of it: requests now, and seconds until the bucket is full, e.g. `"organization";r=997;t=1`. Not sent on AWS.',
-    schema: { type: 'string' },
-  },
-};
-
-/** Whether an operation takes an `Idempotency-Key`: an API-key route whose method may change something. */
-const takesIdempotencyKey = (route: RouteDefinition) =>
-  route.auth === 'apiKey' && IDEMPOTENT_METHODS.includes(route.method);
-
-/** The request header of every operation that takes a key (docs/decisions.md, Idempotency-Key). */
-const IDEMPOTENCY_KEY_PARAMETER: Json = {
-  name: IDEMPOTENCY_KEY_HEADER,
-  in: 'header',
-  required: false,
-  description: `Makes a retry safe: the same key with the same request (method, path and body) within 24 hours answers the first request’s success again, with \`${IDEMPOTENT_REPLAYED_HEADER}: true\`, and does nothing more. Keys are the organization’s; an answer that is not a success is not kept, so the key may be used again. 1–${MAX_IDEMPOTENCY_KEY} printable ASCII characters (a UUID, say).`,
-  schema: { type: 'string', minLength: 1, maxLength: MAX_IDEMPOTENCY_KEY, pattern: '^[\\x20-\\x7E]+$' },
-};
-
-/** The response header of an answer replayed for an `Idempotency-Key`. */
-const IDEMPOTENT_REPLAYED: Json = {
-  [IDEMPOTENT_REPLAYED_HEADER]: {
-    description: `\`true\` when this is the answer to an earlier request with the same \`${IDEMPOTENCY_KEY_HEADER}\`, replayed; absent otherwise.`,
-    schema: { type: 'string', enum: ['true'] },
-  },
-};
-
-/** What the statuses of a key's refusals say, after the operation's own. */
-const IDEMPOTENCY_ERRORS = {
-  400: `An \`${IDEMPOTENCY_KEY_HEADER}\` that is not one (\`${IDEMPOTENCY_KEY_MALFORMED}\`, at \`header.${IDEMPOTENCY_KEY_HEADER}\` in \`errors\`).`,
-  409: `A request with this \`${IDEMPOTENCY_KEY_HEADER}\` is still in progress.`,
-  422: `This \`${IDEMPOTENCY_KEY_HEADER}\` was used with a different request.`,
-} as const;
-
-/** The operation's description of a status, and the key's where the operation takes one. */
-function statusDescription(
-  operation: EndpointOperation,
-  status: 400 | 409 | 422,
-  idempotent: boolean,
-  own = operation.errors?.[status],
-): string | undefined {
-  const key = idempotent ? IDEMPOTENCY_ERRORS[status] : undefined;
-  if (own && key) return `${own} Or: ${key}`;
-  return own ?? key;
-}
 
 function endpointOperation(
   route: RouteDefinition,
@@ -663,61 +294,6 @@ Subscriptions receive signed POSTs (Standard Webhooks) for New Opportunities, Fi
 ## Versioning
 
 The version is in the path prefix \`/public/v1\`. \`icp_id\` in campaign responses is a deprecated alias of \`id\`.`;
-
-/** Standard Webhooks headers every delivery carries. */
-const WEBHOOK_HEADERS: Json[] = [
-  [
-    'webhook-id',
-    'The event id (`msg_…`): the same on every retry and redelivery; use it to drop duplicates.',
-  ],
-  ['webhook-timestamp', 'Unix seconds of this attempt.'],
-  [
-    'webhook-signature',
-    '`v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the subscription secret; two, space-separated, for 24 hours after a rotation.',
-  ],
-].map(([name, description]) => ({
-  name,
-  in: 'header',
-  required: true,
-  description,
-  schema: { type: 'string' },
-}));
-
-function webhookOperations(components: Components): Record<string, { post: Json }> {
-  return Object.fromEntries(
-    Object.entries(WEBHOOK_PAYLOADS).map(([type, [schema, title, operationId]]) => {
-      const id = RESPONSE_COMPONENTS.find(([candidate]) => candidate === schema)![1];
-      if (!(id in components.schemas)) throw new Error(`Webhook payload ${id} has no component`);
-      return [
-        type,
-        {
-          post: {
-            operationId,
-            tags: ['Webhooks'],
-            summary: title,
-            description: `What a subscription to \`${type}\` receives${type === TEST_EVENT_TYPE ? ' (any subscription, on request)' : ''}.`,
-            parameters: WEBHOOK_HEADERS,
-            requestBody: {
-              required: true,
-              content: {
-                'application/json': {
-                  schema: ref('schemas', id),
-                  example: WEBHOOK_EXAMPLES[type as keyof typeof WEBHOOK_EXAMPLES],
-                },
-              },
-            },
-            responses: {
-              '2XX': {
-                description:
-                  'Delivered. Anything else, a redirect or no answer within 15 s is a failed attempt, retried; 410 Gone disables the subscription.',
-              },
-            },
-          },
-        },
-      ];
-    }),
-  );
-}
 
 /** Throws when two operations, of `paths` or of `webhooks`, share an `operationId` (OpenAPI requires them unique). */
 function checkOperationIds(
