@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import getRawBody from 'raw-body';
 
 /** The request helpers of the provider's own routes (the admin API and the sign-in pages). */
 
@@ -11,15 +12,12 @@ export class BodyTooLarge extends Error {
 
 /** The request body as text, refused past `BODY_LIMIT_BYTES` (read no further). */
 export async function readBody(request: IncomingMessage): Promise<string> {
-  if (Number(request.headers['content-length'] ?? 0) > BODY_LIMIT_BYTES) throw new BodyTooLarge();
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > BODY_LIMIT_BYTES) throw new BodyTooLarge();
-    chunks.push(chunk);
+  try {
+    return await getRawBody(request, { limit: BODY_LIMIT_BYTES, encoding: 'utf8' });
+  } catch (error) {
+    if ((error as { type?: string }).type === 'entity.too.large') throw new BodyTooLarge();
+    throw error;
   }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** The path and query of the request, read without resolving the path against any host. */
