@@ -304,7 +304,8 @@ describe.skipIf(!hasChromium)('the dashboard in Chromium', () => {
     const secret = page.locator('#new-secret');
     await secret.waitFor();
     expect(await secret.isVisible()).toBe(true);
-    expect(await page.getByRole('button', { name: 'Copy' }).isVisible()).toBe(true);
+    // Shown by the page's script once it runs (progressive enhancement), which may be after the heading.
+    await page.getByRole('button', { name: 'Copy' }).waitFor({ state: 'visible' });
     const apiKey = (await secret.innerText()).trim();
     expect(apiKey).toMatch(new RegExp(`^${orgId}\\.`));
     const keyId = Number(/Key (\d+) created/.exec(await page.locator('.secret').innerText())?.[1]);
@@ -390,7 +391,8 @@ describe.skipIf(!hasChromium)('the dashboard in Chromium', () => {
     expect(made.webhookId).toBeGreaterThan(0);
     const signingSecret = (await page.locator('#new-secret').innerText()).trim();
     expect(signingSecret.length).toBeGreaterThan(20);
-    expect(await page.getByRole('button', { name: 'Copy' }).isVisible()).toBe(true);
+    // Shown by the page's script once it runs (progressive enhancement), which may be after the heading.
+    await page.getByRole('button', { name: 'Copy' }).waitFor({ state: 'visible' });
     await checkAccessibility(page, 'webhooks (secret shown)');
     const [subscription] = (await tableRows(page, 'Webhook subscriptions')).filter(
       (row) => row[1] === `${receiver.url}/ok/dashboard`,
@@ -606,7 +608,8 @@ describe.skipIf(!hasChromium)('the dashboard in Chromium', () => {
     await page.getByRole('link', { name: connectionName, exact: true }).click();
     await page.getByRole('heading', { level: 2, name: connectionName }).waitFor();
     expect(await page.locator('#webhook-url').innerText()).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//);
-    expect(await page.getByRole('button', { name: 'Copy' }).isVisible()).toBe(true);
+    // Shown by the page's script once it runs (progressive enhancement), which may be after the heading.
+    await page.getByRole('button', { name: 'Copy' }).waitFor({ state: 'visible' });
     await checkAccessibility(page, 'provider connection');
 
     // Members
