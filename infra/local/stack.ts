@@ -31,7 +31,7 @@ import {
 } from './provider-emulators/index.ts';
 import { type SmtpSink, startSmtpSink } from './smtp.ts';
 import { type LocalQueues, type QueueConsumer, startLocalQueues, startQueuePoller } from './sqs.ts';
-import { type StreamConsumer, type StreamPoller, startStreamPoller } from './streams.ts';
+import { type StreamConsumer, startStreamPoller, wakeOnServiceWrites } from './streams.ts';
 import { localThrottling } from './usage-plans.ts';
 
 /**
@@ -269,34 +269,6 @@ export function localSecretsKey(dataDir?: string): string {
   return readFileSync(file, 'utf8').trim();
 }
 
-/** The service's DynamoDB writes, by the command names its client's middleware sees. */
-const WRITE_COMMAND = /^(Put|Update|Delete|TransactWrite|BatchWrite)(Item)?Command$/;
-let relayWakers = 0;
-
-/**
- * Wakes the stream relay after each write made through the service's
- * DynamoDB client in this process (the stack's handlers, and a test's own
- * writes), so that the relay's idle pace (streams.ts) does not hold back what
- * a request causes. Returns what removes the middleware again.
- */
-async function wakeOnWrites(poller: StreamPoller): Promise<() => void> {
-  const { dynamo } = await import('#platform/dynamodb-client.ts');
-  const name = `local-stream-relay-wake-${++relayWakers}`;
-  dynamo.middlewareStack.add(
-    (next, context) => async (args) => {
-      try {
-        return await next(args);
-      } finally {
-        if (WRITE_COMMAND.test(String(context.commandName))) poller.wake();
-      }
-    },
-    { step: 'initialize', name },
-  );
-  return () => {
-    dynamo.middlewareStack.remove(name);
-  };
-}
-
 /** Starts the local stack; `stop()` shuts every part down. */
 export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
   const tableName = options.tableName ?? LOCAL_TABLE_NAME;
@@ -485,7 +457,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       startAt,
     });
     pollers.push(relayPoller);
-    stopWakingRelay = await wakeOnWrites(relayPoller);
+    stopWakingRelay = await wakeOnServiceWrites(relayPoller);
     // Written once the stack is complete: `outreach-admin` finds it from then on.
     if (options.writeEndpointsFile) {
       mkdirSync(dirname(endpointsFile), { recursive: true });

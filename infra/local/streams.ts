@@ -25,10 +25,10 @@ import { LOCAL_REGION } from './dynamodb.ts';
  * something else, `npm start` between requests) otherwise spent a tenth of a
  * core on empty GetRecords calls, between this process and DynamoDB Local.
  * A write of the stack's own handlers ends an idle pause at once (`wake()`,
- * stack.ts), so what a request causes after a quiet second is not held back
- * by the idle pace; while records come, wakes change nothing, so the relay
- * still takes what 100 ms of writes left in one batch instead of one read
- * (and one relay invocation) per write. A write from another process
+ * `wakeOnServiceWrites` below), so what a request causes after a quiet
+ * second is not held back by the idle pace; while records come, wakes change
+ * nothing, so the relay still takes what 100 ms of writes left in one batch
+ * instead of one read (and one relay invocation) per write. A write from another process
  * (`outreach-admin` against the local stack) is seen within a second.
  */
 const POLL_INTERVAL_MS = 100;
@@ -167,5 +167,33 @@ export async function startStreamPoller(
       await loop;
       streams.destroy();
     },
+  };
+}
+
+/** The service's DynamoDB writes, by the command names its client's middleware sees. */
+const WRITE_COMMAND = /^(Put|Update|Delete|TransactWrite|BatchWrite)(Item)?Command$/;
+let relayWakers = 0;
+
+/**
+ * Wakes the stream relay after each write made through the service's
+ * DynamoDB client in this process (the stack's handlers, and a test's own
+ * writes), so that the relay's idle pace (above) does not hold back what
+ * a request causes. Returns what removes the middleware again.
+ */
+export async function wakeOnServiceWrites(poller: StreamPoller): Promise<() => void> {
+  const { dynamo } = await import('#platform/dynamodb-client.ts');
+  const name = `local-stream-relay-wake-${++relayWakers}`;
+  dynamo.middlewareStack.add(
+    (next, context) => async (args) => {
+      try {
+        return await next(args);
+      } finally {
+        if (WRITE_COMMAND.test(String(context.commandName))) poller.wake();
+      }
+    },
+    { step: 'initialize', name },
+  );
+  return () => {
+    dynamo.middlewareStack.remove(name);
   };
 }
