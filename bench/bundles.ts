@@ -38,9 +38,11 @@ const IMPORTS_PER_BUNDLE = 9;
 /**
  * Rounds of init plus first request: each round runs every function once, each
  * right after a run of the floor, each in a fresh process; the ratio is the
- * median of a function's paired ratios.
+ * median of a function's paired ratios. Nine, as for the imports: one pair's
+ * ratio spreads by ±0.25 on a quiet machine (docs/architecture.md, Benchmark),
+ * and with five the median of one run moved by up to 0.17 from that of nine.
  */
-const FIRST_REQUEST_ROUNDS = 5;
+const FIRST_REQUEST_ROUNDS = 9;
 
 export interface BundleFigures {
   function: string;
