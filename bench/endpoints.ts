@@ -121,6 +121,13 @@ export interface BenchFixtures {
   };
   /** Organizations with room for subscriptions and provider connections, for the create endpoints. */
   creators: string[];
+  /**
+   * Each creator organization's own emulator workspace (its API key), which its connections are made
+   * with, as each organization connects its own provider account: one workspace for all of them held
+   * every create to one workspace's documented rate (Instantly's 100 a second), which a fast machine's
+   * load passed, and the emulator's 429s came back as 502s.
+   */
+  creatorProviderKeys: string[];
   oauth: { clientId: string; clientSecret: string; redirectUri: string; mcpToken: string };
   docsAssetPath: string | null;
   /** An admin of the demo organization signed in to the dashboard. */
@@ -265,9 +272,11 @@ export async function prepareFixtures(
   }
   const links = await linkedSequences(apiUrl, { connect, workspace, emulatorCampaign });
   const creators: string[] = [];
+  const creatorProviderKeys: string[] = [];
   for (let index = 0; index < CREATOR_ORGANIZATIONS; index++) {
     const { orgId } = await createOrganization(`Bench Creator ${index}`);
     creators.push((await createApiKey(orgId)).apiKey);
+    creatorProviderKeys.push(await workspace(`bench-creator-key-${index}`));
   }
 
   // The bench measures /mcp at full speed, not the default per-client rate (shared/definitions/mcp-limits.ts).
@@ -301,6 +310,7 @@ export async function prepareFixtures(
     },
     links,
     creators,
+    creatorProviderKeys,
     oauth: { ...client, redirectUri: REDIRECT_URI, mcpToken: accessToken },
     docsAssetPath: await docsAsset(apiUrl),
     member: await signedInMember(demo.orgId, 'admin'),
@@ -791,12 +801,15 @@ export function endpointSpecs(fixtures: BenchFixtures, runId: string): EndpointS
       name: name('create-provider-connection'),
       route: 'create-provider-connection',
       next: () => {
-        // Fills each organization up to the limit, one after the other, as the subscriptions above.
-        const apiKey =
-          fixtures.creators[Math.floor(connectionCreates / MAX_PROVIDER_CONNECTIONS_PER_ORGANIZATION)] ??
-          fixtures.creators[0]!;
+        // Fills each organization up to the limit, one after the other, as the subscriptions above, each
+        // with its own provider workspace.
+        const creator = Math.floor(connectionCreates / MAX_PROVIDER_CONNECTIONS_PER_ORGANIZATION);
+        const index = creator < fixtures.creators.length ? creator : 0;
         connectionCreates += 1;
-        return request('create-provider-connection', { apiKey });
+        return request('create-provider-connection', {
+          apiKey: fixtures.creators[index]!,
+          providerAccount: { ...providers.account, apiKey: fixtures.creatorProviderKeys[index]! },
+        });
       },
       // What is left of the organizations' room, less the requests autocannon builds ahead and never sends.
       amount: () =>
@@ -804,7 +817,7 @@ export function endpointSpecs(fixtures: BenchFixtures, runId: string): EndpointS
         connectionCreates -
         CONCURRENCY -
         1,
-      note: `up to ${MAX_PROVIDER_CONNECTIONS_PER_ORGANIZATION} in each of ${fixtures.creators.length} organizations`,
+      note: `up to ${MAX_PROVIDER_CONNECTIONS_PER_ORGANIZATION} in each of ${fixtures.creators.length} organizations, each with its own provider workspace`,
     },
     {
       name: name('delete-provider-connection'),

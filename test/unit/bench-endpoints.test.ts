@@ -48,6 +48,7 @@ const fixtures: BenchFixtures = {
     sustained: [link(4)],
   },
   creators: ['creator-key'],
+  creatorProviderKeys: ['creator-provider-key'],
   oauth: { clientId: 'client', clientSecret: 'secret', redirectUri: 'https://a.example/cb', mcpToken: 't' },
   docsAssetPath: '/docs/swagger-ui.css',
   member,
