@@ -119,15 +119,14 @@ export interface BenchFixtures {
     unlinked: SequenceLinkTarget[];
     sustained: SequenceLinkTarget[];
   };
-  /** Organizations with room for subscriptions and provider connections, for the create endpoints. */
-  creators: string[];
   /**
-   * Each creator organization's own emulator workspace (its API key), which its connections are made
-   * with, as each organization connects its own provider account: one workspace for all of them held
-   * every create to one workspace's documented rate (Instantly's 100 a second), which a fast machine's
-   * load passed, and the emulator's 429s came back as 502s.
+   * Organizations with room for subscriptions and provider connections, for the create endpoints: each
+   * one's API key and its own emulator workspace (`providerKey`), which its connections are made with, as
+   * each organization connects its own provider account. One workspace for all of them held every create
+   * to one workspace's documented rate (Instantly's 100 a second), which a fast machine's load passed,
+   * and the emulator's 429s came back as 502s.
    */
-  creatorProviderKeys: string[];
+  creators: { apiKey: string; providerKey: string }[];
   oauth: { clientId: string; clientSecret: string; redirectUri: string; mcpToken: string };
   docsAssetPath: string | null;
   /** An admin of the demo organization signed in to the dashboard. */
@@ -271,12 +270,13 @@ export async function prepareFixtures(
     connections.push({ id: (await connect(providersKey, providerKey)).id as number, apiKey: providerKey });
   }
   const links = await linkedSequences(apiUrl, { connect, workspace, emulatorCampaign });
-  const creators: string[] = [];
-  const creatorProviderKeys: string[] = [];
+  const creators: BenchFixtures['creators'] = [];
   for (let index = 0; index < CREATOR_ORGANIZATIONS; index++) {
     const { orgId } = await createOrganization(`Bench Creator ${index}`);
-    creators.push((await createApiKey(orgId)).apiKey);
-    creatorProviderKeys.push(await workspace(`bench-creator-key-${index}`));
+    creators.push({
+      apiKey: (await createApiKey(orgId)).apiKey,
+      providerKey: await workspace(`bench-creator-key-${index}`),
+    });
   }
 
   // The bench measures /mcp at full speed, not the default per-client rate (shared/definitions/mcp-limits.ts).
@@ -310,7 +310,6 @@ export async function prepareFixtures(
     },
     links,
     creators,
-    creatorProviderKeys,
     oauth: { ...client, redirectUri: REDIRECT_URI, mcpToken: accessToken },
     docsAssetPath: await docsAsset(apiUrl),
     member: await signedInMember(demo.orgId, 'admin'),
@@ -764,8 +763,9 @@ export function endpointSpecs(fixtures: BenchFixtures, runId: string): EndpointS
       route: 'create-webhook',
       next: () => {
         // Fills each organization up to the limit, one after the other.
-        const apiKey =
-          fixtures.creators[Math.floor(creates / MAX_WEBHOOKS_PER_ORGANIZATION)] ?? fixtures.creators[0]!;
+        const apiKey = (
+          fixtures.creators[Math.floor(creates / MAX_WEBHOOKS_PER_ORGANIZATION)] ?? fixtures.creators[0]!
+        ).apiKey;
         creates += 1;
         return request('create-webhook', { apiKey });
       },
@@ -777,7 +777,7 @@ export function endpointSpecs(fixtures: BenchFixtures, runId: string): EndpointS
       name: name('delete-webhook'),
       route: 'delete-webhook',
       prepare: async () => {
-        for (const apiKey of fixtures.creators) {
+        for (const { apiKey } of fixtures.creators) {
           const { webhooks } = await callJson(fixtures.apiUrl, {
             method: 'GET',
             path: '/public/v1/webhooks',
@@ -789,7 +789,7 @@ export function endpointSpecs(fixtures: BenchFixtures, runId: string): EndpointS
       next: () => {
         const target = created.shift();
         return request('delete-webhook', {
-          apiKey: target?.apiKey ?? fixtures.creators[0]!,
+          apiKey: target?.apiKey ?? fixtures.creators[0]!.apiKey,
           webhookId: target?.id ?? 0,
         });
       },
@@ -803,12 +803,13 @@ export function endpointSpecs(fixtures: BenchFixtures, runId: string): EndpointS
       next: () => {
         // Fills each organization up to the limit, one after the other, as the subscriptions above, each
         // with its own provider workspace.
-        const creator = Math.floor(connectionCreates / MAX_PROVIDER_CONNECTIONS_PER_ORGANIZATION);
-        const index = creator < fixtures.creators.length ? creator : 0;
+        const { apiKey, providerKey } =
+          fixtures.creators[Math.floor(connectionCreates / MAX_PROVIDER_CONNECTIONS_PER_ORGANIZATION)] ??
+          fixtures.creators[0]!;
         connectionCreates += 1;
         return request('create-provider-connection', {
-          apiKey: fixtures.creators[index]!,
-          providerAccount: { ...providers.account, apiKey: fixtures.creatorProviderKeys[index]! },
+          apiKey,
+          providerAccount: { ...providers.account, apiKey: providerKey },
         });
       },
       // What is left of the organizations' room, less the requests autocannon builds ahead and never sends.
@@ -823,7 +824,7 @@ export function endpointSpecs(fixtures: BenchFixtures, runId: string): EndpointS
       name: name('delete-provider-connection'),
       route: 'delete-provider-connection',
       prepare: async () => {
-        for (const apiKey of fixtures.creators) {
+        for (const { apiKey } of fixtures.creators) {
           const { connections } = await callJson(fixtures.apiUrl, {
             method: 'GET',
             path: '/public/v1/provider-connections',
@@ -835,7 +836,7 @@ export function endpointSpecs(fixtures: BenchFixtures, runId: string): EndpointS
       next: () => {
         const target = createdConnections.shift();
         return request('delete-provider-connection', {
-          apiKey: target?.apiKey ?? fixtures.creators[0]!,
+          apiKey: target?.apiKey ?? fixtures.creators[0]!.apiKey,
           providerConnectionId: target?.id ?? 0,
         });
       },
