@@ -168,6 +168,13 @@ async function checkAccessibility(on: Page, name: string, options: { ours?: bool
 }
 
 /**
+ * The time a walk through every page (checkEveryPageAtBothWidths) may take: it opens each page twice,
+ * runs axe and takes photographs, 25 s on a quiet machine and 37 s beside another full run, and it
+ * timed out at the file's 60 s beside a second full run on two cores.
+ */
+const WALK_TIMEOUT_MS = 300_000;
+
+/**
  * Opens every page of the dashboard (support/dashboard-browser.ts `dashboardPages`) at each width:
  * none may scroll sideways, axe finds nothing, and the admin's are photographed (`<page>-<width>.png`).
  * A viewer's pages differ from an admin's by what they leave out, so axe runs on them at one width
@@ -663,68 +670,76 @@ describe.skipIf(!hasChromium)('the dashboard in Chromium', () => {
     await checkAccessibility(page, 'audit');
   });
 
-  it('fits every page at 390 and 1,366 px without sideways scroll, for the admin, and photographs it', async () => {
-    await checkEveryPageAtBothWidths(page, 'admin');
-  });
+  it(
+    'fits every page at 390 and 1,366 px without sideways scroll, for the admin, and photographs it',
+    async () => {
+      await checkEveryPageAtBothWidths(page, 'admin');
+    },
+    WALK_TIMEOUT_MS,
+  );
 
-  it('shows a viewer every page with no control but sign-out and copying', async () => {
-    // Prepare
-    const viewer = await newPerson('viewer');
-    await signInForTheFirstTime(viewer.page, {
-      apiUrl: stack.apiUrl,
-      issuer: stack.openIdProvider!.issuer,
-      member: viewerMember,
-      newPassword: NEW_PASSWORD,
-    });
-    expect(await viewer.page.locator('header summary').innerText()).toBe('Browser Agency (viewer)');
+  it(
+    'shows a viewer every page with no control but sign-out and copying',
+    async () => {
+      // Prepare
+      const viewer = await newPerson('viewer');
+      await signInForTheFirstTime(viewer.page, {
+        apiUrl: stack.apiUrl,
+        issuer: stack.openIdProvider!.issuer,
+        member: viewerMember,
+        newPassword: NEW_PASSWORD,
+      });
+      expect(await viewer.page.locator('header summary').innerText()).toBe('Browser Agency (viewer)');
 
-    // Act and assess, page by page (the approvals: of campaign 101, the first, with a contact waiting).
-    await checkEveryPageAtBothWidths(viewer.page, 'viewer', async (path) => {
-      // The forms that are not the sign-out read, never change: the approvals' campaign picker ("Show") and
-      // the campaign page's search of its contacts ("Search"), both GETs.
-      const campaignPage = `${stack.apiUrl}/dashboard/campaigns/${made.campaignId}`;
-      const forms = await viewer.page
-        .locator('form')
-        .evaluateAll((all) =>
-          all.map((form) => `${form.getAttribute('method')} ${form.getAttribute('action')}`),
-        );
-      for (const form of forms)
-        expect([
-          `post ${stack.apiUrl}/dashboard/sign-out`,
-          `get ${stack.apiUrl}/dashboard/approvals`,
-          `get ${campaignPage}#contacts`,
-        ]).toContain(form);
-      // Every <button>, shown or not (Sign out is in the closed account menu).
-      const texts = (buttons: string[]) => buttons.map((text) => text.trim());
-      const buttons = texts(await viewer.page.locator('button').allTextContents());
-      const pickerButtons = texts(await viewer.page.locator('form[method="get"] button').allTextContents());
-      const readingButtons = path.startsWith('/dashboard/approvals')
-        ? ['Show']
-        : path === `/dashboard/campaigns/${made.campaignId}`
-          ? ['Search']
-          : [];
-      expect(pickerButtons, path).toEqual(readingButtons);
-      const others = buttons.filter((name) => !pickerButtons.includes(name));
-      expect(
-        others.filter((name) => name !== 'Copy'),
-        path,
-      ).toEqual(['Sign out']);
-      // The MCP URL is for everyone; a provider connection's webhook URL, a write credential, for admins only.
-      if (path === '/dashboard/assistant') expect(others, path).toContain('Copy');
-      if (path.startsWith('/dashboard/providers/')) {
-        expect(others, path).not.toContain('Copy');
-        expect(await viewer.page.locator('#webhook-url').count(), path).toBe(0);
-      }
-      // No field to change anything: the only fields a viewer gets are those of the reading (GET) forms.
-      expect(
-        await viewer.page
-          .locator('input:not([type="hidden"]), textarea')
-          .evaluateAll((all) => all.filter((field) => field.closest('form[method="get"]') === null).length),
-        path,
-      ).toBe(0);
-    });
-    await viewer.context.close();
-  });
+      // Act and assess, page by page (the approvals: of campaign 101, the first, with a contact waiting).
+      await checkEveryPageAtBothWidths(viewer.page, 'viewer', async (path) => {
+        // The forms that are not the sign-out read, never change: the approvals' campaign picker ("Show") and
+        // the campaign page's search of its contacts ("Search"), both GETs.
+        const campaignPage = `${stack.apiUrl}/dashboard/campaigns/${made.campaignId}`;
+        const forms = await viewer.page
+          .locator('form')
+          .evaluateAll((all) =>
+            all.map((form) => `${form.getAttribute('method')} ${form.getAttribute('action')}`),
+          );
+        for (const form of forms)
+          expect([
+            `post ${stack.apiUrl}/dashboard/sign-out`,
+            `get ${stack.apiUrl}/dashboard/approvals`,
+            `get ${campaignPage}#contacts`,
+          ]).toContain(form);
+        // Every <button>, shown or not (Sign out is in the closed account menu).
+        const texts = (buttons: string[]) => buttons.map((text) => text.trim());
+        const buttons = texts(await viewer.page.locator('button').allTextContents());
+        const pickerButtons = texts(await viewer.page.locator('form[method="get"] button').allTextContents());
+        const readingButtons = path.startsWith('/dashboard/approvals')
+          ? ['Show']
+          : path === `/dashboard/campaigns/${made.campaignId}`
+            ? ['Search']
+            : [];
+        expect(pickerButtons, path).toEqual(readingButtons);
+        const others = buttons.filter((name) => !pickerButtons.includes(name));
+        expect(
+          others.filter((name) => name !== 'Copy'),
+          path,
+        ).toEqual(['Sign out']);
+        // The MCP URL is for everyone; a provider connection's webhook URL, a write credential, for admins only.
+        if (path === '/dashboard/assistant') expect(others, path).toContain('Copy');
+        if (path.startsWith('/dashboard/providers/')) {
+          expect(others, path).not.toContain('Copy');
+          expect(await viewer.page.locator('#webhook-url').count(), path).toBe(0);
+        }
+        // No field to change anything: the only fields a viewer gets are those of the reading (GET) forms.
+        expect(
+          await viewer.page
+            .locator('input:not([type="hidden"]), textarea')
+            .evaluateAll((all) => all.filter((field) => field.closest('form[method="get"]') === null).length),
+          path,
+        ).toBe(0);
+      });
+      await viewer.context.close();
+    },
+    WALK_TIMEOUT_MS,
+  );
 
   it('refuses a sign-in callback followed in another browser (login CSRF): that browser keeps its own session', async () => {
     // Prepare: an attacker, admin of an organization of their own, signs in in browser A and stops at the
