@@ -26,6 +26,8 @@ import { promisify } from 'node:util';
 /** A running DynamoDB Local process. */
 export interface DynamoDbLocal {
   endpoint: string;
+  /** Whether the launcher indexed DynamoDB Local's stream records (`indexStreamRecordsByStream` of the launcher). */
+  streamRecordsIndexed: boolean;
   stop(): Promise<void>;
 }
 
@@ -33,6 +35,8 @@ const STARTUP_TIMEOUT_MS = 30_000;
 
 /** The line on which the launcher reports the port it bound (`PORT_LINE` of the launcher). */
 const PORT_LINE = /LoopbackDynamoDbLocal listening on port (\d+)\r?\n/;
+/** The line, before the port's, on which the launcher reports its stream records indexed (`INDEXED_LINE`). */
+const INDEXED_LINE = 'LoopbackDynamoDbLocal indexed its stream records\n';
 
 const LAUNCHER_CLASS = 'LoopbackDynamoDbLocal';
 const LAUNCHER_SOURCE = fileURLToPath(new URL(`java/${LAUNCHER_CLASS}.java`, import.meta.url));
@@ -118,6 +122,8 @@ export async function compileLauncher(): Promise<string> {
     // The jar tool merges this manifest into the jar's: an empty class path replaces the original's.
     const manifest = `${scratch}.manifest`;
     writeFileSync(manifest, 'Class-Path: \n');
+    // The launcher's class and its nested ones (`LoopbackDynamoDbLocal$1.class`).
+    const classes = readdirSync(scratch).filter((name) => name.endsWith('.class'));
     try {
       await run('jar', [
         '--update',
@@ -125,9 +131,7 @@ export async function compileLauncher(): Promise<string> {
         jar,
         '--manifest',
         manifest,
-        '-C',
-        scratch,
-        `${LAUNCHER_CLASS}.class`,
+        ...classes.flatMap((name) => ['-C', scratch, name]),
       ]);
     } finally {
       rmSync(manifest, { force: true });
@@ -226,8 +230,8 @@ const JVM_OPTIONS = [
  * outlives this process, however this process ends.
  */
 export async function startDynamoDbLocal(options: { dataDir?: string } = {}): Promise<DynamoDbLocal> {
-  const { endpoint, stop } = await launch(options);
-  return { endpoint, stop };
+  const { endpoint, streamRecordsIndexed, stop } = await launch(options);
+  return { endpoint, streamRecordsIndexed, stop };
 }
 
 /** Starts the JVM (with `extraJvmOptions` before the rest) and waits until it answers. */
@@ -258,6 +262,7 @@ async function launch(options: {
   // error); it is drained, never kept.
   let startupErrors = '';
   let tail = '';
+  let streamRecordsIndexed = false;
   let reportPort: (port: number) => void = () => undefined;
   const bound = new Promise<number>((resolve) => {
     reportPort = resolve;
@@ -267,6 +272,7 @@ async function launch(options: {
     if (startupErrors.length < 4096) startupErrors += text;
     // The line may come in pieces, after any amount of other output.
     tail = (tail + text).slice(-256);
+    if (tail.includes(INDEXED_LINE)) streamRecordsIndexed = true;
     const port = PORT_LINE.exec(tail)?.[1];
     if (port) reportPort(Number(port));
   });
@@ -298,7 +304,7 @@ async function launch(options: {
   }
   const endpoint = outcome;
   startupErrors = '';
-  return { endpoint, child, stop };
+  return { endpoint, streamRecordsIndexed, child, stop };
 }
 
 /** The endpoint once the launcher reported its port and DynamoDB Local answers there. */

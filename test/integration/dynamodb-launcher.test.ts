@@ -1,6 +1,18 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import {
+  CreateTableCommand,
+  DeleteTableCommand,
+  type DynamoDBClient,
+  ListTablesCommand,
+  PutItemCommand,
+} from '@aws-sdk/client-dynamodb';
+import {
+  DescribeStreamCommand,
+  DynamoDBStreamsClient,
+  GetRecordsCommand,
+  GetShardIteratorCommand,
+} from '@aws-sdk/client-dynamodb-streams';
 import { describe, expect, it } from 'vitest';
 import { localDynamoDbClient } from '../../infra/local/dynamodb.ts';
 import {
@@ -83,4 +95,50 @@ describe('the DynamoDB Local launcher', () => {
       await Promise.all(locals.map((local) => local.stop()));
     }
   });
+
+  it("indexes DynamoDB Local's stream records, and each table's stream still reads its own, in order", async () => {
+    const local = await startDynamoDbLocal();
+    const client = localDynamoDbClient(local.endpoint);
+    const streams = new DynamoDBStreamsClient({
+      endpoint: local.endpoint,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    });
+    try {
+      // Without the index every request's description of a stream scans every record kept so far.
+      expect(local.streamRecordsIndexed).toBe(true);
+      // A deleted table's records stay in DynamoDB Local's one table of records, beside the next table's.
+      await writeThrough(client, 'launcher-first', ['a', 'b', 'c']);
+      await client.send(new DeleteTableCommand({ TableName: 'launcher-first' }));
+      const streamArn = await writeThrough(client, 'launcher-second', ['d', 'e', 'f', 'g']);
+      const { StreamDescription } = await streams.send(new DescribeStreamCommand({ StreamArn: streamArn }));
+      const ShardId = StreamDescription?.Shards?.[0]?.ShardId;
+      const { ShardIterator } = await streams.send(
+        new GetShardIteratorCommand({ StreamArn: streamArn, ShardId, ShardIteratorType: 'TRIM_HORIZON' }),
+      );
+      const { Records } = await streams.send(new GetRecordsCommand({ ShardIterator }));
+      expect(Records?.map((record) => record.dynamodb?.Keys?.pk?.S)).toEqual(['d', 'e', 'f', 'g']);
+    } finally {
+      client.destroy();
+      streams.destroy();
+      await local.stop();
+    }
+  });
 });
+
+/** A table with a stream, created and written one item per key; its stream's ARN. */
+async function writeThrough(client: DynamoDBClient, TableName: string, keys: string[]): Promise<string> {
+  const { TableDescription } = await client.send(
+    new CreateTableCommand({
+      TableName,
+      BillingMode: 'PAY_PER_REQUEST',
+      AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
+      KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
+      StreamSpecification: { StreamEnabled: true, StreamViewType: 'KEYS_ONLY' },
+    }),
+  );
+  for (const pk of keys) await client.send(new PutItemCommand({ TableName, Item: { pk: { S: pk } } }));
+  const arn = TableDescription?.LatestStreamArn;
+  if (!arn) throw new Error(`${TableName} has no stream`);
+  return arn;
+}
