@@ -4,12 +4,14 @@ import type { SequenceLinkTarget } from './endpoints.ts';
 
 /**
  * The init plus first request measurement (bench/bundles.ts) replays each
- * function's first event of the run in fresh processes, at the end of the
- * run. Most replay as they were; a create or a delete does not: by then the
- * first subscription's organization is full (409) and the first deleted
- * subscription or connection is gone (404), the first unlinked sequence has
- * no link (404), and the first registration's address has registered its
- * hour's share (429): the error path is not the function's work. Before each
+ * function's first event of the bundles section's run (`--only bundles`: the
+ * demo, then one request per endpoint) in fresh processes, nine times over.
+ * Most replay as they were; a create or a delete does not: after a few
+ * replays the first subscription's organization is full (409), and from the
+ * first replay on the first deleted subscription or connection is gone
+ * (404), the first unlinked sequence has no link (404), and the first
+ * registration's address has used its hour's share (429): the error path
+ * is not the function's work. Before each
  * replay of those, what it acts on is made again through the API, in the
  * event's own organization (its API key), and a delete's event is pointed at
  * the new item; a registration comes from an address of its own.

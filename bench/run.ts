@@ -1,14 +1,23 @@
 // First, before any module that makes a logger (quiet-environment.ts says why).
 import './quiet-environment.ts';
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { once } from 'node:events';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import type { AutocannonRequest } from 'autocannon';
 import { type LocalStack, type LocalStackOptions, startLocalStack } from '../infra/local/stack.ts';
 import { PROJECT_ROOT } from '../infra/paths.ts';
-import { buildBundles, measureBundles, measureFirstRequests, removeBundles } from './bundles.ts';
+import {
+  type BundleReport,
+  buildBundles,
+  measureBundles,
+  measureFirstRequests,
+  removeBundles,
+} from './bundles.ts';
 import type { BenchFixtures, EndpointSpec } from './endpoints.ts';
-import { attempt, endpointFailures, exitCodeOf, reasonOf } from './failures.ts';
+import { attempt, endpointFailures, exitCodeOf, reasonOf, type SectionFailure } from './failures.ts';
 import type { FloorRun } from './floor.ts';
 import { CONCURRENCY, type LoadRun, mergeLoads, pairedRatio, round, runLoad } from './load.ts';
 import { javaChildren, machine, peakMemory, startSampler } from './machine.ts';
@@ -43,7 +52,8 @@ import {
  * leaving the report files as they are; `--only hot-items` likewise the hot
  * items section (bench/hot-items.ts; BENCH_HOT_EVENTS and BENCH_HOT_WRITERS);
  * `--only bundles` the bundles section: sizes, cold imports, and init plus
- * first request, after one request of each endpoint to record their events;
+ * first request, after one request of each endpoint to record their events
+ * (the full run runs it so, first, in a process of its own);
  * `--only endpoints` the endpoints' rows (BENCH_ENDPOINTS: the routes to
  * measure, comma-separated; all by default; a delete measured without its
  * create finds what the fixtures made).
@@ -238,7 +248,6 @@ async function measureOnStack(stack: LocalStack) {
 
   log('seeding the demo organization');
   const { demo, seedSeconds, receiver, fixtures } = await seededFixtures(stack);
-  replayFixtures = fixtures;
   const specs = endpointSpecs(fixtures, runId);
   // The provider events queue too: the inbound provider webhooks queue their payloads.
   const queues = [stack.queueUrls.mail, stack.queueUrls.webhooks, stack.queueUrls.providerEvents];
@@ -320,12 +329,6 @@ async function measureOnStack(stack: LocalStack) {
   closeFloor();
   const samples = wholeRun.stop();
   const peaks = peakMemory(javaPid);
-  // Init plus first request last, as `--only bundles` measures it: once the queues the sustained run
-  // filled are empty, and with the receiver still up (a replay's delivery to a stopped receiver would be
-  // retried in the background all through the section). Measured right after the sustained run, the
-  // floor's init took 154 ms (median), against 119 ms after one request per endpoint (`--only bundles`).
-  await quiet();
-  const bundles = await bundlesOnStack();
   await receiver.stop();
   const javaSamples = samples.flatMap((sample) => (sample.javaRss === null ? [] : [sample.javaRss]));
   return {
@@ -346,7 +349,6 @@ async function measureOnStack(stack: LocalStack) {
     enrollment,
     hotItems,
     sustained,
-    bundles,
     memory: {
       ...peaks,
       sampledPeakRssMiB: Math.max(...samples.map((sample) => sample.rss)),
@@ -373,7 +375,36 @@ const stackOptions: LocalStackOptions = {
  * starts: DynamoDB Local and the stack's pollers would be load beside them,
  * and every import of a run would wait on it differently.
  */
-const built = only === undefined || only === 'bundles' ? await bundlesBeforeStack() : undefined;
+const built = only === 'bundles' ? await bundlesBeforeStack() : undefined;
+
+/**
+ * The full run's bundles section is `--only bundles` in a process of its own, first, before this
+ * process starts its stack: its init plus first request then meets a DynamoDB Local of its own, fresh
+ * but for the demo and one request per endpoint. DynamoDB Local (not DynamoDB) slows down as the
+ * stream records of a run pile up, deleted tables' included (docs/architecture.md, Benchmark): at the
+ * end of a full run, after 20,000 provider events and the sustained run, a function that makes four
+ * requests paid four times what the floor's one GetItem paid for that. The child writes its section
+ * to a file (BENCH_BUNDLES_REPORT); one that exits without it is the section's failure.
+ */
+async function bundlesInOwnProcess(): Promise<BundleReport | SectionFailure> {
+  const output = join(tmpdir(), `bench-bundles-${runId}.json`);
+  const script = process.argv[1];
+  if (!script) return { failed: 'no script path to run the bundles section with' };
+  log('bundles section, in a process and on a stack of its own');
+  const child = spawn(process.execPath, [...process.execArgv, script, '--only', 'bundles'], {
+    env: { ...process.env, BENCH_BUNDLES_REPORT: output },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const [code] = (await once(child, 'exit')) as [number | null];
+  try {
+    return JSON.parse(readFileSync(output, 'utf8')) as BundleReport | SectionFailure;
+  } catch {
+    return { failed: `the bundles section's process exited ${code} without its figures` };
+  } finally {
+    rmSync(output, { force: true });
+  }
+}
+const bundlesSection = only === undefined ? await bundlesInOwnProcess() : undefined;
 
 async function bundlesBeforeStack() {
   log('building the bundles');
@@ -389,21 +420,16 @@ async function bundlesBeforeStack() {
 
 const stack = await startLocalStack(stackOptions);
 
-/** The bench's fixtures, for replays that make again what they act on (a connection, a sequence's link). */
-let replayFixtures: BenchFixtures | undefined;
-
 /** Sizes and cold imports of the built bundles, and init plus first request of each against the stack (the bundles are removed with the stack). */
-async function bundlesOnStack() {
+async function bundlesOnStack(fixtures: BenchFixtures) {
   if (!built) throw new Error('The bundles section runs with the bundles built');
   log('init plus first request of each function');
   const { replayPreparers } = await import('./first-events.ts');
-  const preparers = replayFixtures
-    ? replayPreparers(stack.apiUrl, replayFixtures.providers.account, [
-        ...replayFixtures.links.read,
-        ...replayFixtures.links.unlinked,
-        ...replayFixtures.links.sustained,
-      ])
-    : {};
+  const preparers = replayPreparers(stack.apiUrl, fixtures.providers.account, [
+    ...fixtures.links.read,
+    ...fixtures.links.unlinked,
+    ...fixtures.links.sustained,
+  ]);
   const firstRequests = await attempt(() =>
     measureFirstRequests(built.bundles, stack, firstEvents, preparers),
   );
@@ -436,13 +462,14 @@ if (only === 'bundles') {
     const { endpointSpecs, send } = await import('./endpoints.ts');
     const { waitForQuiet } = await import('./quiet.ts');
     const { receiver, fixtures } = await seededFixtures(stack);
-    replayFixtures = fixtures;
     for (const spec of endpointSpecs(fixtures, runId)) {
       await spec.prepare?.();
       await send(stack.apiUrl, spec);
     }
     await waitForQuiet([stack.queueUrls.mail, stack.queueUrls.webhooks, stack.queueUrls.providerEvents]);
-    const bundles = await bundlesOnStack();
+    const bundles = await bundlesOnStack(fixtures);
+    const reportTo = process.env.BENCH_BUNDLES_REPORT;
+    if (reportTo) writeFileSync(reportTo, JSON.stringify(bundles));
     console.log(renderBundles(bundles).join('\n'));
     await receiver.stop();
     exitCode = reportFailures(bundlesFailures(bundles));
@@ -535,7 +562,6 @@ try {
 } finally {
   // Also when a step fails: DynamoDB Local is a child process and must not outlive the bench.
   await stack.stop();
-  if (built) removeBundles(built.bundles);
 }
 
 const report: BenchReport = {
@@ -543,6 +569,7 @@ const report: BenchReport = {
   benchSeconds: round((performance.now() - benchStarted) / 1000, 0),
   machine: machineInfo,
   ...measured,
+  bundles: bundlesSection ?? { failed: 'not measured' },
 };
 const markdown = renderMarkdown(report);
 writeFileSync(resolve(PROJECT_ROOT, 'bench/report.json'), `${JSON.stringify(report, null, 2)}\n`);
