@@ -14,7 +14,7 @@ import {
 import { mcpServer } from '#api/mcp/server.ts';
 import { bearerChallenge, mcpResource } from '#api/oauth/metadata.ts';
 import { DEFAULT_MCP_CLIENT_RATE } from '#definitions/mcp-limits.ts';
-import { admitMcpRequest } from '#domain/mcp-rate-limit.ts';
+import { countMcpRequest } from '#domain/mcp-rate-limit.ts';
 import { verifyAccessToken } from '#domain/oauth-grants.ts';
 import { logger } from '#platform/logger.ts';
 
@@ -80,7 +80,11 @@ export const handler = defineHttpHandler(async (event) => {
       { 'www-authenticate': bearerChallenge(base) },
     );
   }
-  const grant = await verifyAccessToken(token, mcpResource(base));
+  // The request is counted in its client's window while the token's standing is read: one round trip fewer.
+  let sentThisSecond = 0;
+  const grant = await verifyAccessToken(token, mcpResource(base), async (clientId) => {
+    sentThisSecond = await countMcpRequest(clientId);
+  });
   if (!grant) {
     return jsonResponse(
       401,
@@ -91,7 +95,7 @@ export const handler = defineHttpHandler(async (event) => {
   logger.appendKeys({ orgId: grant.orgId, clientId: grant.clientId });
 
   const rate = grant.clientRateLimit ?? DEFAULT_MCP_CLIENT_RATE;
-  if (!(await admitMcpRequest(grant.clientId, rate))) {
+  if (sentThisSecond > rate) {
     return jsonResponse(
       429,
       { message: `Too many requests: this client may send ${rate} per second to /mcp` },

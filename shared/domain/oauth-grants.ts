@@ -115,19 +115,29 @@ export async function issueClientCredentialsToken(
  * expired, for another resource, or no longer stands: its client revoked (or
  * an operator client's moved to another organization), its organization's
  * grant revoked, or its family revoked. One GetItem and one BatchGetItem.
+ * `alongside`, when given, runs with the token's client id while its standing
+ * is read (a token that is unknown, expired or for another resource never
+ * reaches it), and what it throws is thrown.
  */
-export async function verifyAccessToken(token: string, resource: string): Promise<VerifiedToken | null> {
+export async function verifyAccessToken(
+  token: string,
+  resource: string,
+  alongside?: (clientId: string) => Promise<void>,
+): Promise<VerifiedToken | null> {
   if (!ACCESS_TOKEN.test(token)) return null;
   const item = await getAccessToken(hashSecret(token));
   // DynamoDB deletes expired items lazily, so expiry is checked here.
   if (!item || item.expiresAt <= now() || item.resource !== resource) return null;
   const storedClient = isStoredClientId(item.clientId);
-  const { client, grant, family } = await tokenStanding({
-    orgId: item.orgId,
-    clientId: item.clientId,
-    storedClient,
-    familyId: item.familyId,
-  });
+  const [{ client, grant, family }] = await Promise.all([
+    tokenStanding({
+      orgId: item.orgId,
+      clientId: item.clientId,
+      storedClient,
+      familyId: item.familyId,
+    }),
+    alongside?.(item.clientId),
+  ]);
   if (storedClient && (!client || client.revokedAt)) return null;
   if (client?.kind === 'operator' && client.orgId !== item.orgId) return null;
   if (!approvalStands(grant, item.approvalId)) return null;

@@ -17,9 +17,9 @@ import {
 import { type TableSource, tableContext } from './table-context.ts';
 
 /**
- * What checking a presented access token reads, and the request window it
- * counts on /mcp (`countInWindow`, which the OAuth store's registration
- * window uses too): functions of their own, so the MCP function, which does
+ * What checking a presented access token reads, the request window it
+ * counts on /mcp (`countClientRequest`), and the conditional window count the
+ * OAuth store's registration windows use (`countInWindow`): functions of their own, so the MCP function, which does
  * nothing else with the OAuth items, carries neither the OAuth store
  * (oauth.ts) nor the validators of the items it never reads
  * (docs/architecture.md, Bundles).
@@ -119,15 +119,30 @@ export async function countInWindow(
   }
 }
 
-/** Counts one request in the client's window of this second on /mcp, unless it holds `limit` already. */
-export const admitClientRequest = (
+/**
+ * Counts one request in the client's window of this second on /mcp: one UpdateItem (ADD) that
+ * returns the window's count, this request included. Not conditioned on the limit, so that it can be
+ * sent before the client's rate is known (#domain/mcp-rate-limit.ts): a request over the limit still
+ * counts, which changes no answer in that second and is gone with its window.
+ */
+export async function countClientRequest(
   clientId: string,
   second: number,
-  limit: number,
   expiresAt: number,
   table: TableSource = tableContext,
-): Promise<boolean> =>
-  countInWindow(
-    { key: keys.mcpRequestWindow(clientId, second), counter: 'requests', limit, expiresAt },
-    table,
+): Promise<number> {
+  const { name, client } = table();
+  const { Attributes } = await client.send(
+    new UpdateCommand({
+      TableName: name,
+      Key: keys.mcpRequestWindow(clientId, second),
+      UpdateExpression: 'ADD #counter :one SET expiresAt = :expires',
+      ExpressionAttributeNames: { '#counter': 'requests' },
+      ExpressionAttributeValues: { ':one': 1, ':expires': expiresAt },
+      ReturnValues: 'UPDATED_NEW',
+    }),
   );
+  const count = Attributes?.requests;
+  if (typeof count !== 'number') throw new Error('The /mcp rate window returned no count');
+  return count;
+}

@@ -2,14 +2,14 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { JSON_TOO_DEEP_MESSAGE, MAX_JSON_DEPTH } from '#api/http/json-depth.ts';
 import { DEFAULT_MCP_CLIENT_RATE } from '#definitions/mcp-limits.ts';
 import { MAX_CONTACTS_PER_REQUEST } from '#definitions/raw-operations.ts';
-import { createOAuthClient } from '#domain/oauth-clients.ts';
+import { createOAuthClient, revokeOAuthClient } from '#domain/oauth-clients.ts';
 import { createOrganization } from '#domain/organizations.ts';
 import { clientCredentialsToken } from '../../infra/local/route-requests.ts';
 import type { LocalStack } from '../../infra/local/stack.ts';
 import { smallDocument } from '../support/fixtures.ts';
 import { importFor } from '../support/import.ts';
 import { startTestStack } from '../support/local-stack.ts';
-import { countRequests } from '../support/request-counter.ts';
+import { countRequests, sentTogether } from '../support/request-counter.ts';
 
 /**
  * What one request to /mcp may cost (docs/mcp.md, "Limits"): one JSON-RPC
@@ -182,6 +182,21 @@ describe('the per-client rate limit of /mcp', () => {
     expect((await post(calm, JSON.stringify(ping))).status).toBe(200);
     moveClock(1);
     expect((await post(busy, JSON.stringify(ping))).status).toBe(200);
+  });
+
+  it("counts a request while its token's standing is read, and a revoked token's request is still 401", async () => {
+    const { calls, result } = await countRequests(() => post(token, JSON.stringify(ping)));
+    expect(result.status).toBe(200);
+    expect(calls.map((call) => call.operation)).toEqual(['GetItem', 'BatchGetItem', 'UpdateItem']);
+    const [, standing, count] = calls;
+    expect(sentTogether(standing!, count!)).toBe(true);
+
+    const doomed = await createOAuthClient(orgId, 'Doomed', []);
+    const doomedToken = await tokenOf(doomed);
+    await revokeOAuthClient(orgId, doomed.clientId);
+    const revoked = await post(doomedToken, JSON.stringify(ping));
+    expect(revoked.status).toBe(401);
+    expect(revoked.headers.get('www-authenticate')).toMatch(/invalid_token/);
   });
 
   it('holds a client to the rate the operator arranged for it', async () => {
