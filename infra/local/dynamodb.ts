@@ -5,6 +5,7 @@ import {
   ResourceInUseException,
   UpdateTableCommand,
 } from '@aws-sdk/client-dynamodb';
+import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { localCredentials } from '#admin/local-credentials.ts';
 import { createTableInput, tableDefinition } from '#definitions/table.ts';
 import { serviceAwsClient } from '#platform/configured.ts';
@@ -16,6 +17,17 @@ export function localDynamoDbClient(endpoint: string): DynamoDBClient {
   // Without the SDK's logger middleware (configured.ts): the local stack reads the table's stream with it.
   return serviceAwsClient(
     new DynamoDBClient({ endpoint, region: LOCAL_REGION, credentials: localCredentials(), maxAttempts: 1 }),
+  );
+}
+
+/**
+ * A client of DynamoDB Local's streams, without the SDK's logger middleware, as Lambda's own poller has
+ * no such cost: it would walk every GetRecords answer through the operation's schema for a log line
+ * nobody writes (configured.ts).
+ */
+export function localStreamsClient(endpoint: string): DynamoDBStreamsClient {
+  return serviceAwsClient(
+    new DynamoDBStreamsClient({ endpoint, region: LOCAL_REGION, credentials: localCredentials() }),
   );
 }
 

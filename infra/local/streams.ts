@@ -1,14 +1,11 @@
 import { DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
   DescribeStreamCommand,
-  DynamoDBStreamsClient,
   GetRecordsCommand,
   GetShardIteratorCommand,
 } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
-import { localCredentials } from '#admin/local-credentials.ts';
-import { serviceAwsClient } from '#platform/configured.ts';
-import { LOCAL_REGION } from './dynamodb.ts';
+import { localStreamsClient } from './dynamodb.ts';
 
 /**
  * The local event source mapping for the table's stream: follows every shard
@@ -68,11 +65,7 @@ export async function startStreamPoller(
     emptyRoundsBeforeIdle = EMPTY_ROUNDS_BEFORE_IDLE,
   }: StreamPollerOptions = {},
 ): Promise<StreamPoller> {
-  // Without the SDK's logger middleware, as Lambda's own poller has no such cost: it would walk every
-  // GetRecords answer through the operation's schema for a log line nobody writes (configured.ts).
-  const streams = serviceAwsClient(
-    new DynamoDBStreamsClient({ endpoint, region: LOCAL_REGION, credentials: localCredentials() }),
-  );
+  const streams = localStreamsClient(endpoint);
   const { Table } = await dynamodb.send(new DescribeTableCommand({ TableName: tableName }));
   const streamArn = Table?.LatestStreamArn;
   if (!streamArn) throw new Error(`Table ${tableName} has no stream`);

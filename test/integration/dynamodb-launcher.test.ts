@@ -9,12 +9,11 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import {
   DescribeStreamCommand,
-  DynamoDBStreamsClient,
   GetRecordsCommand,
   GetShardIteratorCommand,
 } from '@aws-sdk/client-dynamodb-streams';
 import { describe, expect, it } from 'vitest';
-import { localDynamoDbClient } from '../../infra/local/dynamodb.ts';
+import { localDynamoDbClient, localStreamsClient } from '../../infra/local/dynamodb.ts';
 import {
   archiveLauncherClasses,
   compileLauncher,
@@ -99,11 +98,7 @@ describe('the DynamoDB Local launcher', () => {
   it("indexes DynamoDB Local's stream records, and each table's stream still reads its own, in order", async () => {
     const local = await startDynamoDbLocal();
     const client = localDynamoDbClient(local.endpoint);
-    const streams = new DynamoDBStreamsClient({
-      endpoint: local.endpoint,
-      region: 'us-east-1',
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    });
+    const streams = localStreamsClient(local.endpoint);
     try {
       // Without the index every request's description of a stream scans every record kept so far.
       expect(local.streamRecordsIndexed).toBe(true);
