@@ -96,7 +96,11 @@ export const badAddressList = fc.oneof(
     '"ann@acme.com, junk"',
     '"ann@acme.com;bob@globex.io"',
   ),
-  notAnEmail.filter((text) => text.trim() !== '').map((text) => json(`ann@acme.com,${text}`)),
+  // Appended after a comma, the text must leave something between commas: the list skips empty
+  // entries, so `ann@acme.com,,` (the text ",") is a valid list of one.
+  notAnEmail
+    .filter((text) => text.split(',').some((part) => part.trim() !== ''))
+    .map((text) => json(`ann@acme.com,${text}`)),
   longerThan(10_000).map(json),
 );
 
