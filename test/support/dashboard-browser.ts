@@ -102,7 +102,10 @@ export interface AxeViolation {
 
 /** axe-core's API as far as these tests use it (the page's global `axe`, once injected). */
 interface AxeInPage {
-  run(): Promise<{
+  run(
+    context: unknown,
+    options: { resultTypes: readonly ('violations' | 'incomplete' | 'passes' | 'inapplicable')[] },
+  ): Promise<{
     violations: {
       id: string;
       impact?: string | null;
@@ -123,8 +126,11 @@ const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core
 export async function axeViolations(page: Page): Promise<AxeViolation[]> {
   await page.evaluate(AXE_SOURCE);
   return page.evaluate(async () => {
-    const { axe } = globalThis as unknown as { axe: AxeInPage };
-    const results = await axe.run();
+    const { axe, document } = globalThis as unknown as { axe: AxeInPage; document: unknown };
+    // Only violations are read: axe then keeps one node of each other result type instead of every
+    // one (its documented `resultTypes` option), and every rule still runs on every node. The dashboard
+    // file's renderer CPU went from 44 s to 39 s.
+    const results = await axe.run(document, { resultTypes: ['violations'] });
     return results.violations.map((violation) => ({
       id: violation.id,
       impact: violation.impact ?? null,
