@@ -391,8 +391,9 @@ export const routes = [
     path: '/public/v1/sequences/{sequenceId}/provider-link',
     auth: 'apiKey',
     scope: 'read',
-    // The organization's campaigns, whose sequences carry their links.
-    table: ['Query'],
+    // The sequence's home (GetItem), then its campaign (Query), whose sequences carry their links; every
+    // campaign (Query) for a sequence without a home.
+    table: ['GetItem', 'Query'],
   },
   {
     name: 'put-sequence-provider-link',
@@ -400,8 +401,9 @@ export const routes = [
     path: '/public/v1/sequences/{sequenceId}/provider-link',
     auth: 'apiKey',
     scope: 'read-write',
-    // The connection (GetItem) and campaigns (Query); the link: the campaigns' sequences (UpdateItem)
-    // and the link item (PutItem), in one transaction; the connection's health, which the provider's
+    // The connection, the sequence's home and the provider campaign's link (GetItem), the sequence's
+    // campaign and the holder's (Query); the link: the campaigns' sequences (UpdateItem) and the link
+    // item (PutItem), in one transaction; the connection's health, which the provider's
     // answer moves (UpdateItem); open: the key the provider's list is read with.
     table: ['DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'],
     secrets: ['open'],
@@ -412,7 +414,8 @@ export const routes = [
     path: '/public/v1/sequences/{sequenceId}/provider-link',
     auth: 'apiKey',
     scope: 'read-write',
-    // The campaigns (Query); the sequence (UpdateItem) and its link item (DeleteItem), in one transaction.
+    // The sequence's home (GetItem) and campaign (Query); the sequence (UpdateItem) and its link item
+    // (DeleteItem), in one transaction.
     table: ['DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'],
   },
   {

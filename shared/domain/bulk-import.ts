@@ -11,7 +11,7 @@ import { contactItem } from '#store/item-schemas/contacts.ts';
 import { messageItem } from '#store/item-schemas/messages.ts';
 import { accountWrites } from './accounts.ts';
 import { creationWrites, type NewAssignment } from './assignments.ts';
-import { newCampaignWrites } from './campaigns.ts';
+import { newCampaignWrites, sequenceHomeWrites } from './campaigns.ts';
 import { blockContactWrites, contactFields } from './contacts.ts';
 import { historyChunks, historyChunkWrites } from './messages.ts';
 import { type EventReads, eventWrites } from './provider-events.ts';
@@ -124,7 +124,10 @@ export async function planBulkImport(
   const assignmentOf = (assignmentId: number) =>
     assignmentItem.parse(image.get(keys.assignment(orgId, assignmentId)));
 
-  for (const campaign of document.campaigns) image.apply(newCampaignWrites(orgId, campaign));
+  for (const campaign of document.campaigns) {
+    image.apply(newCampaignWrites(orgId, campaign));
+    image.apply(sequenceHomeWrites(orgId, campaign));
+  }
 
   for (const account of document.accounts) {
     const domain = normalizeDomain(account.domain)!;

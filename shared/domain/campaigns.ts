@@ -2,6 +2,7 @@ import type { CampaignInput } from '#schemas/import.ts';
 import type { CampaignDetail, CampaignSummary } from '#schemas/resources.ts';
 import { type CampaignRecord, campaigns, type StoredSequence } from '#store/campaigns.ts';
 import { organizations } from '#store/organizations.ts';
+import { sequenceHomes } from '#store/sequence-homes.ts';
 import { sequenceLinks } from '#store/sequence-links.ts';
 import { type TransactItem, TransactionConflictError, transact } from '#store/transactions.ts';
 import { CampaignNotFound } from './errors.ts';
@@ -20,7 +21,8 @@ export type { CampaignRecord };
  * exists (counters untouched). A new campaign counts in the organization's
  * total_campaigns in the same transaction. Each sequence with an
  * `external_id` gets its link (shared/store/sequence-links.ts) in the same
- * request; a sequence given without one keeps the link it has.
+ * request; a sequence given without one keeps the link it has. Each
+ * sequence's home names the campaign afterwards (one BatchWriteItem per 25).
  */
 export async function upsertCampaign(orgId: number, input: CampaignInput): Promise<'created' | 'updated'> {
   const fields = {
@@ -29,8 +31,10 @@ export async function upsertCampaign(orgId: number, input: CampaignInput): Promi
     sequences: input.sequences,
   };
   const links = linkPuts(orgId, input);
+  const homes = () => sequenceHomes.put(orgId, input.id, sequenceIdsOf(input));
   try {
     await transact(newCampaignWrites(orgId, input));
+    await homes();
     return 'created';
   } catch (error) {
     if (!(error instanceof TransactionConflictError && error.failed.has('campaign-id-taken'))) throw error;
@@ -38,7 +42,18 @@ export async function upsertCampaign(orgId: number, input: CampaignInput): Promi
   const definition = { ...fields, sequences: await withKeptLinks(orgId, input) };
   if (links.length === 0) await campaigns.updateDefinition(orgId, input.id, definition);
   else await transact([campaigns.definitionUpdate(orgId, input.id, definition), ...links]);
+  await homes();
   return 'updated';
+}
+
+const sequenceIdsOf = (input: CampaignInput): number[] => input.sequences.map((sequence) => sequence.id);
+
+/**
+ * The puts of the campaign's sequence homes (shared/store/sequence-homes.ts), for a bulk import: written
+ * beside the campaign, never in its transaction, which its sequences' links can fill.
+ */
+export function sequenceHomeWrites(orgId: number, input: CampaignInput): TransactItem[] {
+  return sequenceIdsOf(input).map((sequenceId) => sequenceHomes.putOne(orgId, input.id, sequenceId));
 }
 
 /**

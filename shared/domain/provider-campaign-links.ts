@@ -1,3 +1,4 @@
+import { sequenceLinks } from '#store/sequence-links.ts';
 import { ProviderCampaignNotFound, SequenceProviderMismatch } from './errors.ts';
 import {
   findProviderCampaign,
@@ -6,7 +7,7 @@ import {
   providerName,
 } from './provider-campaigns.ts';
 import { getProviderConnection } from './provider-connections.ts';
-import { linkSequence, readCampaigns, type SequenceLink, sequenceIn } from './sequence-links.ts';
+import { linkSequence, locateSequence, type SequenceLink } from './sequence-links.ts';
 
 /*
  * Linking a sequence to a campaign of the provider's own list, in a module the
@@ -24,27 +25,29 @@ import { linkSequence, readCampaigns, type SequenceLink, sequenceIn } from './se
  * afresh (ProviderCampaignNotFound). Returns the link, and a warning when the
  * campaign takes no leads now.
  *
- * Nothing waits that need not: the connection and the campaigns are read at
- * once, the provider's session opens (its client, the key) while the campaigns
- * are still on their way, and the link's transaction is conditioned on that
- * one consistent read of the campaigns instead of a second (linkSequence
- * reads them again only after a conflict). Three round trips to the table
- * and the provider's list, where there were five.
+ * Nothing waits that need not: the connection and the sequence's home are
+ * read at once; then the provider's session opens (its client, the key), the
+ * provider campaign id's link is read and the sequence's campaign arrives, all
+ * at once; and the link's transaction is conditioned on that one consistent
+ * read instead of a second (linkSequence reads again only after a conflict).
+ * The organization's other campaigns are never read (sequence homes).
  */
 export async function linkToProviderCampaign(
   orgId: number,
   link: { sequenceId: number; connectionId: number; campaignId: string },
 ): Promise<{ link: SequenceLink; warning: string | null }> {
   const { sequenceId, connectionId, campaignId } = link;
-  const campaignsRead = readCampaigns(orgId);
+  const located = locateSequence(orgId, sequenceId, { consistent: true });
   // Its error is thrown below, once the connection's has had its turn: a missing connection is named first.
-  campaignsRead.catch(() => undefined);
+  located.catch(() => undefined);
   const connection = await getProviderConnection(orgId, connectionId);
   const session = openCampaignSession(connection);
   // Thrown by findProviderCampaign, if the sequence is found and of the provider; else nothing waits on it.
   session.catch(() => undefined);
-  const all = await campaignsRead;
-  const { sequence } = sequenceIn(all, sequenceId);
+  // The provider's campaign ids are matched exactly (findProviderCampaign), so its link is this id's.
+  const holder = sequenceLinks.get(orgId, connection.provider, campaignId, { consistent: true });
+  holder.catch(() => undefined);
+  const { sequence } = await located;
   if (sequence.provider !== connection.provider) {
     throw new SequenceProviderMismatch(sequenceId, sequence.provider, connection.provider);
   }
@@ -53,7 +56,7 @@ export async function linkToProviderCampaign(
   const linked = await linkSequence(
     orgId,
     { sequenceId, connectionId, provider: connection.provider, externalId: campaign.id },
-    all,
+    { located: await located, holder: await holder },
   );
   return { link: linked, warning: notTakingLeadsWarning(connection, campaign) };
 }

@@ -6,7 +6,8 @@ import {
   type StoredSequence,
 } from '#store/campaigns.ts';
 import { retryOnConflict } from '#store/conflicts.ts';
-import { sequenceLinks } from '#store/sequence-links.ts';
+import { sequenceHomes } from '#store/sequence-homes.ts';
+import { type SequenceLinkRecord, sequenceLinks } from '#store/sequence-links.ts';
 import { type TransactItem, transact } from '#store/transactions.ts';
 import { findSequence } from './campaigns.ts';
 import { SequenceNotFound, SequenceNotLinked, SequenceProviderMismatch } from './errors.ts';
@@ -17,7 +18,9 @@ import { SequenceNotFound, SequenceNotLinked, SequenceProviderMismatch } from '.
  * `cam_…`, HeyReach's id) and the connection it runs on are kept on the
  * campaign's sequence, and a link item per provider and id finds the sequence
  * when a provider webhook names the campaign. One provider campaign is one
- * sequence: linking it to another moves it (the last link wins).
+ * sequence: linking it to another moves it (the last link wins). A route
+ * naming a sequence finds its campaign through the sequence's home
+ * (shared/store/sequence-homes.ts).
  */
 
 /** A sequence's link to its provider campaign. */
@@ -39,35 +42,60 @@ export interface LinkedSequence {
 /** Tries of a link whose campaign changed between the read and the write (a concurrent import or link). */
 const LINK_ATTEMPTS = 5;
 
+/** A sequence with the campaign that holds it. */
+export interface LocatedSequence {
+  campaign: CampaignRecord;
+  sequence: StoredSequence;
+}
+
+/**
+ * What a link's transaction is conditioned on, read consistently: the
+ * sequence with its campaign, and the link the provider campaign id has now
+ * (null for none), whose sequence loses it.
+ */
+export interface LinkState {
+  located: LocatedSequence;
+  holder: SequenceLinkRecord | null;
+}
+
 /**
  * Links one of the organization's sequences to the provider campaign
  * `externalId` (on the connection `connectionId`, which the caller checked is
  * of `provider`). The sequence must exist (SequenceNotFound) and be of
- * `provider` (SequenceProviderMismatch). Another sequence linked to the same
- * provider campaign loses the link, in the same transaction.
+ * `provider` (SequenceProviderMismatch). The sequence that held the provider
+ * campaign (its link item names it) loses it, in the same transaction.
  *
- * Primary course: 1. read the organization's campaigns (one Query) 2. find the
- * sequence 3. set its link, clear the other holder's and put the link item in
- * one transaction, conditioned on the sequences being where they were read.
- * `read`: the campaigns as the caller already read them consistently
- * (readCampaigns), which the first try uses instead of reading them again;
- * a try after a conflict reads them afresh.
+ * Primary course: 1. read the sequence with its campaign (locateSequence) and
+ * the id's link, at once 2. read the holder's campaign, when it is another
+ * 3. set the sequence's link, clear the holder's and put the link item in one
+ * transaction, conditioned on the sequences being where they were read and
+ * the link still naming the holder read. `read`: that state as the caller
+ * already read it (readLinkState), which the first try uses instead of
+ * reading it again; a try after a conflict reads it afresh.
  */
 export async function linkSequence(
   orgId: number,
   link: { sequenceId: number; connectionId: number | null; provider: Provider; externalId: string },
-  read?: CampaignRecord[],
+  read?: LinkState,
 ): Promise<SequenceLink> {
   return retryOnConflict(
     async (attempt) => {
-      const all = attempt === 0 && read ? read : await readCampaigns(orgId);
-      const { campaign, sequence } = sequenceIn(all, link.sequenceId);
+      const { located, holder } = attempt === 0 && read ? read : await readLinkState(orgId, link);
+      const { campaign, sequence } = located;
       if (sequence.provider !== link.provider) {
         throw new SequenceProviderMismatch(link.sequenceId, sequence.provider, link.provider);
       }
+      const holderCampaign =
+        holder && holder.campaignId !== campaign.campaignId
+          ? await campaigns.get(orgId, holder.campaignId, { consistent: true })
+          : null;
       await transact([
-        ...linkUpdates(orgId, all, link),
-        sequenceLinks.put(orgId, { ...link, campaignId: campaign.campaignId }),
+        ...linkUpdates(orgId, holderCampaign ? [campaign, holderCampaign] : [campaign], link),
+        sequenceLinks.put(
+          orgId,
+          { ...link, campaignId: campaign.campaignId },
+          { replacing: holder && { sequenceId: holder.sequenceId } },
+        ),
       ]);
       return { ...link, campaignId: campaign.campaignId };
     },
@@ -75,24 +103,46 @@ export async function linkSequence(
   );
 }
 
-/** The organization's campaigns read consistently (one Query), as a link's transaction is conditioned on them. */
-export function readCampaigns(orgId: number): Promise<CampaignRecord[]> {
-  return campaigns.list(orgId, { consistent: true });
+/**
+ * The state a link of `sequenceId` to the provider campaign `externalId` is conditioned on, read
+ * consistently: the sequence with its campaign (SequenceNotFound) and the id's link, at once.
+ */
+async function readLinkState(
+  orgId: number,
+  link: { sequenceId: number; provider: Provider; externalId: string },
+): Promise<LinkState> {
+  const holder = sequenceLinks.get(orgId, link.provider, link.externalId, { consistent: true });
+  // Its error is thrown below, once the sequence's has had its turn.
+  holder.catch(() => undefined);
+  const located = await locateSequence(orgId, link.sequenceId, { consistent: true });
+  return { located, holder: await holder };
 }
 
-/** One of the organization's sequences with its campaign (one Query of the campaigns); SequenceNotFound for none. */
-export async function sequenceOf(
+/**
+ * One of the organization's sequences with its campaign (SequenceNotFound):
+ * its home's GetItem, then its campaign's Query (the item and its counter
+ * shards). A sequence without a home (imported before homes were kept), or
+ * whose home's campaign no longer holds it (a later import moved or dropped
+ * it), is looked for in every campaign of the organization (one Query of them
+ * all), as is a sequence that does not exist. `consistent` for a
+ * read-modify-write.
+ */
+export async function locateSequence(
   orgId: number,
   sequenceId: number,
-): Promise<{ campaign: CampaignRecord; sequence: StoredSequence }> {
-  return sequenceIn(await campaigns.list(orgId), sequenceId);
+  options: { consistent?: boolean } = {},
+): Promise<LocatedSequence> {
+  const home = await sequenceHomes.campaignOf(orgId, sequenceId, options);
+  if (home !== null) {
+    const campaign = await campaigns.get(orgId, home, options);
+    const sequence = campaign && findSequence(campaign, sequenceId);
+    if (campaign && sequence) return { campaign, sequence };
+  }
+  return sequenceIn(await campaigns.list(orgId, options), sequenceId);
 }
 
 /** The sequence `sequenceId` among the campaigns read, with its campaign; SequenceNotFound for none. */
-export function sequenceIn(
-  all: CampaignRecord[],
-  sequenceId: number,
-): { campaign: CampaignRecord; sequence: StoredSequence } {
+function sequenceIn(all: CampaignRecord[], sequenceId: number): LocatedSequence {
   for (const campaign of all) {
     const sequence = findSequence(campaign, sequenceId);
     if (sequence) return { campaign, sequence };
@@ -102,7 +152,7 @@ export function sequenceIn(
 
 /** The link a sequence has (SequenceNotFound, SequenceNotLinked): its provider campaign id and connection. */
 export async function sequenceLinkOf(orgId: number, sequenceId: number): Promise<SequenceLink> {
-  const { campaign, sequence } = await sequenceOf(orgId, sequenceId);
+  const { campaign, sequence } = await locateSequence(orgId, sequenceId);
   return linkOf(campaign, sequence);
 }
 
@@ -127,7 +177,7 @@ function linkOf(campaign: CampaignRecord, sequence: StoredSequence): SequenceLin
 export async function unlinkSequence(orgId: number, sequenceId: number): Promise<SequenceLink> {
   return retryOnConflict(
     async () => {
-      const { campaign, sequence } = sequenceIn(await readCampaigns(orgId), sequenceId);
+      const { campaign, sequence } = await locateSequence(orgId, sequenceId, { consistent: true });
       const link = linkOf(campaign, sequence);
       const index = campaign.sequences.indexOf(sequence);
       await transact([
@@ -142,13 +192,13 @@ export async function unlinkSequence(orgId: number, sequenceId: number): Promise
   );
 }
 
-/** Per campaign, one update: the linked sequence gets the link, any other holder of it loses it. */
+/** Per campaign read, one update: the linked sequence gets the link, any other holder of it loses it. */
 function linkUpdates(
   orgId: number,
-  all: CampaignRecord[],
+  read: CampaignRecord[],
   link: { sequenceId: number; connectionId: number | null; provider: Provider; externalId: string },
 ): TransactItem[] {
-  return all.flatMap((campaign) => {
+  return read.flatMap((campaign) => {
     const changes = campaign.sequences.flatMap((sequence, index): SequenceLinkChange[] => {
       if (sequence.id === link.sequenceId) {
         return [

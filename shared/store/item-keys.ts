@@ -407,6 +407,17 @@ export const sequenceLink = (orgId: number, provider: string, externalId: string
   sk: 'SEQUENCELINK',
 });
 /**
+ * Which campaign holds a sequence: the import writes one per sequence, so a
+ * route naming a sequence reads its campaign alone instead of every campaign
+ * of the organization. The campaign's list of sequences is the truth: one
+ * that no longer holds the sequence makes the home stale, and readers look
+ * further.
+ */
+export const sequenceHome = (orgId: number, sequenceId: number) => ({
+  pk: `${org(orgId)}#SEQUENCE#${sequenceId}`,
+  sk: 'SEQUENCE',
+});
+/**
  * An enrollment the provider refused, newest last in the organization's list (`provider
  * failures`); the assignment itself keeps the outcome.
  */

@@ -20,10 +20,30 @@ export type { SequenceLinkRecord };
 
 export function sequenceLinkStore(table: TableSource = tableContext) {
   return {
-    /** The put of a link; a link of the same provider and id is replaced (the last link wins). */
-    put(orgId: number, link: Omit<SequenceLinkRecord, 'orgId'>): TransactItem {
+    /**
+     * The put of a link; a link of the same provider and id is replaced (the last link wins). With
+     * `replacing`, the put fails ('link-moved') unless the id's link is still the one read: none (null),
+     * or the one naming that sequence, so two links of one id at once cannot both win.
+     */
+    put(
+      orgId: number,
+      link: Omit<SequenceLinkRecord, 'orgId'>,
+      options: { replacing?: { sequenceId: number } | null } = {},
+    ): TransactItem {
+      const { replacing } = options;
+      const condition =
+        replacing === undefined
+          ? {}
+          : replacing === null
+            ? { ConditionExpression: 'attribute_not_exists(pk)' }
+            : {
+                ConditionExpression: 'attribute_not_exists(pk) OR sequenceId = :replaced',
+                ExpressionAttributeValues: { ':replaced': replacing.sequenceId },
+              };
       return {
+        ...(replacing !== undefined && { condition: 'link-moved' }),
         Put: {
+          ...condition,
           TableName: table().name,
           Item: {
             ...keys.sequenceLink(orgId, link.provider, link.externalId),
@@ -58,11 +78,20 @@ export function sequenceLinkStore(table: TableSource = tableContext) {
       };
     },
 
-    /** The link of a provider's campaign id; null when there is none. */
-    async get(orgId: number, providerName: Provider, externalId: string): Promise<SequenceLinkRecord | null> {
+    /** The link of a provider's campaign id; null when there is none. `consistent` for a read-modify-write. */
+    async get(
+      orgId: number,
+      providerName: Provider,
+      externalId: string,
+      options: { consistent?: boolean } = {},
+    ): Promise<SequenceLinkRecord | null> {
       const { name, client } = table();
       const { Item } = await client.send(
-        new GetCommand({ TableName: name, Key: keys.sequenceLink(orgId, providerName, externalId) }),
+        new GetCommand({
+          TableName: name,
+          Key: keys.sequenceLink(orgId, providerName, externalId),
+          ...(options.consistent && { ConsistentRead: true }),
+        }),
       );
       return Item ? sequenceLinkItem.parse(Item) : null;
     },

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '#domain/api-keys.ts';
 import { createOrganization } from '#domain/organizations.ts';
 import type { Provider } from '#schemas/import.ts';
-import { providerConnection } from '#store/item-keys.ts';
+import { providerConnection, sequenceHome } from '#store/item-keys.ts';
 import type { LocalStack } from '../../infra/local/stack.ts';
 import { apiClient } from '../support/api-client.ts';
 import { admin } from '../support/cli.ts';
@@ -199,7 +199,7 @@ describe('a sequence’s provider link', () => {
     expect((await api().delete(linkPath(sequenceId))).status).toBe(404);
   });
 
-  it('reads the connection and the campaigns together, and links on that one read of the campaigns', async () => {
+  it('reads the connection with the sequence’s home, then the sequence’s campaign alone, and links on that read', async () => {
     const sequenceId = SEQUENCE.lemlist;
     const { result: linked, calls } = await countRequests(() =>
       api().put(linkPath(sequenceId), {
@@ -208,14 +208,20 @@ describe('a sequence’s provider link', () => {
       }),
     );
     expect(linked.status, JSON.stringify(linked.body)).toBe(200);
-    const connectionKey = JSON.stringify(providerConnection(orgA, connectionOf.lemlist));
-    const connection = calls.find(
-      (call) => call.operation === 'GetItem' && JSON.stringify(call.input.Key) === connectionKey,
-    );
+    const read = (key: Record<string, string>) =>
+      calls.find(
+        (call) => call.operation === 'GetItem' && JSON.stringify(call.input.Key) === JSON.stringify(key),
+      );
+    const connection = read(providerConnection(orgA, connectionOf.lemlist));
+    const home = read(sequenceHome(orgA, sequenceId));
+    expect(connection).toBeDefined();
+    expect(home).toBeDefined();
+    expect(sentTogether(connection!, home!)).toBe(true);
+    // One campaign's item and shards, never the organization's every campaign.
     const campaigns = calls.filter((call) => call.operation === 'Query');
-    // One read of the campaigns, sent with the connection's: the transaction is conditioned on it.
     expect(campaigns).toHaveLength(1);
-    expect(sentTogether(connection!, campaigns[0]!)).toBe(true);
+    const values = campaigns[0]!.input.ExpressionAttributeValues as Record<string, unknown>;
+    expect(values[':prefix']).toMatch(/^CAMPAIGN#\d+$/);
     expect(calls.filter((call) => call.operation === 'TransactWriteItems')).toHaveLength(1);
     expect((await api().delete(linkPath(sequenceId))).status).toBe(200);
   });

@@ -1,10 +1,10 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { validateImport } from '#admin/import.ts';
 import { getCampaign } from '#domain/campaigns.ts';
 import { DomainError, SequenceNotFound, SequenceProviderMismatch } from '#domain/errors.ts';
 import { createOrganization } from '#domain/organizations.ts';
-import { findLinkedSequence, linkSequence } from '#domain/sequence-links.ts';
+import { findLinkedSequence, linkSequence, sequenceLinkOf, unlinkSequence } from '#domain/sequence-links.ts';
 import { tableName } from '#platform/config.ts';
 import { dynamo } from '#platform/dynamodb-client.ts';
 import { keys } from '#store/keys.ts';
@@ -17,7 +17,8 @@ import { countRequests } from '../support/request-counter.ts';
 /*
  * Sequences linked to their provider's campaign (`external_id`): by the
  * import and by linkSequence, found by findLinkedSequence with two requests
- * (the link's GetItem, then the campaign's Query: its item with its counter shards).
+ * (the link's GetItem, then the campaign's Query: its item with its counter shards);
+ * a sequence is found through its home (the campaign that holds it) the same way.
  *
  *   campaign 101: sequence 201 (smartlead, external id "1001"), 202 (heyreach)
  *   campaign 102: sequence 203 (instantly, a UUID on connection 7), 204 (smartlead)
@@ -249,6 +250,115 @@ describe('sequence links', () => {
     await importDocument(orgId, unlinked);
 
     // Assess
+    expect(await found(orgId, 'smartlead', '1001')).toBeNull();
+  });
+
+  it('keeps each imported sequence’s home, on the bulk path and the transactional one', async () => {
+    // Prepare
+    const orgId = await prepare();
+    const { orgId: other } = await createOrganization('Homes Inc');
+
+    // Act
+    await importFor(other, document(), { path: 'transactional' });
+
+    // Assess
+    for (const organization of [orgId, other]) {
+      expect(await getItem(keys.sequenceHome(organization, 201))).toMatchObject({ campaignId: 101 });
+      expect(await getItem(keys.sequenceHome(organization, 204))).toMatchObject({ campaignId: 102 });
+    }
+  });
+
+  it('reads a sequence’s link through its home: one GetItem and its campaign’s Query', async () => {
+    // Prepare
+    const orgId = await prepare();
+
+    // Act
+    const counted = await countRequests(() => sequenceLinkOf(orgId, 203));
+
+    // Assess
+    expect(counted.result).toMatchObject({ campaignId: 102, externalId: INSTANTLY_ID, connectionId: 7 });
+    expect(counted.byCommand).toEqual({ GetItem: 1, Query: 1 });
+    const query = counted.calls.find((call) => call.operation === 'Query')!;
+    expect((query.input.ExpressionAttributeValues as Item)[':prefix']).toBe(keys.campaign(orgId, 102).sk);
+  });
+
+  it('finds a sequence without a home, or whose home is stale, among every campaign', async () => {
+    // Prepare
+    const orgId = await prepare();
+    await dynamo.send(new DeleteCommand({ TableName: tableName(), Key: keys.sequenceHome(orgId, 201) }));
+    await dynamo.send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: {
+          ...keys.sequenceHome(orgId, 203),
+          type: 'sequenceHome',
+          orgId,
+          sequenceId: 203,
+          campaignId: 101,
+        },
+      }),
+    );
+
+    // Act
+    const homeless = await countRequests(() => sequenceLinkOf(orgId, 201));
+    const stale = await sequenceLinkOf(orgId, 203);
+    const unknown = countRequests(() => sequenceLinkOf(orgId, 999));
+
+    // Assess
+    expect(homeless.result).toMatchObject({ campaignId: 101, externalId: '1001' });
+    expect(homeless.byCommand).toEqual({ GetItem: 1, Query: 1 });
+    expect(stale).toMatchObject({ campaignId: 102, externalId: INSTANTLY_ID });
+    await expect(unknown).rejects.toBeInstanceOf(SequenceNotFound);
+  });
+
+  it('links with two reads at once, the holder’s campaign, and one transaction', async () => {
+    // Prepare
+    const orgId = await prepare();
+
+    // Act
+    const counted = await countRequests(() =>
+      linkSequence(orgId, { sequenceId: 204, connectionId: 2, provider: 'smartlead', externalId: '1001' }),
+    );
+
+    // Assess: the home and the id's link (GetItem), the sequence's campaign and the holder's (Query).
+    expect(counted.byCommand).toEqual({ GetItem: 2, Query: 2, TransactWriteItems: 1 });
+    expect((await getCampaign(orgId, 101)).sequences[0]).toMatchObject({ id: 201, external_id: null });
+    expect((await getCampaign(orgId, 102)).sequences[1]).toMatchObject({ id: 204, external_id: '1001' });
+  });
+
+  it('leaves one holder when two sequences take one provider campaign at once', async () => {
+    // Prepare
+    const orgId = await prepare();
+
+    // Act
+    const links = await Promise.all(
+      [201, 204].map((sequenceId) =>
+        linkSequence(orgId, { sequenceId, connectionId: 2, provider: 'smartlead', externalId: '7777' }),
+      ),
+    );
+
+    // Assess
+    expect(links).toHaveLength(2);
+    const carriers = [
+      (await getCampaign(orgId, 101)).sequences[0]!,
+      (await getCampaign(orgId, 102)).sequences[1]!,
+    ]
+      .filter((sequence) => sequence.external_id === '7777')
+      .map((sequence) => sequence.id);
+    expect(carriers).toHaveLength(1);
+    expect(await found(orgId, 'smartlead', '7777')).toMatchObject({ sequenceId: carriers[0] });
+  });
+
+  it('unlinks a sequence found through its home', async () => {
+    // Prepare
+    const orgId = await prepare();
+
+    // Act
+    const counted = await countRequests(() => unlinkSequence(orgId, 201));
+
+    // Assess
+    expect(counted.result).toMatchObject({ campaignId: 101, sequenceId: 201, externalId: '1001' });
+    expect(counted.byCommand).toEqual({ GetItem: 1, Query: 1, TransactWriteItems: 1 });
     expect(await found(orgId, 'smartlead', '1001')).toBeNull();
   });
 
