@@ -70,8 +70,9 @@ export interface LinkState {
  * 3. set the sequence's link, clear the holder's and put the link item in one
  * transaction, conditioned on the sequences being where they were read and
  * the link still naming the holder read. `read`: that state as the caller
- * already read it (readLinkState), which the first try uses instead of
- * reading it again; a try after a conflict reads it afresh.
+ * already read it consistently (locateSequence and the id's link, as
+ * readLinkState reads them), which the first try uses instead of reading it
+ * again; a try after a conflict reads it afresh.
  */
 export async function linkSequence(
   orgId: number,

@@ -1,4 +1,4 @@
-import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { validateImport } from '#admin/import.ts';
 import { getCampaign } from '#domain/campaigns.ts';
@@ -8,6 +8,7 @@ import { findLinkedSequence, linkSequence, sequenceLinkOf, unlinkSequence } from
 import { tableName } from '#platform/config.ts';
 import { dynamo } from '#platform/dynamodb-client.ts';
 import { keys } from '#store/keys.ts';
+import { sequenceHomes } from '#store/sequence-homes.ts';
 import { handler as getCampaignHandler } from '../../functions/get-campaign/handler.ts';
 import { handler as listCampaignsHandler } from '../../functions/list-campaigns/handler.ts';
 import { importFor } from '../support/import.ts';
@@ -286,18 +287,8 @@ describe('sequence links', () => {
     // Prepare
     const orgId = await prepare();
     await dynamo.send(new DeleteCommand({ TableName: tableName(), Key: keys.sequenceHome(orgId, 201) }));
-    await dynamo.send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: {
-          ...keys.sequenceHome(orgId, 203),
-          type: 'sequenceHome',
-          orgId,
-          sequenceId: 203,
-          campaignId: 101,
-        },
-      }),
-    );
+    // A home naming a campaign that does not hold the sequence, as a later import that moved it could leave.
+    await sequenceHomes.put(orgId, 101, [203]);
 
     // Act
     const homeless = await countRequests(() => sequenceLinkOf(orgId, 201));
